@@ -1,0 +1,167 @@
+package io.quarkiverse.ratelimit.deployment;
+
+import static io.quarkus.deployment.annotations.ExecutionTime.STATIC_INIT;
+
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+import jakarta.enterprise.inject.spi.DeploymentException;
+import jakarta.inject.Singleton;
+
+import org.jboss.jandex.DotName;
+import org.jboss.jandex.MethodInfo;
+
+import io.quarkiverse.ratelimit.RateLimitExceededException;
+import io.quarkiverse.ratelimit.RateLimited;
+import io.quarkiverse.ratelimit.runtime.MethodLimits;
+import io.quarkiverse.ratelimit.runtime.RateLimitEnforcer;
+import io.quarkiverse.ratelimit.runtime.RateLimitInterceptor;
+import io.quarkiverse.ratelimit.runtime.RateLimitRecorder;
+import io.quarkiverse.ratelimit.runtime.RateLimitedMethods;
+import io.quarkiverse.ratelimit.runtime.RedisRateLimiter;
+import io.quarkiverse.ratelimit.runtime.config.RateLimitConfigValidator;
+import io.quarkiverse.ratelimit.runtime.config.RateLimitFixedConfig;
+import io.quarkiverse.ratelimit.runtime.http.MissingTenantExceptionMapper;
+import io.quarkiverse.ratelimit.runtime.http.RateLimitExceededExceptionMapper;
+import io.quarkiverse.ratelimit.runtime.key.RateLimitKeys;
+import io.quarkiverse.ratelimit.runtime.redis.LuaScript;
+import io.quarkiverse.ratelimit.runtime.redis.RateLimitScripts;
+import io.quarkiverse.ratelimit.runtime.redis.ScriptRunner;
+import io.quarkiverse.ratelimit.runtime.tenant.MissingTenantException;
+import io.quarkiverse.ratelimit.runtime.tenant.RequestTenantResolver;
+import io.quarkus.arc.deployment.AdditionalBeanBuildItem;
+import io.quarkus.arc.deployment.BeanDiscoveryFinishedBuildItem;
+import io.quarkus.arc.deployment.SyntheticBeanBuildItem;
+import io.quarkus.arc.deployment.UnremovableBeanBuildItem;
+import io.quarkus.arc.deployment.ValidationPhaseBuildItem.ValidationErrorBuildItem;
+import io.quarkus.arc.processor.BeanInfo;
+import io.quarkus.deployment.Capabilities;
+import io.quarkus.deployment.Capability;
+import io.quarkus.deployment.annotations.BuildProducer;
+import io.quarkus.deployment.annotations.BuildStep;
+import io.quarkus.deployment.annotations.Record;
+import io.quarkus.deployment.builditem.AdditionalIndexedClassesBuildItem;
+import io.quarkus.deployment.builditem.CombinedIndexBuildItem;
+import io.quarkus.deployment.builditem.FeatureBuildItem;
+import io.quarkus.deployment.builditem.RunTimeConfigurationDefaultBuildItem;
+import io.quarkus.deployment.builditem.nativeimage.NativeImageResourceBuildItem;
+import io.quarkus.redis.deployment.client.RequestedRedisClientBuildItem;
+import io.quarkus.redis.runtime.client.config.RedisConfig;
+import io.quarkus.resteasy.reactive.spi.ExceptionMapperBuildItem;
+
+class RateLimitProcessor {
+
+    static final String FEATURE = "rate-limit";
+
+    /** After {@code Priorities.USER} (5000): an application's own mapper for these exceptions wins. */
+    private static final int MAPPER_PRIORITY = 5100;
+
+    /** Pool defaults that let a burst of concurrent requests queue for a connection rather than fail. */
+    static final Map<String, String> REDIS_POOL_DEFAULTS = Map.of("max-pool-size", "16", "max-pool-waiting", "4096");
+
+    @BuildStep
+    FeatureBuildItem feature() {
+        return new FeatureBuildItem(FEATURE);
+    }
+
+    @BuildStep
+    AdditionalIndexedClassesBuildItem indexInterceptorBinding() {
+        return new AdditionalIndexedClassesBuildItem(RateLimited.class.getName(), RateLimited.List.class.getName());
+    }
+
+    @BuildStep
+    AdditionalBeanBuildItem beans() {
+        return AdditionalBeanBuildItem.builder()
+                .addBeanClasses(RateLimitInterceptor.class, RateLimitEnforcer.class, RedisRateLimiter.class,
+                        ScriptRunner.class, RateLimitKeys.class, RequestTenantResolver.class,
+                        RateLimitConfigValidator.class)
+                .setUnremovable()
+                .build();
+    }
+
+    @BuildStep
+    void scanRateLimitedMethods(CombinedIndexBuildItem index, BuildProducer<RateLimitedMethodBuildItem> methods,
+            BuildProducer<RateLimitProblemBuildItem> problems) {
+        new RateLimitedMethodScanner(index.getIndex(), message -> problems.produce(new RateLimitProblemBuildItem(message)))
+                .scan().forEach(methods::produce);
+    }
+
+    @BuildStep
+    @Record(STATIC_INIT)
+    SyntheticBeanBuildItem recordRateLimitedMethods(RateLimitRecorder recorder, List<RateLimitedMethodBuildItem> methods) {
+        Map<String, MethodLimits> byMethodId = new LinkedHashMap<>();
+        for (RateLimitedMethodBuildItem method : methods) {
+            byMethodId.put(method.methodId(), method.limits());
+        }
+        return SyntheticBeanBuildItem.configure(RateLimitedMethods.class)
+                .scope(Singleton.class)
+                .unremovable()
+                .supplier(recorder.rateLimitedMethods(byMethodId))
+                .done();
+    }
+
+    /** Reports every annotation problem at once, plus limited methods the interceptor cannot reach. */
+    @BuildStep
+    void reportProblems(BeanDiscoveryFinishedBuildItem beans, List<RateLimitedMethodBuildItem> methods,
+            List<RateLimitProblemBuildItem> problems, BuildProducer<ValidationErrorBuildItem> errors) {
+        List<Throwable> failures = new ArrayList<>();
+        problems.forEach(problem -> failures.add(new DeploymentException(problem.message())));
+
+        Set<DotName> beanClasses = new HashSet<>();
+        for (BeanInfo bean : beans.beanStream().classBeans()) {
+            beanClasses.add(bean.getBeanClass());
+        }
+        for (RateLimitedMethodBuildItem method : methods) {
+            MethodInfo info = method.method();
+            if (!beanClasses.contains(info.declaringClass().name())) {
+                failures.add(new DeploymentException("@RateLimited on " + RateLimitedMethodScanner.describe(info)
+                        + " has no effect: " + info.declaringClass().name() + " is not a CDI bean; give it a bean"
+                        + " defining annotation such as @ApplicationScoped, or make it a REST resource"));
+            }
+        }
+        if (!failures.isEmpty()) {
+            errors.produce(new ValidationErrorBuildItem(failures));
+        }
+    }
+
+    @BuildStep
+    RequestedRedisClientBuildItem requestRedisClient(RateLimitFixedConfig config) {
+        return new RequestedRedisClientBuildItem(clientName(config));
+    }
+
+    @BuildStep
+    UnremovableBeanBuildItem keepRedisClients() {
+        return UnremovableBeanBuildItem.beanTypes(io.vertx.mutiny.redis.client.Redis.class);
+    }
+
+    @BuildStep
+    void redisPoolDefaults(RateLimitFixedConfig config, BuildProducer<RunTimeConfigurationDefaultBuildItem> defaults) {
+        REDIS_POOL_DEFAULTS.forEach((property, value) -> defaults.produce(
+                new RunTimeConfigurationDefaultBuildItem(RedisConfig.getPropertyName(clientName(config), property), value)));
+    }
+
+    @BuildStep
+    NativeImageResourceBuildItem luaScriptsInNativeImage() {
+        return new NativeImageResourceBuildItem(
+                RateLimitScripts.FILES.stream().map(file -> LuaScript.RESOURCE_DIRECTORY + file).toList());
+    }
+
+    @BuildStep
+    void exceptionMappers(Capabilities capabilities, BuildProducer<ExceptionMapperBuildItem> mappers) {
+        if (!capabilities.isPresent(Capability.RESTEASY_REACTIVE)) {
+            return;
+        }
+        mappers.produce(new ExceptionMapperBuildItem(RateLimitExceededExceptionMapper.class.getName(),
+                RateLimitExceededException.class.getName(), MAPPER_PRIORITY, false));
+        mappers.produce(new ExceptionMapperBuildItem(MissingTenantExceptionMapper.class.getName(),
+                MissingTenantException.class.getName(), MAPPER_PRIORITY, false));
+    }
+
+    static String clientName(RateLimitFixedConfig config) {
+        return config.redisClientName().orElse(RedisConfig.DEFAULT_CLIENT_NAME);
+    }
+}

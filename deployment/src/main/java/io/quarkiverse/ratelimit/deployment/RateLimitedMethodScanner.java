@@ -1,0 +1,282 @@
+package io.quarkiverse.ratelimit.deployment;
+
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Consumer;
+import java.util.regex.Pattern;
+
+import org.jboss.jandex.AnnotationInstance;
+import org.jboss.jandex.AnnotationTarget;
+import org.jboss.jandex.AnnotationValue;
+import org.jboss.jandex.ClassInfo;
+import org.jboss.jandex.DotName;
+import org.jboss.jandex.IndexView;
+import org.jboss.jandex.MethodInfo;
+import org.jboss.jandex.Type;
+
+import io.quarkiverse.ratelimit.Algorithm;
+import io.quarkiverse.ratelimit.RateLimited;
+import io.quarkiverse.ratelimit.runtime.LimitDefinition;
+import io.quarkiverse.ratelimit.runtime.MethodIds;
+import io.quarkiverse.ratelimit.runtime.MethodLimits;
+import io.quarkiverse.ratelimit.runtime.ReturnKind;
+import io.quarkus.runtime.configuration.DurationConverter;
+
+/**
+ * Reads every {@code @RateLimited} in the index, applies class-level limits to the methods they cover, validates the
+ * values and names each limit. Problems are reported, never thrown, so that one build lists all of them.
+ */
+final class RateLimitedMethodScanner {
+
+    static final DotName RATE_LIMITED = DotName.createSimple(RateLimited.class);
+    private static final DotName UNI = DotName.createSimple("io.smallrye.mutiny.Uni");
+    private static final DotName MULTI = DotName.createSimple("io.smallrye.mutiny.Multi");
+    private static final Set<DotName> COMPLETION_STAGES = Set.of(
+            DotName.createSimple("java.util.concurrent.CompletionStage"),
+            DotName.createSimple("java.util.concurrent.CompletableFuture"));
+    private static final DotName NON_BLOCKING = DotName.createSimple("io.smallrye.common.annotation.NonBlocking");
+    private static final Pattern NAME = Pattern.compile("[A-Za-z0-9._-]{1,100}");
+
+    private final IndexView index;
+    private final Consumer<String> problems;
+
+    RateLimitedMethodScanner(IndexView index, Consumer<String> problems) {
+        this.index = index;
+        this.problems = problems;
+    }
+
+    /** The valid rate-limited methods, with their limits named. */
+    List<RateLimitedMethodBuildItem> scan() {
+        Map<MethodInfo, List<AnnotationInstance>> annotations = annotationsByMethod();
+        Map<String, Integer> defaultNameUses = new HashMap<>();
+        annotations.keySet().forEach(method -> defaultNameUses.merge(defaultName(method), 1, Integer::sum));
+
+        List<RateLimitedMethodBuildItem> methods = new ArrayList<>();
+        Map<String, Named> namesInUse = new HashMap<>();
+        for (Map.Entry<MethodInfo, List<AnnotationInstance>> entry : annotations.entrySet()) {
+            MethodInfo method = entry.getKey();
+            if (!isInterceptable(method)) {
+                continue;
+            }
+            String baseName = defaultName(method);
+            if (defaultNameUses.get(baseName) > 1) {
+                baseName = baseName + "-" + shortHash(methodId(method));
+            }
+            List<LimitDefinition> limits = limits(method, entry.getValue(), baseName);
+            if (limits == null || !namesAreConsistent(method, limits, namesInUse)) {
+                continue;
+            }
+            ReturnKind returnKind = returnKind(method);
+            if (returnKind == ReturnKind.SYNCHRONOUS && isNonBlocking(method)) {
+                problem(method, "is @NonBlocking but returns a plain value: the rate-limit decision cannot be awaited"
+                        + " on the event loop; return Uni, Multi or CompletionStage");
+                continue;
+            }
+            methods.add(new RateLimitedMethodBuildItem(method, methodId(method), new MethodLimits(limits, returnKind)));
+        }
+        return methods;
+    }
+
+    /** Method annotations win over class annotations; a class annotation covers the business methods it declares. */
+    private Map<MethodInfo, List<AnnotationInstance>> annotationsByMethod() {
+        Map<MethodInfo, List<AnnotationInstance>> byMethod = new LinkedHashMap<>();
+        Map<ClassInfo, List<AnnotationInstance>> byClass = new LinkedHashMap<>();
+        for (AnnotationInstance annotation : index.getAnnotationsWithRepeatable(RATE_LIMITED, index)) {
+            AnnotationTarget target = annotation.target();
+            if (target.kind() == AnnotationTarget.Kind.METHOD) {
+                byMethod.computeIfAbsent(target.asMethod(), m -> new ArrayList<>()).add(annotation);
+            } else if (target.kind() == AnnotationTarget.Kind.CLASS) {
+                byClass.computeIfAbsent(target.asClass(), c -> new ArrayList<>()).add(annotation);
+            }
+        }
+        byClass.forEach((clazz, classAnnotations) -> {
+            for (MethodInfo method : clazz.methods()) {
+                if (isBusinessMethod(method) && !byMethod.containsKey(method)) {
+                    byMethod.put(method, classAnnotations);
+                }
+            }
+        });
+        return byMethod;
+    }
+
+    private static boolean isBusinessMethod(MethodInfo method) {
+        return !method.isConstructor() && !method.isStaticInitializer() && !method.isSynthetic()
+                && !java.lang.reflect.Modifier.isPrivate(method.flags())
+                && !java.lang.reflect.Modifier.isStatic(method.flags());
+    }
+
+    private boolean isInterceptable(MethodInfo method) {
+        if (method.declaringClass().isInterface()) {
+            problem(method, "is declared on an interface; interceptor bindings on interfaces are not inherited:"
+                    + " annotate the implementing class or method");
+            return false;
+        }
+        if (java.lang.reflect.Modifier.isPrivate(method.flags())) {
+            problem(method, "is private and cannot be intercepted; make it at least package-private");
+            return false;
+        }
+        if (java.lang.reflect.Modifier.isStatic(method.flags())) {
+            problem(method, "is static; rate-limit an instance method of a CDI bean");
+            return false;
+        }
+        return true;
+    }
+
+    private List<LimitDefinition> limits(MethodInfo method, List<AnnotationInstance> annotations, String baseName) {
+        List<LimitDefinition> limits = new ArrayList<>();
+        boolean valid = true;
+        for (AnnotationInstance annotation : annotations) {
+            long limit = annotation.value("limit").asLong();
+            String window = annotation.value("window").asString();
+            AnnotationValue algorithmValue = annotation.value("algorithm");
+            Algorithm algorithm = algorithmValue == null ? Algorithm.SLIDING_WINDOW_COUNTER
+                    : Algorithm.valueOf(algorithmValue.asEnum());
+            AnnotationValue nameValue = annotation.value("name");
+            String explicitName = nameValue == null ? "" : nameValue.asString();
+
+            if (limit <= 0) {
+                valid = problem(method, "has limit = " + limit + "; it must be greater than zero");
+            }
+            long windowMillis = windowMillis(method, window);
+            if (windowMillis <= 0) {
+                valid = false;
+            }
+            if (!algorithm.isImplemented()) {
+                valid = problem(method, "uses algorithm " + algorithm + ", which this version does not implement yet;"
+                        + " use FIXED_WINDOW or SLIDING_WINDOW_COUNTER");
+            }
+            if (!explicitName.isEmpty() && !NAME.matcher(explicitName).matches()) {
+                valid = problem(method, "has name = \"" + explicitName + "\"; a limit name is 1 to 100 letters, digits,"
+                        + " '.', '_' or '-'");
+            }
+            if (valid) {
+                String name = !explicitName.isEmpty() ? explicitName
+                        : annotations.size() == 1 ? baseName : baseName + "-" + formatWindow(windowMillis);
+                limits.add(new LimitDefinition(name, limit, windowMillis, algorithm));
+            }
+        }
+        if (!valid) {
+            return null;
+        }
+        for (int i = 0; i < limits.size(); i++) {
+            for (int j = i + 1; j < limits.size(); j++) {
+                if (limits.get(i).getName().equals(limits.get(j).getName())) {
+                    problem(method, "declares two limits named '" + limits.get(i).getName()
+                            + "'; give each limit of a method its own name or window");
+                    return null;
+                }
+            }
+        }
+        return limits;
+    }
+
+    private long windowMillis(MethodInfo method, String window) {
+        Duration duration;
+        try {
+            duration = DurationConverter.parseDuration(window.trim());
+        } catch (RuntimeException e) {
+            problem(method, "has window = \"" + window + "\", which is not a duration; use e.g. 500ms, 10s, 1m, 1h,"
+                    + " 1d or PT1M");
+            return -1;
+        }
+        if (duration == null || duration.toMillis() <= 0) {
+            problem(method, "has window = \"" + window + "\"; it must be at least 1ms");
+            return -1;
+        }
+        return duration.toMillis();
+    }
+
+    /** Methods may share a limit name (and so a counter) only when they agree on the limit. */
+    private boolean namesAreConsistent(MethodInfo method, List<LimitDefinition> limits, Map<String, Named> namesInUse) {
+        boolean consistent = true;
+        for (LimitDefinition limit : limits) {
+            Named earlier = namesInUse.putIfAbsent(limit.getName(), new Named(method, limit));
+            if (earlier != null && !earlier.limit().sameLimitAs(limit)) {
+                consistent = problem(method, "declares limit '" + limit.getName() + "' as " + limit
+                        + ", but " + describe(earlier.method()) + " declares it as " + earlier.limit()
+                        + "; methods sharing a limit name share its counter and must agree on it");
+            }
+        }
+        return consistent;
+    }
+
+    private static ReturnKind returnKind(MethodInfo method) {
+        DotName returnType = method.returnType().name();
+        if (returnType.equals(UNI)) {
+            return ReturnKind.UNI;
+        }
+        if (returnType.equals(MULTI)) {
+            return ReturnKind.MULTI;
+        }
+        if (COMPLETION_STAGES.contains(returnType)) {
+            return ReturnKind.COMPLETION_STAGE;
+        }
+        return ReturnKind.SYNCHRONOUS;
+    }
+
+    private static boolean isNonBlocking(MethodInfo method) {
+        return method.hasDeclaredAnnotation(NON_BLOCKING) || method.declaringClass().hasDeclaredAnnotation(NON_BLOCKING);
+    }
+
+    static String methodId(MethodInfo method) {
+        List<String> parameterTypes = new ArrayList<>();
+        for (Type type : method.parameterTypes()) {
+            parameterTypes.add(type.name().toString());
+        }
+        return MethodIds.of(method.declaringClass().name().toString(), method.name(), parameterTypes);
+    }
+
+    static String describe(MethodInfo method) {
+        List<String> parameterTypes = new ArrayList<>();
+        for (Type type : method.parameterTypes()) {
+            parameterTypes.add(type.name().withoutPackagePrefix());
+        }
+        return method.declaringClass().name() + "#" + method.name() + "(" + String.join(", ", parameterTypes) + ")";
+    }
+
+    private static String defaultName(MethodInfo method) {
+        return method.declaringClass().simpleName() + "." + method.name();
+    }
+
+    static String formatWindow(long millis) {
+        if (millis % 86_400_000 == 0) {
+            return millis / 86_400_000 + "d";
+        }
+        if (millis % 3_600_000 == 0) {
+            return millis / 3_600_000 + "h";
+        }
+        if (millis % 60_000 == 0) {
+            return millis / 60_000 + "m";
+        }
+        if (millis % 1000 == 0) {
+            return millis / 1000 + "s";
+        }
+        return millis + "ms";
+    }
+
+    private static String shortHash(String value) {
+        try {
+            byte[] digest = MessageDigest.getInstance("SHA-256").digest(value.getBytes(StandardCharsets.UTF_8));
+            return HexFormat.of().formatHex(digest, 0, 4);
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private boolean problem(MethodInfo method, String message) {
+        problems.accept("@RateLimited on " + describe(method) + " " + message);
+        return false;
+    }
+
+    private record Named(MethodInfo method, LimitDefinition limit) {
+    }
+}

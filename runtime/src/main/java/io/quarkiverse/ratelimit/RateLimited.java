@@ -1,0 +1,69 @@
+package io.quarkiverse.ratelimit;
+
+import static java.lang.annotation.ElementType.METHOD;
+import static java.lang.annotation.ElementType.TYPE;
+import static java.lang.annotation.RetentionPolicy.RUNTIME;
+
+import java.lang.annotation.Repeatable;
+import java.lang.annotation.Retention;
+import java.lang.annotation.Target;
+
+import jakarta.enterprise.util.Nonbinding;
+import jakarta.interceptor.InterceptorBinding;
+
+/**
+ * Limits how often the annotated method may be called, per tenant, across every instance of the application that
+ * shares the Redis server.
+ * <p>
+ * <pre>
+ * &#64;GET
+ * &#64;RateLimited(limit = 100, window = "1m")
+ * public String search() { ... }
+ * </pre>
+ * <p>
+ * On a class, the limit applies to each business method declared by that class; an annotation on a method replaces
+ * the class's. Repeat the annotation to apply several limits to one method (for example 10 per second and 1000 per
+ * hour): a call is admitted only when every limit admits it.
+ * <p>
+ * A refused call does not reach the method: it fails with {@link RateLimitExceededException}, which Quarkus REST turns
+ * into {@code 429 Too Many Requests} with {@code Retry-After}, {@code RateLimit-Policy} and {@code RateLimit} headers and
+ * an {@code application/problem+json} body. The annotation values are read and validated at build time: an invalid
+ * limit, window or algorithm fails the build.
+ */
+@InterceptorBinding
+@Retention(RUNTIME)
+@Target({ METHOD, TYPE })
+@Repeatable(RateLimited.List.class)
+public @interface RateLimited {
+
+    /** How many calls one tenant may make per {@link #window()}; greater than zero. */
+    @Nonbinding
+    long limit();
+
+    /**
+     * The window length, in Quarkus duration syntax: {@code 500ms}, {@code 10s}, {@code 1m}, {@code 1h}, {@code 1d},
+     * or ISO-8601 ({@code PT1M}). A plain number means seconds.
+     */
+    @Nonbinding
+    String window();
+
+    /** How calls are counted; see {@link Algorithm}. */
+    @Nonbinding
+    Algorithm algorithm() default Algorithm.SLIDING_WINDOW_COUNTER;
+
+    /**
+     * The name of this limit, used in the {@code RateLimit-Policy} and {@code RateLimit} headers and in the Redis key.
+     * Letters, digits, {@code .}, {@code _} and {@code -}; at most 100 characters. Defaults to
+     * {@code <SimpleClassName>.<method>} (plus {@code -<window>} when the method has several limits). Methods that
+     * declare the same name share one counter, and must then declare the same limit, window and algorithm.
+     */
+    @Nonbinding
+    String name() default "";
+
+    /** Holds repeated {@link RateLimited} annotations. */
+    @Retention(RUNTIME)
+    @Target({ METHOD, TYPE })
+    @interface List {
+        RateLimited[] value();
+    }
+}

@@ -1,0 +1,55 @@
+package io.quarkiverse.ratelimit.runtime;
+
+import java.time.Duration;
+
+import io.quarkiverse.ratelimit.Algorithm;
+import io.quarkus.runtime.annotations.RecordableConstructor;
+
+/** One validated {@code @RateLimited}, computed at build time and recorded for run time. */
+public final class LimitDefinition {
+
+    private final String name;
+    private final long limit;
+    private final long windowMillis;
+    private final Algorithm algorithm;
+    private final Duration window;
+
+    @RecordableConstructor
+    public LimitDefinition(String name, long limit, long windowMillis, Algorithm algorithm) {
+        this.name = name;
+        this.limit = limit;
+        this.windowMillis = windowMillis;
+        this.algorithm = algorithm;
+        this.window = Duration.ofMillis(windowMillis);
+    }
+
+    public String getName() {
+        return name;
+    }
+
+    public long getLimit() {
+        return limit;
+    }
+
+    public long getWindowMillis() {
+        return windowMillis;
+    }
+
+    public Algorithm getAlgorithm() {
+        return algorithm;
+    }
+
+    public Duration window() {
+        return window;
+    }
+
+    /** Same counter semantics: two methods may share a name only if this holds. */
+    public boolean sameLimitAs(LimitDefinition other) {
+        return limit == other.limit && windowMillis == other.windowMillis && algorithm == other.algorithm;
+    }
+
+    @Override
+    public String toString() {
+        return name + " (" + limit + " per " + window + ", " + algorithm + ")";
+    }
+}

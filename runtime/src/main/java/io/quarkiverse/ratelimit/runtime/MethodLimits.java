@@ -1,0 +1,34 @@
+package io.quarkiverse.ratelimit.runtime;
+
+import java.util.List;
+
+import io.quarkiverse.ratelimit.runtime.http.RateLimitHeaders;
+import io.quarkus.runtime.annotations.RecordableConstructor;
+
+/** Everything the interceptor needs for one method, computed at build time. */
+public final class MethodLimits {
+
+    private final List<LimitDefinition> limits;
+    private final ReturnKind returnKind;
+    private final String policyHeader;
+
+    @RecordableConstructor
+    public MethodLimits(List<LimitDefinition> limits, ReturnKind returnKind) {
+        this.limits = List.copyOf(limits);
+        this.returnKind = returnKind;
+        this.policyHeader = RateLimitHeaders.policy(this.limits);
+    }
+
+    public List<LimitDefinition> getLimits() {
+        return limits;
+    }
+
+    public ReturnKind getReturnKind() {
+        return returnKind;
+    }
+
+    /** The {@code RateLimit-Policy} header value, the same for every call. */
+    public String policyHeader() {
+        return policyHeader;
+    }
+}

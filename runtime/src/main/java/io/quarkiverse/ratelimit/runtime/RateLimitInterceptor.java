@@ -1,0 +1,96 @@
+package io.quarkiverse.ratelimit.runtime;
+
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.Executor;
+
+import jakarta.annotation.Priority;
+import jakarta.interceptor.AroundInvoke;
+import jakarta.interceptor.Interceptor;
+import jakarta.interceptor.InvocationContext;
+
+import io.quarkiverse.ratelimit.RateLimited;
+import io.smallrye.mutiny.Multi;
+import io.smallrye.mutiny.Uni;
+import io.vertx.core.Context;
+import io.vertx.core.Vertx;
+
+/**
+ * Admits a call of a {@link RateLimited} method before it runs. On the event loop, the decision is chained before
+ * the method's {@code Uni}, {@code Multi} or {@code CompletionStage} and the event loop never waits; on a worker
+ * thread the decision is awaited there.
+ */
+@RateLimited(limit = 1, window = "1s")
+@Interceptor
+@Priority(Interceptor.Priority.PLATFORM_BEFORE + 50)
+public class RateLimitInterceptor {
+
+    private final RateLimitedMethods methods;
+    private final RateLimitEnforcer enforcer;
+
+    RateLimitInterceptor(RateLimitedMethods methods, RateLimitEnforcer enforcer) {
+        this.methods = methods;
+        this.enforcer = enforcer;
+    }
+
+    @AroundInvoke
+    Object limit(InvocationContext invocation) throws Exception {
+        MethodLimits limits = methods.forMethod(invocation.getMethod());
+        if (!Context.isOnEventLoopThread()) {
+            enforcer.admit(limits).await().indefinitely();
+            return invocation.proceed();
+        }
+        if (limits.getReturnKind() == ReturnKind.SYNCHRONOUS) {
+            throw new IllegalStateException("@RateLimited method " + invocation.getMethod()
+                    + " returns a plain value but was called on the Vert.x event loop, where the rate-limit decision"
+                    + " cannot be awaited: return Uni, Multi or CompletionStage, or let it run on a worker thread");
+        }
+        Uni<Void> admitted = enforcer.admit(limits).emitOn(sameContext(Vertx.currentContext()));
+        return switch (limits.getReturnKind()) {
+            case UNI -> admitted.chain(() -> proceedUni(invocation));
+            case MULTI -> admitted.onItem().transformToMulti(ignored -> proceedMulti(invocation));
+            case COMPLETION_STAGE -> admitted
+                    .chain(() -> Uni.createFrom().completionStage(() -> proceedCompletionStage(invocation)))
+                    .subscribeAsCompletionStage();
+            case SYNCHRONOUS -> throw new AssertionError("handled above");
+        };
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Uni<Object> proceedUni(InvocationContext invocation) {
+        try {
+            return (Uni<Object>) invocation.proceed();
+        } catch (Exception e) {
+            return Uni.createFrom().failure(e);
+        }
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Multi<Object> proceedMulti(InvocationContext invocation) {
+        try {
+            return (Multi<Object>) invocation.proceed();
+        } catch (Exception e) {
+            return Multi.createFrom().failure(e);
+        }
+    }
+
+    @SuppressWarnings("unchecked")
+    private static CompletionStage<Object> proceedCompletionStage(InvocationContext invocation) {
+        try {
+            return (CompletionStage<Object>) invocation.proceed();
+        } catch (Exception e) {
+            return CompletableFuture.failedFuture(e);
+        }
+    }
+
+    /** Runs continuations on the caller's Vert.x context, so the method sees its own request context. */
+    private static Executor sameContext(Context caller) {
+        return task -> {
+            if (caller == null || Vertx.currentContext() == caller) {
+                task.run();
+            } else {
+                caller.runOnContext(ignored -> task.run());
+            }
+        };
+    }
+}

@@ -1,0 +1,15 @@
+package io.quarkiverse.ratelimit.runtime;
+
+import java.util.Map;
+import java.util.function.Supplier;
+
+import io.quarkus.runtime.annotations.Recorder;
+
+@Recorder
+public class RateLimitRecorder {
+
+    public Supplier<RateLimitedMethods> rateLimitedMethods(Map<String, MethodLimits> byMethodId) {
+        RateLimitedMethods methods = new RateLimitedMethods(byMethodId);
+        return () -> methods;
+    }
+}

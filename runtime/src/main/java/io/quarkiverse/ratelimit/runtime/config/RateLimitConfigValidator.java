@@ -1,0 +1,48 @@
+package io.quarkiverse.ratelimit.runtime.config;
+
+import jakarta.enterprise.event.Observes;
+import jakarta.inject.Singleton;
+
+import io.quarkus.runtime.StartupEvent;
+import io.quarkus.runtime.configuration.ConfigurationException;
+
+/** Fails start-up, naming the property, when the run-time configuration cannot work. */
+@Singleton
+public class RateLimitConfigValidator {
+
+    static final int MAX_KEY_PREFIX_LENGTH = 64;
+
+    void validate(@Observes StartupEvent event, RateLimitConfig config) {
+        validate(config);
+    }
+
+    static void validate(RateLimitConfig config) {
+        String prefix = config.keyPrefix();
+        if (prefix.isEmpty() || prefix.length() > MAX_KEY_PREFIX_LENGTH
+                || prefix.chars().anyMatch(c -> c == '{' || c == '}' || Character.isWhitespace(c))) {
+            throw new ConfigurationException("quarkus.rate-limit.key-prefix must be 1 to " + MAX_KEY_PREFIX_LENGTH
+                    + " characters without whitespace, '{' or '}', but is '" + prefix + "'");
+        }
+        config.tenant().header().ifPresent(header -> {
+            if (!isHttpToken(header)) {
+                throw new ConfigurationException(
+                        "quarkus.rate-limit.tenant.header must be an HTTP header name, but is '" + header + "'");
+            }
+        });
+    }
+
+    private static boolean isHttpToken(String value) {
+        if (value.isEmpty()) {
+            return false;
+        }
+        for (int i = 0; i < value.length(); i++) {
+            char c = value.charAt(i);
+            boolean tchar = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')
+                    || "!#$%&'*+-.^_`|~".indexOf(c) >= 0;
+            if (!tchar) {
+                return false;
+            }
+        }
+        return true;
+    }
+}

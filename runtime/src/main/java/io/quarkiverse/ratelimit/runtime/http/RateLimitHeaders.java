@@ -1,0 +1,80 @@
+package io.quarkiverse.ratelimit.runtime.http;
+
+import java.time.Duration;
+import java.util.List;
+
+import io.quarkiverse.ratelimit.RateLimitDecision;
+import io.quarkiverse.ratelimit.runtime.LimitDefinition;
+import io.quarkiverse.ratelimit.runtime.MethodLimits;
+import io.vertx.ext.web.RoutingContext;
+
+/**
+ * The IETF httpapi rate-limit headers in structured-field form
+ * (<a href="https://datatracker.ietf.org/doc/draft-ietf-httpapi-ratelimit-headers/">draft-ietf-httpapi-ratelimit-headers</a>):
+ * <pre>
+ * RateLimit-Policy: "Search.search";q=5;w=10
+ * RateLimit: "Search.search";r=4;t=7
+ * </pre>
+ * Limit names are validated at build time to contain only characters that need no escaping in a structured string.
+ */
+public final class RateLimitHeaders {
+
+    public static final String POLICY = "RateLimit-Policy";
+    public static final String RATE_LIMIT = "RateLimit";
+    public static final String RETRY_AFTER = "Retry-After";
+
+    private static final String PENDING = RateLimitHeaders.class.getName() + ".pending";
+
+    private RateLimitHeaders() {
+    }
+
+    public static String policy(List<LimitDefinition> limits) {
+        StringBuilder value = new StringBuilder();
+        for (LimitDefinition limit : limits) {
+            if (!value.isEmpty()) {
+                value.append(", ");
+            }
+            value.append('"').append(limit.getName()).append("\";q=").append(limit.getLimit())
+                    .append(";w=").append(wholeSecondsUp(limit.window()));
+        }
+        return value.toString();
+    }
+
+    public static String rateLimit(List<RateLimitDecision> decisions) {
+        StringBuilder value = new StringBuilder();
+        for (RateLimitDecision decision : decisions) {
+            if (!value.isEmpty()) {
+                value.append(", ");
+            }
+            value.append('"').append(decision.limitName()).append("\";r=").append(decision.remaining())
+                    .append(";t=").append(wholeSecondsUp(decision.resetAfter()));
+        }
+        return value.toString();
+    }
+
+    /** {@code Retry-After} in whole seconds, rounded up and at least 1: a client told 0 would retry at once. */
+    public static long retryAfterSeconds(Duration retryAfter) {
+        return Math.max(1, wholeSecondsUp(retryAfter));
+    }
+
+    static long wholeSecondsUp(Duration duration) {
+        long millis = duration.toMillis();
+        return millis / 1000 + (millis % 1000 == 0 ? 0 : 1);
+    }
+
+    /**
+     * Makes the response to {@code request} carry the headers of this call's decisions, whatever ends the response (the
+     * method's result, the 429, another error). Values are computed now; the headers are written just before the
+     * response headers go out.
+     */
+    public static void attach(RoutingContext request, MethodLimits limits, List<RateLimitDecision> decisions) {
+        boolean first = request.get(PENDING) == null;
+        request.put(PENDING, new String[] { limits.policyHeader(), rateLimit(decisions) });
+        if (first) {
+            request.addHeadersEndHandler(ignored -> {
+                String[] values = request.get(PENDING);
+                request.response().headers().set(POLICY, values[0]).set(RATE_LIMIT, values[1]);
+            });
+        }
+    }
+}

@@ -1,0 +1,93 @@
+package io.quarkiverse.ratelimit.runtime.redis;
+
+import java.util.List;
+import java.util.concurrent.atomic.LongAdder;
+
+import jakarta.enterprise.event.Observes;
+import jakarta.enterprise.inject.Any;
+import jakarta.enterprise.inject.Default;
+import jakarta.enterprise.inject.Instance;
+import jakarta.inject.Singleton;
+
+import org.jboss.logging.Logger;
+
+import io.quarkiverse.ratelimit.runtime.config.RateLimitFixedConfig;
+import io.quarkus.redis.client.RedisClientName;
+import io.quarkus.runtime.StartupEvent;
+import io.smallrye.mutiny.Uni;
+import io.vertx.mutiny.redis.client.Command;
+import io.vertx.mutiny.redis.client.Redis;
+import io.vertx.mutiny.redis.client.Request;
+import io.vertx.mutiny.redis.client.Response;
+
+/**
+ * Runs the rate-limit scripts on Redis: SCRIPT LOAD once at start-up, EVALSHA for every decision, and one EVAL when
+ * Redis answers NOSCRIPT (after SCRIPT FLUSH, a restart or a failover to a node that never saw the script). EVAL
+ * caches the script again, so the next call is an EVALSHA hit.
+ */
+@Singleton
+public class ScriptRunner {
+
+    private static final Logger LOG = Logger.getLogger(ScriptRunner.class);
+
+    private final Redis redis;
+    private final RateLimitScripts scripts;
+    private final LongAdder noScriptRecoveries = new LongAdder();
+
+    ScriptRunner(@Any Instance<Redis> clients, RateLimitFixedConfig config) {
+        this.redis = config.redisClientName()
+                .map(name -> clients.select(RedisClientName.Literal.of(name)).get())
+                .orElseGet(() -> clients.select(Default.Literal.INSTANCE).get());
+        this.scripts = new RateLimitScripts();
+    }
+
+    public RateLimitScripts scripts() {
+        return scripts;
+    }
+
+    /** Runs {@code script} with the given keys and arguments; a NOSCRIPT reply is answered by one EVAL. */
+    public Uni<Response> run(LuaScript script, List<String> keys, List<String> args) {
+        return redis.send(request(Command.EVALSHA, script.sha1(), keys, args))
+                .onFailure(ScriptRunner::isNoScript)
+                .recoverWithUni(() -> {
+                    noScriptRecoveries.increment();
+                    return redis.send(request(Command.EVAL, script.source(), keys, args));
+                });
+    }
+
+    /** How often a NOSCRIPT reply was recovered since start-up. */
+    public long noScriptRecoveries() {
+        return noScriptRecoveries.sum();
+    }
+
+    /** Loads every script; a Redis that is down now is not fatal, since each call recovers from NOSCRIPT. */
+    void preload(@Observes StartupEvent event) {
+        for (LuaScript script : scripts.all()) {
+            redis.send(Request.cmd(Command.SCRIPT).arg("LOAD").arg(script.source()))
+                    .subscribe().with(
+                            sha -> {
+                                if (!script.sha1().equals(sha.toString())) {
+                                    LOG.warnf("Redis cached %s as %s, expected %s", script.name(), sha, script.sha1());
+                                }
+                            },
+                            failure -> LOG.warnf("Could not preload %s into Redis (%s); it will be sent on first use",
+                                    script.name(), failure.getMessage()));
+        }
+    }
+
+    private static Request request(Command command, String scriptOrSha, List<String> keys, List<String> args) {
+        Request request = Request.cmd(command).arg(scriptOrSha).arg(keys.size());
+        for (String key : keys) {
+            request.arg(key);
+        }
+        for (String arg : args) {
+            request.arg(arg);
+        }
+        return request;
+    }
+
+    static boolean isNoScript(Throwable failure) {
+        String message = failure.getMessage();
+        return message != null && message.startsWith("NOSCRIPT");
+    }
+}
