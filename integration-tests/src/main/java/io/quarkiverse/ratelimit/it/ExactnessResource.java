@@ -1,0 +1,39 @@
+package io.quarkiverse.ratelimit.it;
+
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.Path;
+
+import io.quarkiverse.ratelimit.Algorithm;
+import io.quarkiverse.ratelimit.RateLimited;
+import io.smallrye.mutiny.Uni;
+
+/**
+ * Endpoints for the concurrency tests: one-day windows, so that a burst never straddles a window boundary and the
+ * exact count is what the algorithm must admit.
+ */
+@Path("/exact")
+public class ExactnessResource {
+
+    public static final int LIMIT = 50;
+
+    @GET
+    @Path("/sliding")
+    @RateLimited(limit = LIMIT, window = "1d")
+    public String sliding() {
+        return "sliding";
+    }
+
+    @GET
+    @Path("/fixed")
+    @RateLimited(limit = LIMIT, window = "1d", algorithm = Algorithm.FIXED_WINDOW)
+    public String fixed() {
+        return "fixed";
+    }
+
+    @GET
+    @Path("/reactive")
+    @RateLimited(limit = LIMIT, window = "1d")
+    public Uni<String> reactive() {
+        return Uni.createFrom().item("reactive");
+    }
+}

@@ -1,0 +1,53 @@
+package io.quarkiverse.ratelimit.it;
+
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.function.IntFunction;
+
+/**
+ * Fires many HTTP requests at once (all sent before any is awaited) and counts the answers by status. Connections
+ * are not reused across requests, so each instance sees the burst as separate clients would send it.
+ */
+public final class ConcurrentRequests {
+
+    private ConcurrentRequests() {
+    }
+
+    /** @param uriOfRequest the URI of the i-th request, so a burst can spread over several instances */
+    public static Map<Integer, Integer> send(int count, IntFunction<URI> uriOfRequest, String tenant) {
+        ExecutorService executor = Executors.newFixedThreadPool(16);
+        HttpClient client = HttpClient.newBuilder()
+                .executor(executor)
+                .connectTimeout(Duration.ofSeconds(10))
+                .version(HttpClient.Version.HTTP_1_1)
+                .build();
+        try {
+            List<CompletableFuture<HttpResponse<String>>> responses = new ArrayList<>(count);
+            for (int i = 0; i < count; i++) {
+                HttpRequest request = HttpRequest.newBuilder(uriOfRequest.apply(i))
+                        .timeout(Duration.ofSeconds(30))
+                        .header("X-Tenant-Id", tenant)
+                        .GET()
+                        .build();
+                responses.add(client.sendAsync(request, HttpResponse.BodyHandlers.ofString()));
+            }
+            Map<Integer, Integer> byStatus = new TreeMap<>();
+            for (CompletableFuture<HttpResponse<String>> response : responses) {
+                byStatus.merge(response.join().statusCode(), 1, Integer::sum);
+            }
+            return byStatus;
+        } finally {
+            executor.shutdownNow();
+        }
+    }
+}

@@ -1,0 +1,43 @@
+package io.quarkiverse.ratelimit.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.net.URI;
+import java.util.Map;
+import java.util.UUID;
+
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import io.quarkus.test.common.TestResourceScope;
+import io.quarkus.test.common.WithTestResource;
+import io.quarkus.test.common.http.TestHTTPResource;
+import io.quarkus.test.junit.QuarkusTest;
+
+/**
+ * 300 concurrent requests of one tenant, with only {@code quarkus.redis.hosts} configured: exactly the limit is
+ * admitted, every other request gets 429, and none fails (the Redis pool defaults hold the burst).
+ */
+@QuarkusTest
+@WithTestResource(value = LocalRedisResource.class, scope = TestResourceScope.MATCHING_RESOURCES)
+class ExactUnderConcurrencyTest {
+
+    static final int REQUESTS = 300;
+
+    @TestHTTPResource("/exact/")
+    URI exact;
+
+    @ParameterizedTest
+    @ValueSource(strings = { "sliding", "fixed", "reactive" })
+    void admitsExactlyTheLimitOf300ConcurrentRequests(String endpoint) {
+        String tenant = "burst-" + UUID.randomUUID();
+        long started = System.nanoTime();
+        Map<Integer, Integer> byStatus = ConcurrentRequests.send(REQUESTS, i -> exact.resolve(endpoint), tenant);
+        long millis = (System.nanoTime() - started) / 1_000_000;
+        System.out.printf("%s: %d concurrent requests answered %s in %d ms%n", endpoint, REQUESTS, byStatus, millis);
+
+        assertThat(byStatus).containsExactlyInAnyOrderEntriesOf(Map.of(
+                200, ExactnessResource.LIMIT,
+                429, REQUESTS - ExactnessResource.LIMIT));
+    }
+}
