@@ -11,10 +11,10 @@
 --
 -- Returns { allowed (1 | 0), remaining, reset_ms, retry_after_ms }
 --   remaining       units left after this call, floor(limit - weighted count)
---   reset_ms        milliseconds until the current aligned window ends
+--   reset_ms        milliseconds until nothing counted so far weighs any more, i.e. the full limit is back:
+--                   the end of the next window while the current one holds calls, else the end of this one
 --   retry_after_ms  0 when allowed; else milliseconds until this cost fits, -1 if it never can (cost > limit)
--- A refused call writes nothing. TTL: current window end + one window (the count still weighs on the
--- next window). O(1).
+-- A refused call writes nothing. TTL: reset_ms (the count still weighs on the next window). O(1).
 
 local limit = tonumber(ARGV[1])
 local window_ms = tonumber(ARGV[2])
@@ -30,7 +30,7 @@ end
 
 local window = math.floor(now_ms / window_ms)
 local elapsed_ms = now_ms - window * window_ms
-local reset_ms = math.ceil(window_ms - elapsed_ms)
+local window_end_ms = math.ceil(window_ms - elapsed_ms)
 
 local state = redis.call('HMGET', KEYS[1], 'w', 'c', 'p')
 local stored_window = tonumber(state[1])
@@ -43,6 +43,10 @@ elseif stored_window == window - 1 then
 end
 
 local weighted = previous * (window_ms - elapsed_ms) / window_ms + current
+local reset_ms = window_end_ms
+if current > 0 then
+  reset_ms = window_end_ms + window_ms
+end
 
 if weighted + cost > limit then
   local retry_ms
@@ -53,12 +57,13 @@ if weighted + cost > limit then
     retry_ms = window_ms * (1 - (limit - current - cost) / previous) - elapsed_ms
   else
     -- wait for the next window, where this window's count becomes the weighted one
-    retry_ms = reset_ms + window_ms * (1 - (limit - cost) / current)
+    retry_ms = window_end_ms + window_ms * (1 - (limit - cost) / current)
   end
   return { 0, math.max(0, math.floor(limit - weighted)), reset_ms, math.max(1, math.ceil(retry_ms)) }
 end
 
 current = current + cost
+reset_ms = window_end_ms + window_ms
 redis.call('HSET', KEYS[1], 'w', window, 'c', current, 'p', previous)
-redis.call('PEXPIRE', KEYS[1], reset_ms + window_ms)
+redis.call('PEXPIRE', KEYS[1], reset_ms)
 return { 1, math.floor(limit - weighted - cost), reset_ms, 0 }

@@ -10,7 +10,7 @@ import java.time.Duration;
  * @param window the window length
  * @param allowed whether the call was admitted by this limit
  * @param remaining units left after this call (never negative)
- * @param resetAfter time until the current window ends
+ * @param resetAfter time until the full limit is available again (for a fixed window, the end of the window)
  * @param retryAfter when refused, time until a call of the same cost can be admitted; {@link Duration#ZERO} when
  *        allowed; {@code null} when it never can (the cost exceeds the limit)
  */

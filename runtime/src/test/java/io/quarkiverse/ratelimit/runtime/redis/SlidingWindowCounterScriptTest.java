@@ -45,7 +45,7 @@ class SlidingWindowCounterScriptTest {
         script.admitUntilRefused("swc:full", 4, WINDOW_START_US + 200_000);
         // The current window holds 4 of 4: in the next one they weigh 4 * (1 - elapsed); 1 fits once that is <= 3.
         Reply refused = script.call("swc:full", 4, 1, WINDOW_START_US + 200_000);
-        assertThat(refused).isEqualTo(new Reply(false, 0, 800, 800 + 250));
+        assertThat(refused).isEqualTo(new Reply(false, 0, 800 + 1000, 800 + 250));
         assertThat(script.call("swc:full", 4, 1, WINDOW_START_US + 1_249_000).allowed()).isFalse();
         assertThat(script.call("swc:full", 4, 1, WINDOW_START_US + 1_250_000).allowed()).isTrue();
     }
@@ -63,8 +63,9 @@ class SlidingWindowCounterScriptTest {
     }
 
     @Test
-    void theCountOutlivesItsWindowByOneWindow() {
-        script.call("swc:ttl", 10, 1, WINDOW_START_US + 400_000);
+    void theResetAndTheKeyLastUntilTheCountNoLongerWeighs() {
+        Reply admitted = script.call("swc:ttl", 10, 1, WINDOW_START_US + 400_000);
+        assertThat(admitted.resetMillis()).as("end of the next window").isEqualTo(600 + 1000);
         assertThat((Long) script.redis("PTTL", "swc:ttl")).isBetween(1001L, 1600L);
     }
 
