@@ -4,8 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -23,6 +21,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
+import io.quarkiverse.ratelimit.localredis.FreePorts;
 import io.quarkiverse.ratelimit.localredis.LocalRedisServer;
 
 /**
@@ -71,7 +70,7 @@ class TwoInstancesIT {
     private record Instance(Process process, URI uri, Path log) {
 
         static Instance start(Path jar, LocalRedisServer redis) {
-            int port = freePort();
+            int port = FreePorts.next();
             try {
                 Path log = Files.createTempFile("rate-limit-instance-" + port + "-", ".log");
                 Process process = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
@@ -111,14 +110,6 @@ class TwoInstancesIT {
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 process.destroyForcibly();
-            }
-        }
-
-        private static int freePort() {
-            try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-                return socket.getLocalPort();
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
             }
         }
     }

@@ -2,8 +2,6 @@ package io.quarkiverse.ratelimit.localredis;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -40,7 +38,7 @@ public final class LocalRedisServer implements AutoCloseable {
         RuntimeException last = null;
         // A free port can be taken by someone else between probing and binding: try again on another one.
         for (int attempt = 0; attempt < START_ATTEMPTS; attempt++) {
-            LocalRedisServer server = new LocalRedisServer(binary, freePort(), List.of(extraArgs), newLogFile());
+            LocalRedisServer server = new LocalRedisServer(binary, FreePorts.next(), List.of(extraArgs), newLogFile());
             try {
                 server.launch();
                 return server;
@@ -175,14 +173,6 @@ public final class LocalRedisServer implements AutoCloseable {
             process.waitFor(10, TimeUnit.SECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-        }
-    }
-
-    private static int freePort() {
-        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            return socket.getLocalPort();
-        } catch (IOException e) {
-            throw new UncheckedIOException("No free port", e);
         }
     }
 

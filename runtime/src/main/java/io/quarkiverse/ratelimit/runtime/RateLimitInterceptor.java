@@ -3,6 +3,7 @@ package io.quarkiverse.ratelimit.runtime;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Executor;
+import java.util.function.Function;
 
 import jakarta.annotation.Priority;
 import jakarta.interceptor.AroundInvoke;
@@ -47,39 +48,25 @@ public class RateLimitInterceptor {
         }
         Uni<Void> admitted = enforcer.admit(limits).emitOn(sameContext(Vertx.currentContext()));
         return switch (limits.getReturnKind()) {
-            case UNI -> admitted.chain(() -> proceedUni(invocation));
-            case MULTI -> admitted.onItem().transformToMulti(ignored -> proceedMulti(invocation));
+            case UNI -> admitted.chain(() -> RateLimitInterceptor.<Uni<Object>> proceed(invocation,
+                    failure -> Uni.createFrom().failure(failure)));
+            case MULTI -> admitted.onItem().transformToMulti(ignored -> RateLimitInterceptor.<Multi<Object>> proceed(
+                    invocation, failure -> Multi.createFrom().failure(failure)));
             case COMPLETION_STAGE -> admitted
-                    .chain(() -> Uni.createFrom().completionStage(() -> proceedCompletionStage(invocation)))
+                    .chain(() -> Uni.createFrom().completionStage(RateLimitInterceptor.<CompletionStage<Object>> proceed(
+                            invocation, CompletableFuture::failedFuture)))
                     .subscribeAsCompletionStage();
             case SYNCHRONOUS -> throw new AssertionError("handled above");
         };
     }
 
+    /** Proceeds, turning a thrown exception into the failure of the method's own reactive type. */
     @SuppressWarnings("unchecked")
-    private static Uni<Object> proceedUni(InvocationContext invocation) {
+    private static <T> T proceed(InvocationContext invocation, Function<Exception, T> asFailure) {
         try {
-            return (Uni<Object>) invocation.proceed();
+            return (T) invocation.proceed();
         } catch (Exception e) {
-            return Uni.createFrom().failure(e);
-        }
-    }
-
-    @SuppressWarnings("unchecked")
-    private static Multi<Object> proceedMulti(InvocationContext invocation) {
-        try {
-            return (Multi<Object>) invocation.proceed();
-        } catch (Exception e) {
-            return Multi.createFrom().failure(e);
-        }
-    }
-
-    @SuppressWarnings("unchecked")
-    private static CompletionStage<Object> proceedCompletionStage(InvocationContext invocation) {
-        try {
-            return (CompletionStage<Object>) invocation.proceed();
-        } catch (Exception e) {
-            return CompletableFuture.failedFuture(e);
+            return asFailure.apply(e);
         }
     }
 
