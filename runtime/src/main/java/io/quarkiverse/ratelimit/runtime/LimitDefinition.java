@@ -1,6 +1,7 @@
 package io.quarkiverse.ratelimit.runtime;
 
 import java.time.Duration;
+import java.util.List;
 
 import io.quarkiverse.ratelimit.Algorithm;
 import io.quarkus.runtime.annotations.RecordableConstructor;
@@ -13,6 +14,7 @@ public final class LimitDefinition {
     private final long windowMillis;
     private final Algorithm algorithm;
     private final Duration window;
+    private final List<String> scriptArguments;
 
     @RecordableConstructor
     public LimitDefinition(String name, long limit, long windowMillis, Algorithm algorithm) {
@@ -21,6 +23,7 @@ public final class LimitDefinition {
         this.windowMillis = windowMillis;
         this.algorithm = algorithm;
         this.window = Duration.ofMillis(windowMillis);
+        this.scriptArguments = List.of(Long.toString(limit), Long.toString(windowMillis), "1");
     }
 
     public String getName() {
@@ -41,6 +44,11 @@ public final class LimitDefinition {
 
     public Duration window() {
         return window;
+    }
+
+    /** {@code ARGV} of this limit's script for a call of cost 1: limit, window in milliseconds, cost. */
+    public List<String> scriptArguments() {
+        return scriptArguments;
     }
 
     /** Same counter semantics: two methods may share a name only if this holds. */

@@ -20,8 +20,6 @@ import io.vertx.mutiny.redis.client.Response;
 @Singleton
 public class RedisRateLimiter {
 
-    private static final String ONE = "1";
-
     private final ScriptRunner scripts;
     private final RateLimitKeys keys;
 
@@ -52,7 +50,7 @@ public class RedisRateLimiter {
     public Uni<RateLimitDecision> acquire(String tenantTag, LimitDefinition limit) {
         return scripts.run(scripts.scripts().forAlgorithm(limit.getAlgorithm()),
                 List.of(keys.key(tenantTag, limit)),
-                List.of(Long.toString(limit.getLimit()), Long.toString(limit.getWindowMillis()), ONE))
+                limit.scriptArguments())
                 .map(reply -> decision(limit, reply));
     }
 
