@@ -60,6 +60,13 @@ public @interface RateLimited {
     @Nonbinding
     String name() default "";
 
+    /**
+     * What this limit does when Redis cannot decide in time; {@link FailureMode#DEFAULT} follows
+     * {@code quarkus.rate-limit.failure-mode}.
+     */
+    @Nonbinding
+    FailureMode failureMode() default FailureMode.DEFAULT;
+
     /** Holds repeated {@link RateLimited} annotations. */
     @Retention(RUNTIME)
     @Target({ METHOD, TYPE })

@@ -17,6 +17,7 @@ import org.jboss.jandex.MethodInfo;
 
 import io.quarkiverse.ratelimit.RateLimitExceededException;
 import io.quarkiverse.ratelimit.RateLimited;
+import io.quarkiverse.ratelimit.RateLimiterUnavailableException;
 import io.quarkiverse.ratelimit.runtime.MethodLimits;
 import io.quarkiverse.ratelimit.runtime.RateLimitEnforcer;
 import io.quarkiverse.ratelimit.runtime.RateLimitInterceptor;
@@ -25,8 +26,10 @@ import io.quarkiverse.ratelimit.runtime.RateLimitedMethods;
 import io.quarkiverse.ratelimit.runtime.RedisRateLimiter;
 import io.quarkiverse.ratelimit.runtime.config.RateLimitConfigValidator;
 import io.quarkiverse.ratelimit.runtime.config.RateLimitFixedConfig;
+import io.quarkiverse.ratelimit.runtime.fallback.ResilientRateLimiter;
 import io.quarkiverse.ratelimit.runtime.http.MissingTenantExceptionMapper;
 import io.quarkiverse.ratelimit.runtime.http.RateLimitExceededExceptionMapper;
+import io.quarkiverse.ratelimit.runtime.http.RateLimiterUnavailableExceptionMapper;
 import io.quarkiverse.ratelimit.runtime.key.RateLimitKeys;
 import io.quarkiverse.ratelimit.runtime.redis.LuaScript;
 import io.quarkiverse.ratelimit.runtime.redis.RateLimitScripts;
@@ -77,6 +80,7 @@ class RateLimitProcessor {
     AdditionalBeanBuildItem beans() {
         return AdditionalBeanBuildItem.builder()
                 .addBeanClasses(RateLimitInterceptor.class, RateLimitEnforcer.class, RedisRateLimiter.class,
+                        ResilientRateLimiter.class,
                         ScriptRunner.class, RateLimitKeys.class, RequestTenantResolver.class,
                         RateLimitConfigValidator.class)
                 .setUnremovable()
@@ -157,6 +161,8 @@ class RateLimitProcessor {
         }
         mappers.produce(new ExceptionMapperBuildItem(RateLimitExceededExceptionMapper.class.getName(),
                 RateLimitExceededException.class.getName(), MAPPER_PRIORITY, false));
+        mappers.produce(new ExceptionMapperBuildItem(RateLimiterUnavailableExceptionMapper.class.getName(),
+                RateLimiterUnavailableException.class.getName(), MAPPER_PRIORITY, false));
         mappers.produce(new ExceptionMapperBuildItem(MissingTenantExceptionMapper.class.getName(),
                 MissingTenantException.class.getName(), MAPPER_PRIORITY, false));
     }

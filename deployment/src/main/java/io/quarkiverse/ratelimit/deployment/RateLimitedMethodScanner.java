@@ -24,6 +24,7 @@ import org.jboss.jandex.MethodInfo;
 import org.jboss.jandex.Type;
 
 import io.quarkiverse.ratelimit.Algorithm;
+import io.quarkiverse.ratelimit.FailureMode;
 import io.quarkiverse.ratelimit.RateLimited;
 import io.quarkiverse.ratelimit.runtime.LimitDefinition;
 import io.quarkiverse.ratelimit.runtime.MethodIds;
@@ -140,6 +141,9 @@ final class RateLimitedMethodScanner {
             AnnotationValue algorithmValue = annotation.value("algorithm");
             Algorithm algorithm = algorithmValue == null ? Algorithm.SLIDING_WINDOW_COUNTER
                     : Algorithm.valueOf(algorithmValue.asEnum());
+            AnnotationValue failureModeValue = annotation.value("failureMode");
+            FailureMode failureMode = failureModeValue == null ? FailureMode.DEFAULT
+                    : FailureMode.valueOf(failureModeValue.asEnum());
             AnnotationValue nameValue = annotation.value("name");
             String explicitName = nameValue == null ? "" : nameValue.asString();
 
@@ -161,7 +165,7 @@ final class RateLimitedMethodScanner {
             if (valid) {
                 String name = !explicitName.isEmpty() ? explicitName
                         : annotations.size() == 1 ? baseName : baseName + "-" + formatWindow(windowMillis);
-                limits.add(new LimitDefinition(name, limit, windowMillis, algorithm));
+                limits.add(new LimitDefinition(name, limit, windowMillis, algorithm, failureMode));
             }
         }
         if (!valid) {

@@ -6,9 +6,12 @@ import java.net.URI;
 import java.util.Map;
 import java.util.UUID;
 
+import jakarta.inject.Inject;
+
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
+import io.quarkiverse.ratelimit.runtime.fallback.ResilientRateLimiter;
 import io.quarkus.test.common.TestResourceScope;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.common.http.TestHTTPResource;
@@ -27,10 +30,14 @@ class ExactUnderConcurrencyTest {
     @TestHTTPResource("/exact/")
     URI exact;
 
+    @Inject
+    ResilientRateLimiter limiter;
+
     @ParameterizedTest
     @ValueSource(strings = { "sliding", "fixed", "reactive" })
     void admitsExactlyTheLimitOf300ConcurrentRequests(String endpoint) {
         String tenant = "burst-" + UUID.randomUUID();
+        long degradedBefore = limiter.degradedCalls();
         long started = System.nanoTime();
         Map<Integer, Integer> byStatus = ConcurrentRequests.send(REQUESTS, i -> exact.resolve(endpoint), tenant);
         long millis = (System.nanoTime() - started) / 1_000_000;
@@ -39,5 +46,6 @@ class ExactUnderConcurrencyTest {
         assertThat(byStatus).containsExactlyInAnyOrderEntriesOf(Map.of(
                 200, ExactnessResource.LIMIT,
                 429, REQUESTS - ExactnessResource.LIMIT));
+        assertThat(limiter.degradedCalls()).as("calls decided without Redis").isEqualTo(degradedBefore);
     }
 }

@@ -12,6 +12,7 @@ import jakarta.inject.Inject;
 import org.junit.jupiter.api.Test;
 
 import io.quarkiverse.ratelimit.localredis.RespConnection;
+import io.quarkiverse.ratelimit.runtime.fallback.ResilientRateLimiter;
 import io.quarkiverse.ratelimit.runtime.redis.ScriptRunner;
 import io.quarkus.test.common.TestResourceScope;
 import io.quarkus.test.common.WithTestResource;
@@ -29,10 +30,14 @@ class ScriptFlushTest {
     @Inject
     ScriptRunner scripts;
 
+    @Inject
+    ResilientRateLimiter limiter;
+
     @Test
     void aScriptFlushDuringABurstCausesNoErrorAndKeepsTheCountExact() {
         String tenant = "flush-" + UUID.randomUUID();
         long recoveriesBefore = scripts.noScriptRecoveries();
+        long degradedBefore = limiter.degradedCalls();
 
         CompletableFuture<Map<Integer, Integer>> burst = CompletableFuture
                 .supplyAsync(() -> ConcurrentRequests.send(300, i -> sliding, tenant));
@@ -47,6 +52,7 @@ class ScriptFlushTest {
                 200, ExactnessResource.LIMIT,
                 429, 300 - ExactnessResource.LIMIT));
         assertThat(scripts.noScriptRecoveries()).isGreaterThan(recoveriesBefore);
+        assertThat(limiter.degradedCalls()).as("calls decided without Redis").isEqualTo(degradedBefore);
     }
 
     @Test

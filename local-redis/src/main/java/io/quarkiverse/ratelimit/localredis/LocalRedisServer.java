@@ -100,6 +100,33 @@ public final class LocalRedisServer implements AutoCloseable {
         }
     }
 
+    /** SIGSTOP: the process keeps its connections open but answers nothing, like a stalled server. */
+    public void pause() {
+        signal("STOP");
+    }
+
+    /** SIGCONT after {@link #pause()}. */
+    public void resume() {
+        signal("CONT");
+    }
+
+    private void signal(String signal) {
+        if (process == null || !process.isAlive()) {
+            throw new IllegalStateException("redis-server on port " + port + " is not running");
+        }
+        try {
+            Process kill = new ProcessBuilder("kill", "-" + signal, Long.toString(process.pid())).inheritIO().start();
+            if (!kill.waitFor(10, TimeUnit.SECONDS) || kill.exitValue() != 0) {
+                throw new IllegalStateException("kill -" + signal + " " + process.pid() + " failed");
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
     @Override
     public void close() {
         destroyNow();
@@ -163,6 +190,11 @@ public final class LocalRedisServer implements AutoCloseable {
 
     private void destroyNow() {
         if (process != null && process.isAlive()) {
+            try {
+                resume(); // a stopped process does not die of SIGKILL until it is continued on some systems
+            } catch (RuntimeException ignored) {
+                // best effort
+            }
             process.destroyForcibly();
             waitForExit();
         }

@@ -36,7 +36,7 @@ public final class RespConnection implements AutoCloseable {
         Socket socket = new Socket();
         try {
             socket.connect(new InetSocketAddress(host, port), (int) timeout.toMillis());
-            socket.setSoTimeout((int) Math.max(timeout.toMillis(), 5_000));
+            socket.setSoTimeout((int) timeout.toMillis());
             return new RespConnection(socket);
         } catch (IOException e) {
             try {

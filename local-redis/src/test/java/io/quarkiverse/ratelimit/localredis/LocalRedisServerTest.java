@@ -40,6 +40,21 @@ class LocalRedisServerTest {
     }
 
     @Test
+    void aPausedServerAnswersNothingUntilResumed() {
+        try (LocalRedisServer server = LocalRedisServer.start(); RespConnection connection = server.connect()) {
+            server.pause();
+            try {
+                assertThrows(UncheckedIOException.class,
+                        () -> RespConnection.open(server.host(), server.port(), java.time.Duration.ofMillis(300))
+                                .command("PING"));
+            } finally {
+                server.resume();
+            }
+            assertEquals("PONG", connection.command("PING"));
+        }
+    }
+
+    @Test
     void errorRepliesSurfaceAsExceptions() {
         try (LocalRedisServer server = LocalRedisServer.start()) {
             RespConnection.RedisErrorReply error = assertThrows(RespConnection.RedisErrorReply.class,

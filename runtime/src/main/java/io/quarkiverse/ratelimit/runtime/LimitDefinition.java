@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.List;
 
 import io.quarkiverse.ratelimit.Algorithm;
+import io.quarkiverse.ratelimit.FailureMode;
 import io.quarkus.runtime.annotations.RecordableConstructor;
 
 /** One validated {@code @RateLimited}, computed at build time and recorded for run time. */
@@ -13,15 +14,17 @@ public final class LimitDefinition {
     private final long limit;
     private final long windowMillis;
     private final Algorithm algorithm;
+    private final FailureMode failureMode;
     private final Duration window;
     private final List<String> scriptArguments;
 
     @RecordableConstructor
-    public LimitDefinition(String name, long limit, long windowMillis, Algorithm algorithm) {
+    public LimitDefinition(String name, long limit, long windowMillis, Algorithm algorithm, FailureMode failureMode) {
         this.name = name;
         this.limit = limit;
         this.windowMillis = windowMillis;
         this.algorithm = algorithm;
+        this.failureMode = failureMode;
         this.window = Duration.ofMillis(windowMillis);
         this.scriptArguments = List.of(Long.toString(limit), Long.toString(windowMillis), "1");
     }
@@ -40,6 +43,11 @@ public final class LimitDefinition {
 
     public Algorithm getAlgorithm() {
         return algorithm;
+    }
+
+    /** As declared: {@link FailureMode#DEFAULT} means the configured one. */
+    public FailureMode getFailureMode() {
+        return failureMode;
     }
 
     public Duration window() {

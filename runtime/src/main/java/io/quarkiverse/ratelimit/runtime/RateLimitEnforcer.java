@@ -6,6 +6,7 @@ import jakarta.inject.Singleton;
 
 import io.quarkiverse.ratelimit.RateLimitDecision;
 import io.quarkiverse.ratelimit.RateLimitExceededException;
+import io.quarkiverse.ratelimit.runtime.fallback.ResilientRateLimiter;
 import io.quarkiverse.ratelimit.runtime.http.RateLimitHeaders;
 import io.quarkiverse.ratelimit.runtime.tenant.RequestTenantResolver;
 import io.quarkus.arc.Arc;
@@ -22,10 +23,10 @@ import io.vertx.ext.web.RoutingContext;
 public class RateLimitEnforcer {
 
     private final RequestTenantResolver tenants;
-    private final RedisRateLimiter limiter;
+    private final ResilientRateLimiter limiter;
     private final CurrentVertxRequest currentRequest;
 
-    RateLimitEnforcer(RequestTenantResolver tenants, RedisRateLimiter limiter, CurrentVertxRequest currentRequest) {
+    RateLimitEnforcer(RequestTenantResolver tenants, ResilientRateLimiter limiter, CurrentVertxRequest currentRequest) {
         this.tenants = tenants;
         this.limiter = limiter;
         this.currentRequest = currentRequest;

@@ -62,6 +62,6 @@ public class RedisRateLimiter {
         long retryAfterMillis = reply.get(3).toLong();
         Duration retryAfter = retryAfterMillis < 0 ? null : Duration.ofMillis(retryAfterMillis);
         return new RateLimitDecision(limit.getName(), limit.getLimit(), limit.window(), allowed, remaining, resetAfter,
-                retryAfter);
+                retryAfter, false);
     }
 }

@@ -3,6 +3,7 @@ package io.quarkiverse.ratelimit.runtime.config;
 import jakarta.enterprise.event.Observes;
 import jakarta.inject.Singleton;
 
+import io.quarkiverse.ratelimit.FailureMode;
 import io.quarkus.runtime.StartupEvent;
 import io.quarkus.runtime.configuration.ConfigurationException;
 
@@ -23,12 +24,28 @@ public class RateLimitConfigValidator {
             throw new ConfigurationException("quarkus.rate-limit.key-prefix must be 1 to " + MAX_KEY_PREFIX_LENGTH
                     + " characters without whitespace, '{' or '}', but is '" + prefix + "'");
         }
+        positive("quarkus.rate-limit.decision-timeout", config.decisionTimeout().toMillis());
+        if (config.failureMode() == FailureMode.DEFAULT) {
+            throw new ConfigurationException(
+                    "quarkus.rate-limit.failure-mode must be local, fail-open or fail-closed, but is default");
+        }
+        positive("quarkus.rate-limit.circuit-breaker.failure-threshold", config.circuitBreaker().failureThreshold());
+        positive("quarkus.rate-limit.circuit-breaker.open-duration", config.circuitBreaker().openDuration().toMillis());
+        positive("quarkus.rate-limit.local-fallback.expected-instances", config.localFallback().expectedInstances());
+        positive("quarkus.rate-limit.local-fallback.max-entries", config.localFallback().maxEntries());
         config.tenant().header().ifPresent(header -> {
             if (!isHttpToken(header)) {
                 throw new ConfigurationException(
                         "quarkus.rate-limit.tenant.header must be an HTTP header name, but is '" + header + "'");
             }
         });
+    }
+
+    private static void positive(String property, long value) {
+        if (value <= 0) {
+            throw new ConfigurationException(property + " must be greater than zero, but is " + value
+                    + (property.endsWith("timeout") || property.endsWith("duration") ? " ms" : ""));
+        }
     }
 
     private static boolean isHttpToken(String value) {

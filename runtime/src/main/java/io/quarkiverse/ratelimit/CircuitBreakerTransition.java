@@ -1,0 +1,21 @@
+package io.quarkiverse.ratelimit;
+
+/**
+ * A CDI event fired when the circuit breaker in front of the rate limiter's Redis changes state. Observers run on the
+ * thread that saw the change (possibly a Vert.x event loop): they must not block.
+ *
+ * @param from the state before
+ * @param to the state now
+ * @param cause the failure that opened the breaker, {@code null} otherwise
+ */
+public record CircuitBreakerTransition(State from, State to, Throwable cause) {
+
+    public enum State {
+        /** Decisions go to Redis. */
+        CLOSED,
+        /** Redis failed repeatedly: no call goes to Redis; limits use their {@link FailureMode}. */
+        OPEN,
+        /** The open period ended: one call probes Redis; the others still use their failure mode. */
+        HALF_OPEN
+    }
+}

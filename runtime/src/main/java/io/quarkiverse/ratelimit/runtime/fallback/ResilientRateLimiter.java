@@ -1,0 +1,117 @@
+package io.quarkiverse.ratelimit.runtime.fallback;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.LongAdder;
+
+import jakarta.enterprise.event.Event;
+import jakarta.inject.Singleton;
+
+import org.jboss.logging.Logger;
+
+import io.quarkiverse.ratelimit.CircuitBreakerTransition;
+import io.quarkiverse.ratelimit.FailureMode;
+import io.quarkiverse.ratelimit.RateLimitDecision;
+import io.quarkiverse.ratelimit.RateLimiterUnavailableException;
+import io.quarkiverse.ratelimit.runtime.LimitDefinition;
+import io.quarkiverse.ratelimit.runtime.RedisRateLimiter;
+import io.quarkiverse.ratelimit.runtime.config.RateLimitConfig;
+import io.smallrye.mutiny.Uni;
+
+/**
+ * Decides on Redis when Redis can, and by each limit's {@link FailureMode} when it cannot: every Redis decision is
+ * bounded by {@code decision-timeout}, and a circuit breaker stops sending decisions to a Redis that keeps failing, so a
+ * dead Redis costs a request nothing while the breaker is open.
+ */
+@Singleton
+public class ResilientRateLimiter {
+
+    private static final Logger LOG = Logger.getLogger(ResilientRateLimiter.class);
+
+    private final RedisRateLimiter redis;
+    private final LocalRateLimiter local;
+    private final CircuitBreaker breaker;
+    private final Duration timeout;
+    private final FailureMode defaultFailureMode;
+    private final LongAdder redisAttempts = new LongAdder();
+    private final LongAdder degradedCalls = new LongAdder();
+
+    ResilientRateLimiter(RedisRateLimiter redis, RateLimitConfig config, Event<CircuitBreakerTransition> transitions) {
+        this.redis = redis;
+        this.timeout = config.decisionTimeout();
+        this.defaultFailureMode = config.failureMode();
+        this.local = new LocalRateLimiter(config.localFallback().maxEntries(),
+                config.localFallback().expectedInstances(), System::currentTimeMillis);
+        this.breaker = new CircuitBreaker(config.circuitBreaker().failureThreshold(),
+                config.circuitBreaker().openDuration(), System::nanoTime, transition -> {
+                    log(transition);
+                    transitions.fire(transition);
+                });
+    }
+
+    /** The decisions taken, in order; the last one is the refusal if the call was refused. */
+    public Uni<List<RateLimitDecision>> acquire(String tenantTag, List<LimitDefinition> limits) {
+        if (!breaker.tryAcquirePermission()) {
+            return Uni.createFrom().item(() -> withoutRedis(tenantTag, limits, null));
+        }
+        redisAttempts.increment();
+        return redis.acquire(tenantTag, limits)
+                .ifNoItem().after(timeout).failWith(() -> new TimeoutException("Redis did not decide within " + timeout))
+                .onItemOrFailure().transformToUni((decisions, failure) -> {
+                    if (failure == null) {
+                        breaker.onSuccess();
+                        return Uni.createFrom().item(decisions);
+                    }
+                    breaker.onFailure(failure);
+                    LOG.debugf(failure, "Redis could not decide; using the failure mode of %s", limits);
+                    return Uni.createFrom().item(() -> withoutRedis(tenantTag, limits, failure));
+                });
+    }
+
+    private List<RateLimitDecision> withoutRedis(String tenantTag, List<LimitDefinition> limits, Throwable cause) {
+        degradedCalls.increment();
+        List<RateLimitDecision> decisions = new ArrayList<>(limits.size());
+        for (LimitDefinition limit : limits) {
+            RateLimitDecision decision = switch (failureMode(limit)) {
+                case FAIL_CLOSED -> throw new RateLimiterUnavailableException(limit.getName(), breaker.retryAfter(), cause);
+                case FAIL_OPEN -> new RateLimitDecision(limit.getName(), limit.getLimit(), limit.window(), true,
+                        limit.getLimit(), limit.window(), Duration.ZERO, true);
+                case LOCAL, DEFAULT -> local.acquire(tenantTag, limit);
+            };
+            decisions.add(decision);
+            if (!decision.allowed()) {
+                break;
+            }
+        }
+        return decisions;
+    }
+
+    private FailureMode failureMode(LimitDefinition limit) {
+        return limit.getFailureMode() == FailureMode.DEFAULT ? defaultFailureMode : limit.getFailureMode();
+    }
+
+    public CircuitBreakerTransition.State circuitState() {
+        return breaker.state();
+    }
+
+    /** How many decisions were sent to Redis since start-up (none while the breaker is open). */
+    public long redisAttempts() {
+        return redisAttempts.sum();
+    }
+
+    /** How many calls were decided without Redis (by their failure mode) since start-up. */
+    public long degradedCalls() {
+        return degradedCalls.sum();
+    }
+
+    private static void log(CircuitBreakerTransition transition) {
+        switch (transition.to()) {
+            case OPEN -> LOG.warnf("Rate limiter: Redis failing (%s); circuit breaker open, limits use their failure"
+                    + " mode", transition.cause() == null ? "?" : transition.cause().toString());
+            case HALF_OPEN -> LOG.info("Rate limiter: circuit breaker half-open, probing Redis");
+            case CLOSED -> LOG.info("Rate limiter: Redis answers again; circuit breaker closed");
+        }
+    }
+}
