@@ -12,7 +12,11 @@ import jakarta.inject.Singleton;
 import org.jboss.logging.Logger;
 
 import io.quarkiverse.ratelimit.runtime.config.RateLimitFixedConfig;
+import org.eclipse.microprofile.config.Config;
+import org.eclipse.microprofile.config.ConfigProvider;
+
 import io.quarkus.redis.client.RedisClientName;
+import io.quarkus.redis.runtime.client.config.RedisConfig;
 import io.quarkus.runtime.StartupEvent;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.redis.client.Command;
@@ -31,14 +35,34 @@ public class ScriptRunner {
     private static final Logger LOG = Logger.getLogger(ScriptRunner.class);
 
     private final Redis redis;
+    private final InFlightLimit inFlight;
     private final RateLimitScripts scripts;
     private final LongAdder noScriptRecoveries = new LongAdder();
 
     ScriptRunner(@Any Instance<Redis> clients, RateLimitFixedConfig config) {
+        String clientName = config.redisClientName().orElse(RedisConfig.DEFAULT_CLIENT_NAME);
         this.redis = config.redisClientName()
                 .map(name -> clients.select(RedisClientName.Literal.of(name)).get())
                 .orElseGet(() -> clients.select(Default.Literal.INSTANCE).get());
+        this.inFlight = clusterInFlightLimit(clientName);
         this.scripts = new RateLimitScripts();
+    }
+
+    /**
+     * In cluster mode, vertx-redis-client before 4.5.27 deadlocks when every pooled connection is held by a cluster
+     * connection waiting for a slot refresh, which itself needs a pooled connection (vert-x3/vertx-redis-client#541;
+     * Quarkus 3.32 ships 4.5.25). Keeping our decisions below the pool size leaves the refresh a connection.
+     */
+    private static InFlightLimit clusterInFlightLimit(String clientName) {
+        Config config = ConfigProvider.getConfig();
+        boolean cluster = config.getOptionalValue(RedisConfig.getPropertyName(clientName, "client-type"), String.class)
+                .map("cluster"::equalsIgnoreCase).orElse(false);
+        if (!cluster) {
+            return null;
+        }
+        int poolSize = config.getOptionalValue(RedisConfig.getPropertyName(clientName, "max-pool-size"), Integer.class)
+                .orElse(6);
+        return new InFlightLimit(Math.max(1, poolSize - 1));
     }
 
     public RateLimitScripts scripts() {
@@ -47,6 +71,10 @@ public class ScriptRunner {
 
     /** Runs {@code script} with the given keys and arguments; a NOSCRIPT reply is answered by one EVAL. */
     public Uni<Response> run(LuaScript script, List<String> keys, List<String> args) {
+        return inFlight == null ? evalSha(script, keys, args) : inFlight.run(() -> evalSha(script, keys, args));
+    }
+
+    private Uni<Response> evalSha(LuaScript script, List<String> keys, List<String> args) {
         return redis.send(request(Command.EVALSHA, script.sha1(), keys, args))
                 .onFailure(ScriptRunner::isNoScript)
                 .recoverWithUni(() -> {

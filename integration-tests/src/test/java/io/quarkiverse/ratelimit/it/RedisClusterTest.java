@@ -1,0 +1,112 @@
+package io.quarkiverse.ratelimit.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.net.URI;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+
+import jakarta.inject.Inject;
+
+import org.awaitility.Awaitility;
+import org.junit.jupiter.api.Test;
+
+import io.quarkiverse.ratelimit.localredis.LocalRedisCluster;
+import io.quarkiverse.ratelimit.localredis.LocalRedisServer;
+import io.quarkiverse.ratelimit.runtime.fallback.ResilientRateLimiter;
+import io.quarkus.test.common.TestResourceScope;
+import io.quarkus.test.common.WithTestResource;
+import io.quarkus.test.common.http.TestHTTPResource;
+import io.quarkus.test.junit.QuarkusTest;
+
+/**
+ * {@code quarkus.redis.client-type=cluster} on three masters with replicas: every decision touches one key, so it runs
+ * on the master of its tenant's slot (never CROSSSLOT); scripts reach masters that never saw SCRIPT LOAD through the
+ * NOSCRIPT recovery; and a coordinated failover keeps counting where it was.
+ */
+@QuarkusTest
+@WithTestResource(value = RedisClusterResource.class, scope = TestResourceScope.RESTRICTED_TO_CLASS)
+class RedisClusterTest {
+
+    @InjectRedisCluster
+    LocalRedisCluster cluster;
+
+    @Inject
+    ResilientRateLimiter limiter;
+
+    @TestHTTPResource("/exact/sliding")
+    URI sliding;
+
+    @Test
+    void tenantsOnEveryMasterAreLimitedExactly() {
+        Map<LocalRedisServer, List<String>> tenantsByMaster = tenantsOnEachMaster(2);
+        long degradedBefore = limiter.degradedCalls();
+
+        for (List<String> tenants : tenantsByMaster.values()) {
+            for (String tenant : tenants) {
+                assertThat(ConcurrentRequests.send(120, i -> sliding, tenant)).as(tenant)
+                        .containsExactlyInAnyOrderEntriesOf(Map.of(200, ExactnessResource.LIMIT,
+                                429, 120 - ExactnessResource.LIMIT));
+            }
+        }
+        assertThat(limiter.degradedCalls()).as("calls decided without Redis").isEqualTo(degradedBefore);
+        tenantsByMaster.forEach((master, tenants) -> assertThat((Long) master.command("DBSIZE"))
+                .as("keys on master " + master.port()).isGreaterThanOrEqualTo(tenants.size()));
+    }
+
+    @Test
+    void aCoordinatedFailoverKeepsTheCountAndCausesNoError() {
+        Map.Entry<LocalRedisServer, List<String>> first = tenantsOnEachMaster(1).entrySet().iterator().next();
+        LocalRedisServer master = first.getKey();
+        String tenant = first.getValue().get(0);
+        assertThat(ConcurrentRequests.send(20, i -> sliding, tenant)).isEqualTo(Map.of(200, 20));
+
+        LocalRedisServer replica = cluster.replicaOf(master);
+        Awaitility.await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(100))
+                .until(() -> Long.valueOf(0).equals(replicationOffsetLag(master, replica)));
+        assertThat(replica.command("CLUSTER", "FAILOVER")).isEqualTo("OK");
+        Awaitility.await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(100))
+                .until(() -> LocalRedisCluster.isMaster(replica) && !LocalRedisCluster.isMaster(master));
+
+        Map<Integer, Integer> afterFailover = ConcurrentRequests.send(100, i -> sliding, tenant);
+        assertThat(afterFailover).as("the 30 left of 50, counted on the promoted replica")
+                .containsExactlyInAnyOrderEntriesOf(Map.of(200, ExactnessResource.LIMIT - 20,
+                        429, 100 - (ExactnessResource.LIMIT - 20)));
+    }
+
+    /** Tenants chosen so that each master serves the slot of {@code perMaster} of them. */
+    private Map<LocalRedisServer, List<String>> tenantsOnEachMaster(int perMaster) {
+        Map<LocalRedisServer, List<String>> byMaster = new LinkedHashMap<>();
+        List<LocalRedisServer> masters = cluster.currentMasters();
+        assertThat(masters).hasSize(3);
+        masters.forEach(master -> byMaster.put(master, new ArrayList<>()));
+        for (int attempt = 0; attempt < 1000; attempt++) {
+            if (byMaster.values().stream().allMatch(tenants -> tenants.size() >= perMaster)) {
+                return byMaster;
+            }
+            String tenant = "cluster-" + UUID.randomUUID();
+            List<String> tenants = byMaster.get(cluster.masterOf(cluster.slotOf("{" + tenant + "}")));
+            if (tenants.size() < perMaster) {
+                tenants.add(tenant);
+            }
+        }
+        throw new AssertionError("1000 random tenants did not cover every master: " + byMaster);
+    }
+
+    private static Long replicationOffsetLag(LocalRedisServer master, LocalRedisServer replica) {
+        return offset(master, "master_repl_offset:") - offset(replica, "slave_repl_offset:");
+    }
+
+    private static long offset(LocalRedisServer node, String field) {
+        for (String line : ((String) node.command("INFO", "replication")).split("\r?\n")) {
+            if (line.startsWith(field)) {
+                return Long.parseLong(line.substring(field.length()).trim());
+            }
+        }
+        return -1;
+    }
+}
