@@ -19,14 +19,16 @@ public final class LocalRedisServer implements AutoCloseable {
     private static final int START_ATTEMPTS = 3;
 
     private final Path binary;
+    private final String sentinelConfig;
     private final List<String> extraArgs;
     private final int port;
     private final Path logFile;
     private Process process;
     private final Thread shutdownHook = new Thread(this::destroyNow, "local-redis-shutdown");
 
-    private LocalRedisServer(Path binary, int port, List<String> extraArgs, Path logFile) {
+    private LocalRedisServer(Path binary, int port, List<String> extraArgs, Path logFile, String sentinelConfig) {
         this.binary = binary;
+        this.sentinelConfig = sentinelConfig;
         this.port = port;
         this.extraArgs = List.copyOf(extraArgs);
         this.logFile = logFile;
@@ -34,11 +36,21 @@ public final class LocalRedisServer implements AutoCloseable {
 
     /** Starts a standalone Redis on a free port. */
     public static LocalRedisServer start(String... extraArgs) {
+        return launchNew(null, extraArgs);
+    }
+
+    /** Starts a Sentinel on a free port with these configuration lines (it rewrites its own config file). */
+    public static LocalRedisServer startSentinel(String config) {
+        return launchNew(config);
+    }
+
+    private static LocalRedisServer launchNew(String sentinelConfig, String... extraArgs) {
         Path binary = RedisServerBinary.locate();
         RuntimeException last = null;
         // A free port can be taken by someone else between probing and binding: try again on another one.
         for (int attempt = 0; attempt < START_ATTEMPTS; attempt++) {
-            LocalRedisServer server = new LocalRedisServer(binary, FreePorts.next(), List.of(extraArgs), newLogFile());
+            LocalRedisServer server = new LocalRedisServer(binary, FreePorts.next(), List.of(extraArgs), newLogFile(),
+                    sentinelConfig);
             try {
                 server.launch();
                 return server;
@@ -138,13 +150,16 @@ public final class LocalRedisServer implements AutoCloseable {
     }
 
     private void launch() {
-        List<String> command = new ArrayList<>(List.of(binary.toString(),
-                "--port", Integer.toString(port),
-                "--bind", host(),
-                "--save", "",
-                "--appendonly", "no",
-                "--daemonize", "no",
+        List<String> command = new ArrayList<>(List.of(binary.toString()));
+        if (sentinelConfig != null) {
+            command.add(writeSentinelConfig().toString());
+            command.add("--sentinel");
+        }
+        command.addAll(List.of("--port", Integer.toString(port), "--bind", host(), "--daemonize", "no",
                 "--protected-mode", "no"));
+        if (sentinelConfig == null) {
+            command.addAll(List.of("--save", "", "--appendonly", "no"));
+        }
         command.addAll(extraArgs);
         try {
             process = new ProcessBuilder(command)
@@ -205,6 +220,18 @@ public final class LocalRedisServer implements AutoCloseable {
             process.waitFor(10, TimeUnit.SECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+        }
+    }
+
+    private Path writeSentinelConfig() {
+        Path file = logFile.getParent().resolve("sentinel.conf");
+        try {
+            if (!Files.exists(file)) {
+                Files.writeString(file, sentinelConfig + "\n");
+            }
+            return file;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
         }
     }
 
