@@ -78,6 +78,32 @@ class RedisClusterTest {
                         429, 100 - (ExactnessResource.LIMIT - 20)));
     }
 
+    @Test
+    void aTenantsCountFollowsItsSlotThroughAMigration() {
+        Map<LocalRedisServer, List<String>> tenants = tenantsOnEachMaster(1);
+        List<LocalRedisServer> masters = new ArrayList<>(tenants.keySet());
+        LocalRedisServer source = masters.get(0);
+        LocalRedisServer target = masters.get(1);
+        String tenant = tenants.get(source).get(0);
+        long slot = cluster.slotOf("{" + tenant + "}");
+        long degradedBefore = limiter.degradedCalls();
+
+        assertThat(ConcurrentRequests.send(10, i -> sliding, tenant)).isEqualTo(Map.of(200, 10));
+        cluster.beginSlotMigration(slot, source, target);
+        assertThat(ConcurrentRequests.send(10, i -> sliding, tenant)).as("migrating, key still on the source")
+                .isEqualTo(Map.of(200, 10));
+        cluster.moveSlotKeys(slot, source, target);
+        assertThat(ConcurrentRequests.send(10, i -> sliding, tenant)).as("migrating, key on the target (ASK)")
+                .isEqualTo(Map.of(200, 10));
+        cluster.finishSlotMigration(slot, source, target);
+        assertThat(ConcurrentRequests.send(100, i -> sliding, tenant)).as("migrated (MOVED): the 20 left of 50")
+                .containsExactlyInAnyOrderEntriesOf(Map.of(200, 20, 429, 80));
+
+        assertThat(limiter.degradedCalls()).as("calls decided without Redis").isEqualTo(degradedBefore);
+        assertThat((Long) target.command("CLUSTER", "COUNTKEYSINSLOT", Long.toString(slot))).isEqualTo(1);
+        assertThat((Long) source.command("CLUSTER", "COUNTKEYSINSLOT", Long.toString(slot))).isZero();
+    }
+
     /** Tenants chosen so that each master serves the slot of {@code perMaster} of them. */
     private Map<LocalRedisServer, List<String>> tenantsOnEachMaster(int perMaster) {
         Map<LocalRedisServer, List<String>> byMaster = new LinkedHashMap<>();

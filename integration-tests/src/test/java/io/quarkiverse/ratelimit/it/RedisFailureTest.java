@@ -20,6 +20,7 @@ import org.junit.jupiter.api.Test;
 import io.quarkiverse.ratelimit.CircuitBreakerTransition.State;
 import io.quarkiverse.ratelimit.localredis.LocalRedisServer;
 import io.quarkiverse.ratelimit.runtime.fallback.ResilientRateLimiter;
+import io.quarkiverse.ratelimit.runtime.redis.ScriptRunner;
 import io.quarkus.test.common.TestResourceScope;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
@@ -48,6 +49,9 @@ class RedisFailureTest {
 
     @Inject
     ResilientRateLimiter limiter;
+
+    @Inject
+    ScriptRunner scripts;
 
     @BeforeEach
     void redisIsHealthyAndTheBreakerClosed() {
@@ -142,6 +146,7 @@ class RedisFailureTest {
         }
         assertThat(limiter.circuitState()).isEqualTo(State.OPEN);
 
+        long recoveriesBefore = scripts.noScriptRecoveries();
         redis.restart();
         awaitBreakerClosed();
 
@@ -153,6 +158,8 @@ class RedisFailureTest {
         @SuppressWarnings("unchecked")
         List<String> keys = (List<String>) redis.command("KEYS", "rate-limit:{" + tenant + "}:*");
         assertThat(keys).as("the counter lives in Redis again").hasSize(1);
+        assertThat(scripts.noScriptRecoveries()).as("the restarted Redis had no scripts: NOSCRIPT, then EVAL")
+                .isGreaterThan(recoveriesBefore);
     }
 
     /** Probes through a fail-open endpoint until a probe reaches the restarted Redis and closes the breaker. */

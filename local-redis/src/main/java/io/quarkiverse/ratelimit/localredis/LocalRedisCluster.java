@@ -77,6 +77,33 @@ public final class LocalRedisCluster implements AutoCloseable {
         return nodes;
     }
 
+    /** Slot migration, step 1: {@code target} imports {@code slot}, {@code source} migrates it. */
+    public void beginSlotMigration(long slot, LocalRedisServer source, LocalRedisServer target) {
+        String slotArg = Long.toString(slot);
+        target.command("CLUSTER", "SETSLOT", slotArg, "IMPORTING", id(source));
+        source.command("CLUSTER", "SETSLOT", slotArg, "MIGRATING", id(target));
+    }
+
+    /** Slot migration, step 2: every key of {@code slot} moves; the slot still belongs to {@code source} (ASK). */
+    public void moveSlotKeys(long slot, LocalRedisServer source, LocalRedisServer target) {
+        List<?> keys = (List<?>) source.command("CLUSTER", "GETKEYSINSLOT", Long.toString(slot), "1000");
+        for (Object key : keys) {
+            source.command("MIGRATE", target.host(), Integer.toString(target.port()), (String) key, "0", "5000");
+        }
+    }
+
+    /** Slot migration, step 3: {@code target} owns {@code slot} (MOVED for clients that still ask the source). */
+    public void finishSlotMigration(long slot, LocalRedisServer source, LocalRedisServer target) {
+        String slotArg = Long.toString(slot);
+        for (LocalRedisServer node : List.of(target, source)) {
+            node.command("CLUSTER", "SETSLOT", slotArg, "NODE", id(target));
+        }
+    }
+
+    private static String id(LocalRedisServer node) {
+        return (String) node.command("CLUSTER", "MYID");
+    }
+
     /** Waits until every node reports {@code cluster_state:ok} and agrees on the masters. */
     public void awaitHealthy() {
         long deadline = System.nanoTime() + FORMATION_TIMEOUT.toNanos();

@@ -3,7 +3,10 @@ package io.quarkiverse.ratelimit.runtime.config;
 import jakarta.enterprise.event.Observes;
 import jakarta.inject.Singleton;
 
+import org.eclipse.microprofile.config.ConfigProvider;
+
 import io.quarkiverse.ratelimit.FailureMode;
+import io.quarkus.redis.runtime.client.config.RedisConfig;
 import io.quarkus.runtime.StartupEvent;
 import io.quarkus.runtime.configuration.ConfigurationException;
 
@@ -13,8 +16,21 @@ public class RateLimitConfigValidator {
 
     static final int MAX_KEY_PREFIX_LENGTH = 64;
 
-    void validate(@Observes StartupEvent event, RateLimitConfig config) {
+    void validate(@Observes StartupEvent event, RateLimitConfig config, RateLimitFixedConfig fixedConfig) {
         validate(config);
+        decisionsRunOnAMaster(fixedConfig.redisClientName().orElse(RedisConfig.DEFAULT_CLIENT_NAME));
+    }
+
+    /** Every decision writes: a client configured to talk to a replica would fail every one of them (READONLY). */
+    static void decisionsRunOnAMaster(String clientName) {
+        String roleProperty = RedisConfig.getPropertyName(clientName, "role");
+        ConfigProvider.getConfig().getOptionalValue(roleProperty, String.class).ifPresent(role -> {
+            if (!role.equalsIgnoreCase("master")) {
+                throw new ConfigurationException(roleProperty + " is " + role + ", but the rate limiter's scripts write"
+                        + " and must run on a master: use role master, or give the rate limiter its own client with"
+                        + " quarkus.rate-limit.redis-client-name");
+            }
+        });
     }
 
     static void validate(RateLimitConfig config) {
