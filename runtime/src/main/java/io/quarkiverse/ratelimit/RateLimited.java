@@ -23,7 +23,8 @@ import jakarta.interceptor.InterceptorBinding;
  * <p>
  * On a class, the limit applies to each business method declared by that class; an annotation on a method replaces
  * the class's. Repeat the annotation to apply several limits to one method (for example 10 per second and 1000 per
- * hour): a call is admitted only when every limit admits it.
+ * hour): a call is admitted only when every limit admits it, and then it counts in every one; a call refused by one
+ * limit consumes nothing from the others (all limits of a call are decided in one atomic Redis script).
  * <p>
  * A refused call does not reach the method: it fails with {@link RateLimitExceededException}, which Quarkus REST turns
  * into {@code 429 Too Many Requests} with {@code Retry-After}, {@code RateLimit-Policy} and {@code RateLimit} headers and
@@ -50,6 +51,13 @@ public @interface RateLimited {
     /** How calls are counted; see {@link Algorithm}. */
     @Nonbinding
     Algorithm algorithm() default Algorithm.SLIDING_WINDOW_COUNTER;
+
+    /**
+     * How many units of {@link #limit()} one call consumes (0 to {@code limit}): an expensive endpoint can count for
+     * more. A call whose cost exceeds what is left is refused and consumes nothing.
+     */
+    @Nonbinding
+    long cost() default 1;
 
     /**
      * The name of this limit, used in the {@code RateLimit-Policy} and {@code RateLimit} headers and in the Redis key.

@@ -141,6 +141,8 @@ final class RateLimitedMethodScanner {
             AnnotationValue algorithmValue = annotation.value("algorithm");
             Algorithm algorithm = algorithmValue == null ? Algorithm.SLIDING_WINDOW_COUNTER
                     : Algorithm.valueOf(algorithmValue.asEnum());
+            AnnotationValue costValue = annotation.value("cost");
+            long cost = costValue == null ? 1 : costValue.asLong();
             AnnotationValue failureModeValue = annotation.value("failureMode");
             FailureMode failureMode = failureModeValue == null ? FailureMode.DEFAULT
                     : FailureMode.valueOf(failureModeValue.asEnum());
@@ -149,6 +151,10 @@ final class RateLimitedMethodScanner {
 
             if (limit <= 0) {
                 valid = problem(method, "has limit = " + limit + "; it must be greater than zero");
+            }
+            if (cost < 0 || (limit > 0 && cost > limit)) {
+                valid = problem(method, "has cost = " + cost + "; it must be between 0 and the limit (" + limit
+                        + "), or no call could ever be admitted");
             }
             long windowMillis = windowMillis(method, window);
             if (windowMillis <= 0) {
@@ -165,7 +171,7 @@ final class RateLimitedMethodScanner {
             if (valid) {
                 String name = !explicitName.isEmpty() ? explicitName
                         : annotations.size() == 1 ? baseName : baseName + "-" + formatWindow(windowMillis);
-                limits.add(new LimitDefinition(name, limit, windowMillis, algorithm, failureMode));
+                limits.add(new LimitDefinition(name, limit, windowMillis, algorithm, failureMode, cost));
             }
         }
         if (!valid) {

@@ -62,6 +62,13 @@ class InterceptionShapesTest {
         }
 
         @GET
+        @Path("expensive")
+        @RateLimited(limit = 5, window = "1h", cost = 2)
+        public String expensive() {
+            return "expensive";
+        }
+
+        @GET
         @Path("two-limits")
         @RateLimited(limit = 3, window = "1h")
         @RateLimited(limit = 1, window = "1d")
@@ -122,7 +129,20 @@ class InterceptionShapesTest {
                 .header("RateLimit", matchesPattern(
                         "\"Shapes\\.twoLimits-1h\";r=2;t=\\d+, \"Shapes\\.twoLimits-1d\";r=0;t=\\d+"));
         given().get("/shapes/two-limits").then().statusCode(429)
-                .body("violated-limits.name", equalTo(List.of("Shapes.twoLimits-1d")));
+                .body("violated-limits.name", equalTo(List.of("Shapes.twoLimits-1d")))
+                // refused by the daily limit: the hourly one still has 2 left, nothing was consumed
+                .header("RateLimit", matchesPattern(
+                        "\"Shapes\\.twoLimits-1h\";r=2;t=\\d+, \"Shapes\\.twoLimits-1d\";r=0;t=\\d+"));
+    }
+
+    @Test
+    void aCallCostsItsCostAndIsRefusedWhenLessIsLeft() {
+        given().get("/shapes/expensive").then().statusCode(200)
+                .header("RateLimit", matchesPattern("\"Shapes\\.expensive\";r=3;t=\\d+"));
+        given().get("/shapes/expensive").then().statusCode(200)
+                .header("RateLimit", matchesPattern("\"Shapes\\.expensive\";r=1;t=\\d+"));
+        given().get("/shapes/expensive").then().statusCode(429)
+                .header("RateLimit", matchesPattern("\"Shapes\\.expensive\";r=1;t=\\d+"));
     }
 
     @Test

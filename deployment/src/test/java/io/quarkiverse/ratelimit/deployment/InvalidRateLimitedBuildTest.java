@@ -33,6 +33,7 @@ class InvalidRateLimitedBuildTest {
                         .contains(invalid + "#badName() has name = \"no spaces!\"")
                         .contains(invalid + "#nonBlocking(String) is @NonBlocking but returns a plain value")
                         .contains(invalid + "#twice() declares two limits named 'same'")
+                        .contains(invalid + "#tooExpensive() has cost = 6; it must be between 0 and the limit (5)")
                         .contains("@RateLimited on " + OnInterface.class.getName() + "#limited() is declared on an"
                                 + " interface")
                         .contains("@RateLimited on " + NotABean.class.getName() + "#limited() has no effect: "
@@ -86,6 +87,13 @@ class InvalidRateLimitedBuildTest {
         @RateLimited(limit = 1, window = "1m")
         public String nonBlocking(String body) {
             return body;
+        }
+
+        @GET
+        @Path("too-expensive")
+        @RateLimited(limit = 5, window = "1m", cost = 6)
+        public String tooExpensive() {
+            return "";
         }
 
         @GET

@@ -30,6 +30,15 @@ public class ExactnessResource {
         return "fixed";
     }
 
+    /** Refused calls (by the tight limit) must not count in the loose one. */
+    @GET
+    @Path("/two-limits")
+    @RateLimited(limit = 80, window = "1d", algorithm = Algorithm.FIXED_WINDOW, name = "two-limits-loose")
+    @RateLimited(limit = LIMIT, window = "1d", name = "two-limits-tight")
+    public String twoLimits() {
+        return "two limits";
+    }
+
     @GET
     @Path("/reactive")
     @RateLimited(limit = LIMIT, window = "1d")

@@ -8,9 +8,11 @@ import java.util.UUID;
 
 import jakarta.inject.Inject;
 
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
+import io.quarkiverse.ratelimit.localredis.RespConnection;
 import io.quarkiverse.ratelimit.runtime.fallback.ResilientRateLimiter;
 import io.quarkus.test.common.TestResourceScope;
 import io.quarkus.test.common.WithTestResource;
@@ -34,7 +36,7 @@ class ExactUnderConcurrencyTest {
     ResilientRateLimiter limiter;
 
     @ParameterizedTest
-    @ValueSource(strings = { "sliding", "fixed", "reactive" })
+    @ValueSource(strings = { "sliding", "fixed", "reactive", "two-limits" })
     void admitsExactlyTheLimitOf300ConcurrentRequests(String endpoint) {
         String tenant = "burst-" + UUID.randomUUID();
         long degradedBefore = limiter.degradedCalls();
@@ -47,5 +49,15 @@ class ExactUnderConcurrencyTest {
                 200, ExactnessResource.LIMIT,
                 429, REQUESTS - ExactnessResource.LIMIT));
         assertThat(limiter.degradedCalls()).as("calls decided without Redis").isEqualTo(degradedBefore);
+    }
+
+    @Test
+    void callsRefusedByOneLimitCountInNoOther() {
+        String tenant = "two-limits-" + UUID.randomUUID();
+        ConcurrentRequests.send(REQUESTS, i -> exact.resolve("two-limits"), tenant);
+        try (RespConnection redis = LocalRedisResource.connect()) {
+            assertThat(redis.command("HGET", "rate-limit:{" + tenant + "}:two-limits-loose:fw", "c"))
+                    .as("the loose limit counted only the admitted calls").isEqualTo("50");
+        }
     }
 }

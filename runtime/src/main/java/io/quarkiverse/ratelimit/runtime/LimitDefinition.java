@@ -5,6 +5,7 @@ import java.util.List;
 
 import io.quarkiverse.ratelimit.Algorithm;
 import io.quarkiverse.ratelimit.FailureMode;
+import io.quarkiverse.ratelimit.runtime.redis.RateLimitScripts;
 import io.quarkus.runtime.annotations.RecordableConstructor;
 
 /** One validated {@code @RateLimited}, computed at build time and recorded for run time. */
@@ -15,18 +16,22 @@ public final class LimitDefinition {
     private final long windowMillis;
     private final Algorithm algorithm;
     private final FailureMode failureMode;
+    private final long cost;
     private final Duration window;
     private final List<String> scriptArguments;
 
     @RecordableConstructor
-    public LimitDefinition(String name, long limit, long windowMillis, Algorithm algorithm, FailureMode failureMode) {
+    public LimitDefinition(String name, long limit, long windowMillis, Algorithm algorithm, FailureMode failureMode,
+            long cost) {
         this.name = name;
         this.limit = limit;
         this.windowMillis = windowMillis;
         this.algorithm = algorithm;
         this.failureMode = failureMode;
+        this.cost = cost;
         this.window = Duration.ofMillis(windowMillis);
-        this.scriptArguments = List.of(Long.toString(limit), Long.toString(windowMillis), "1");
+        this.scriptArguments = List.of(RateLimitScripts.moduleName(algorithm), Long.toString(limit),
+                Long.toString(windowMillis), Long.toString(cost));
     }
 
     public String getName() {
@@ -54,7 +59,12 @@ public final class LimitDefinition {
         return window;
     }
 
-    /** {@code ARGV} of this limit's script for a call of cost 1: limit, window in milliseconds, cost. */
+    /** Units one call consumes. */
+    public long getCost() {
+        return cost;
+    }
+
+    /** This limit's {@code ARGV} in {@code rate_limit.lua}: algorithm module, limit, window in milliseconds, cost. */
     public List<String> scriptArguments() {
         return scriptArguments;
     }

@@ -40,9 +40,10 @@ public class RateLimitEnforcer {
                     if (request != null) {
                         RateLimitHeaders.attach(request, limits, decisions);
                     }
-                    RateLimitDecision last = decisions.get(decisions.size() - 1);
-                    if (!last.allowed()) {
-                        throw new RateLimitExceededException(decisions);
+                    for (RateLimitDecision decision : decisions) {
+                        if (!decision.allowed()) {
+                            throw new RateLimitExceededException(decisions);
+                        }
                     }
                     return null;
                 });

@@ -13,12 +13,14 @@ import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.redis.client.Response;
 
 /**
- * Takes the decisions of one call on Redis, one atomic script per limit. Limits are tried in declaration order and
- * the first refusal stops the call: the limits after it are not consumed (the ones before it are; a single atomic
- * decision over several limits is planned).
+ * Takes the decisions of one call on Redis: every limit of the call in one atomic script call ({@code rate_limit.lua}),
+ * which records the call in every limit or, if any limit refuses, in none.
  */
 @Singleton
 public class RedisRateLimiter {
+
+    /** {@code ARGV[1]}: no explicit clock, the script reads Redis TIME. */
+    private static final String REDIS_CLOCK = "";
 
     private final ScriptRunner scripts;
     private final RateLimitKeys keys;
@@ -28,40 +30,30 @@ public class RedisRateLimiter {
         this.keys = keys;
     }
 
-    /** The decisions taken, in order; the last one is the refusal if the call was refused. */
+    /** One decision per limit, in declaration order; the call is admitted only if every one allows it. */
     public Uni<List<RateLimitDecision>> acquire(String tenantTag, List<LimitDefinition> limits) {
-        if (limits.size() == 1) {
-            return acquire(tenantTag, limits.get(0)).map(List::of);
+        List<String> limitKeys = new ArrayList<>(limits.size());
+        List<String> args = new ArrayList<>(1 + 4 * limits.size());
+        args.add(REDIS_CLOCK);
+        for (LimitDefinition limit : limits) {
+            limitKeys.add(keys.key(tenantTag, limit));
+            args.addAll(limit.scriptArguments());
         }
-        return acquireFrom(tenantTag, limits, 0, new ArrayList<>(limits.size()));
+        return scripts.run(scripts.scripts().rateLimit(), limitKeys, args).map(reply -> decisions(limits, reply));
     }
 
-    private Uni<List<RateLimitDecision>> acquireFrom(String tenantTag, List<LimitDefinition> limits, int index,
-            List<RateLimitDecision> taken) {
-        return acquire(tenantTag, limits.get(index)).flatMap(decision -> {
-            taken.add(decision);
-            if (!decision.allowed() || index + 1 == limits.size()) {
-                return Uni.createFrom().item(taken);
-            }
-            return acquireFrom(tenantTag, limits, index + 1, taken);
-        });
-    }
-
-    public Uni<RateLimitDecision> acquire(String tenantTag, LimitDefinition limit) {
-        return scripts.run(scripts.scripts().forAlgorithm(limit.getAlgorithm()),
-                List.of(keys.key(tenantTag, limit)),
-                limit.scriptArguments())
-                .map(reply -> decision(limit, reply));
-    }
-
-    /** Every script returns {@code {allowed, remaining, reset_ms, retry_after_ms}}. */
-    static RateLimitDecision decision(LimitDefinition limit, Response reply) {
-        boolean allowed = reply.get(0).toLong() == 1;
-        long remaining = Math.max(0, reply.get(1).toLong());
-        Duration resetAfter = Duration.ofMillis(reply.get(2).toLong());
-        long retryAfterMillis = reply.get(3).toLong();
-        Duration retryAfter = retryAfterMillis < 0 ? null : Duration.ofMillis(retryAfterMillis);
-        return new RateLimitDecision(limit.getName(), limit.getLimit(), limit.window(), allowed, remaining, resetAfter,
-                retryAfter, false);
+    /** The script returns four integers per limit: allowed, remaining, reset_ms, retry_after_ms. */
+    static List<RateLimitDecision> decisions(List<LimitDefinition> limits, Response reply) {
+        List<RateLimitDecision> decisions = new ArrayList<>(limits.size());
+        for (int i = 0; i < limits.size(); i++) {
+            LimitDefinition limit = limits.get(i);
+            int at = 4 * i;
+            long retryAfterMillis = reply.get(at + 3).toLong();
+            decisions.add(new RateLimitDecision(limit.getName(), limit.getLimit(), limit.window(),
+                    reply.get(at).toLong() == 1, Math.max(0, reply.get(at + 1).toLong()),
+                    Duration.ofMillis(reply.get(at + 2).toLong()),
+                    retryAfterMillis < 0 ? null : Duration.ofMillis(retryAfterMillis), false));
+        }
+        return decisions;
     }
 }

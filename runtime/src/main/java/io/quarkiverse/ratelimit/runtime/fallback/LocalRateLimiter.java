@@ -1,6 +1,8 @@
 package io.quarkiverse.ratelimit.runtime.fallback;
 
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
 
@@ -37,9 +39,29 @@ public final class LocalRateLimiter {
         return Math.max(1, limit.getLimit() / expectedInstances);
     }
 
-    public RateLimitDecision acquire(String tenantTag, LimitDefinition limit) {
-        Counter counter = counters.get(tenantTag + '\n' + limit.getName(), key -> new Counter(limit.getWindowMillis()));
-        return counter.acquire(millisClock.getAsLong(), limit, localLimit(limit));
+    /**
+     * Decides every limit of a call, all or nothing like the script: the call is recorded in every counter only if every
+     * limit admits it. One lock for all counters keeps that atomic; this is the degraded path, where simple beats fast.
+     */
+    public synchronized List<RateLimitDecision> acquire(String tenantTag, List<LimitDefinition> limits) {
+        long now = millisClock.getAsLong();
+        List<Counter> counters = new ArrayList<>(limits.size());
+        List<RateLimitDecision> decisions = new ArrayList<>(limits.size());
+        boolean admitted = true;
+        for (LimitDefinition limit : limits) {
+            Counter counter = this.counters.get(tenantTag + '\n' + limit.getName(),
+                    key -> new Counter(limit.getWindowMillis()));
+            RateLimitDecision decision = counter.check(now, limit, localLimit(limit));
+            counters.add(counter);
+            decisions.add(decision);
+            admitted &= decision.allowed();
+        }
+        if (admitted) {
+            for (int i = 0; i < limits.size(); i++) {
+                counters.get(i).record(limits.get(i).getCost());
+            }
+        }
+        return decisions;
     }
 
     public long size() {
@@ -58,40 +80,46 @@ public final class LocalRateLimiter {
             this.windowMillis = windowMillis;
         }
 
-        synchronized RateLimitDecision acquire(long nowMillis, LimitDefinition limit, long localLimit) {
+        RateLimitDecision check(long nowMillis, LimitDefinition limit, long localLimit) {
             long nowWindow = Math.floorDiv(nowMillis, windowMillis);
             if (nowWindow != window) {
                 previous = nowWindow == window + 1 ? current : 0;
                 current = 0;
                 window = nowWindow;
             }
+            long cost = limit.getCost();
             long windowEnd = (nowWindow + 1) * windowMillis - nowMillis;
             boolean sliding = limit.getAlgorithm() != Algorithm.FIXED_WINDOW;
             double elapsed = nowMillis - nowWindow * windowMillis;
             double weighted = sliding ? previous * (windowMillis - elapsed) / windowMillis + current : current;
-            if (weighted + 1 > localLimit) {
-                return decision(limit, false, (long) Math.max(0, localLimit - weighted), windowEnd,
-                        retryAfter(sliding, localLimit, elapsed, windowEnd));
+            if (weighted + cost > localLimit) {
+                long retryAfter = cost > localLimit ? -1 : retryAfter(sliding, localLimit, cost, elapsed, windowEnd);
+                return decision(limit, false, (long) Math.max(0, localLimit - weighted), windowEnd, retryAfter);
             }
-            current++;
-            return decision(limit, true, (long) (localLimit - weighted - 1), windowEnd, 0);
+            return decision(limit, true, (long) (localLimit - weighted - cost), windowEnd, 0);
+        }
+
+        void record(long cost) {
+            current += cost;
         }
 
         /** As in the scripts: when enough of the previous window has slid out, or into the next window. */
-        private long retryAfter(boolean sliding, long localLimit, double elapsed, long windowEnd) {
+        private long retryAfter(boolean sliding, long localLimit, long cost, double elapsed, long windowEnd) {
             if (!sliding) {
                 return windowEnd;
             }
-            if (current + 1 <= localLimit) {
-                return (long) Math.ceil(windowMillis * (1 - (double) (localLimit - current - 1) / previous) - elapsed);
+            if (current + cost <= localLimit) {
+                return Math.max(1, (long) Math.ceil(
+                        windowMillis * (1 - (double) (localLimit - current - cost) / previous) - elapsed));
             }
-            return (long) Math.ceil(windowEnd + windowMillis * (1 - (double) (localLimit - 1) / current));
+            return Math.max(1, (long) Math.ceil(windowEnd + windowMillis * (1 - (double) (localLimit - cost) / current)));
         }
 
         private static RateLimitDecision decision(LimitDefinition limit, boolean allowed, long remaining,
                 long resetMillis, long retryAfterMillis) {
             return new RateLimitDecision(limit.getName(), limit.getLimit(), limit.window(), allowed, remaining,
-                    Duration.ofMillis(resetMillis), Duration.ofMillis(Math.max(allowed ? 0 : 1, retryAfterMillis)), true);
+                    Duration.ofMillis(resetMillis), retryAfterMillis < 0 ? null : Duration.ofMillis(retryAfterMillis),
+                    true);
         }
     }
 

@@ -70,20 +70,27 @@ public class ResilientRateLimiter {
                 });
     }
 
+    /** Each limit's failure mode decides; fail-closed wins, then the local limits decide all or nothing. */
     private List<RateLimitDecision> withoutRedis(String tenantTag, List<LimitDefinition> limits, Throwable cause) {
         degradedCalls.increment();
-        List<RateLimitDecision> decisions = new ArrayList<>(limits.size());
+        List<LimitDefinition> local = new ArrayList<>(limits.size());
         for (LimitDefinition limit : limits) {
-            RateLimitDecision decision = switch (failureMode(limit)) {
-                case FAIL_CLOSED -> throw new RateLimiterUnavailableException(limit.getName(), breaker.retryAfter(), cause);
-                case FAIL_OPEN -> new RateLimitDecision(limit.getName(), limit.getLimit(), limit.window(), true,
-                        limit.getLimit(), limit.window(), Duration.ZERO, true);
-                case LOCAL, DEFAULT -> local.acquire(tenantTag, limit);
-            };
-            decisions.add(decision);
-            if (!decision.allowed()) {
-                break;
+            FailureMode mode = failureMode(limit);
+            if (mode == FailureMode.FAIL_CLOSED) {
+                throw new RateLimiterUnavailableException(limit.getName(), breaker.retryAfter(), cause);
             }
+            if (mode != FailureMode.FAIL_OPEN) {
+                local.add(limit);
+            }
+        }
+        List<RateLimitDecision> localDecisions = local.isEmpty() ? List.of() : this.local.acquire(tenantTag, local);
+        List<RateLimitDecision> decisions = new ArrayList<>(limits.size());
+        int next = 0;
+        for (LimitDefinition limit : limits) {
+            decisions.add(failureMode(limit) == FailureMode.FAIL_OPEN
+                    ? new RateLimitDecision(limit.getName(), limit.getLimit(), limit.window(), true, limit.getLimit(),
+                            limit.window(), Duration.ZERO, true)
+                    : localDecisions.get(next++));
         }
         return decisions;
     }

@@ -3,6 +3,7 @@ package io.quarkiverse.ratelimit.runtime.fallback;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 
 import org.junit.jupiter.api.Test;
@@ -23,9 +24,9 @@ class LocalRateLimiterTest {
         LocalRateLimiter limiter = new LocalRateLimiter(100, 4, millis::get);
         LimitDefinition limit = limit(10, Algorithm.FIXED_WINDOW);
         assertThat(limiter.localLimit(limit)).isEqualTo(2);
-        assertThat(limiter.acquire("t", limit).allowed()).isTrue();
-        assertThat(limiter.acquire("t", limit).allowed()).isTrue();
-        RateLimitDecision refused = limiter.acquire("t", limit);
+        assertThat(one(limiter, "t", limit).allowed()).isTrue();
+        assertThat(one(limiter, "t", limit).allowed()).isTrue();
+        RateLimitDecision refused = one(limiter, "t", limit);
         assertThat(refused.allowed()).isFalse();
         assertThat(refused.degraded()).isTrue();
         assertThat(refused.retryAfter()).isEqualTo(Duration.ofSeconds(1));
@@ -41,11 +42,11 @@ class LocalRateLimiterTest {
     void tenantsAndWindowsAreIndependent() {
         LocalRateLimiter limiter = new LocalRateLimiter(100, 1, millis::get);
         LimitDefinition limit = limit(1, Algorithm.FIXED_WINDOW);
-        assertThat(limiter.acquire("a", limit).allowed()).isTrue();
-        assertThat(limiter.acquire("a", limit).allowed()).isFalse();
-        assertThat(limiter.acquire("b", limit).allowed()).isTrue();
+        assertThat(one(limiter, "a", limit).allowed()).isTrue();
+        assertThat(one(limiter, "a", limit).allowed()).isFalse();
+        assertThat(one(limiter, "b", limit).allowed()).isTrue();
         millis.addAndGet(1000);
-        assertThat(limiter.acquire("a", limit).allowed()).isTrue();
+        assertThat(one(limiter, "a", limit).allowed()).isTrue();
     }
 
     @Test
@@ -54,11 +55,11 @@ class LocalRateLimiterTest {
         LimitDefinition limit = limit(10, Algorithm.SLIDING_WINDOW_COUNTER);
         millis.set(WINDOW_START + 900);
         for (int i = 0; i < 10; i++) {
-            assertThat(limiter.acquire("t", limit).allowed()).isTrue();
+            assertThat(one(limiter, "t", limit).allowed()).isTrue();
         }
         millis.set(WINDOW_START + 1300);
         int admitted = 0;
-        while (limiter.acquire("t", limit).allowed()) {
+        while (one(limiter, "t", limit).allowed()) {
             admitted++;
         }
         assertThat(admitted).isEqualTo(3);
@@ -69,12 +70,28 @@ class LocalRateLimiterTest {
         LocalRateLimiter limiter = new LocalRateLimiter(50, 1, millis::get);
         LimitDefinition limit = limit(5, Algorithm.FIXED_WINDOW);
         for (int i = 0; i < 1000; i++) {
-            limiter.acquire("tenant-" + i, limit);
+            one(limiter, "tenant-" + i, limit);
         }
         assertThat(limiter.size()).isLessThanOrEqualTo(50);
     }
 
+    @Test
+    void aCallRefusedByOneLimitConsumesNothingFromTheOthers() {
+        LocalRateLimiter limiter = new LocalRateLimiter(100, 1, millis::get);
+        LimitDefinition roomy = new LimitDefinition("roomy", 10, 1000, Algorithm.FIXED_WINDOW, FailureMode.LOCAL, 1);
+        LimitDefinition tight = new LimitDefinition("tight", 1, 1000, Algorithm.FIXED_WINDOW, FailureMode.LOCAL, 1);
+        assertThat(limiter.acquire("t", List.of(roomy, tight))).allMatch(RateLimitDecision::allowed);
+        List<RateLimitDecision> refused = limiter.acquire("t", List.of(roomy, tight));
+        assertThat(refused.get(0).allowed()).isTrue();
+        assertThat(refused.get(1).allowed()).isFalse();
+        assertThat(one(limiter, "t", roomy).remaining()).as("only the first call counted in roomy").isEqualTo(8);
+    }
+
+    private static RateLimitDecision one(LocalRateLimiter limiter, String tenant, LimitDefinition limit) {
+        return limiter.acquire(tenant, List.of(limit)).get(0);
+    }
+
     private static LimitDefinition limit(long limit, Algorithm algorithm) {
-        return new LimitDefinition("limit", limit, 1000, algorithm, FailureMode.LOCAL);
+        return new LimitDefinition("limit", limit, 1000, algorithm, FailureMode.LOCAL, 1);
     }
 }

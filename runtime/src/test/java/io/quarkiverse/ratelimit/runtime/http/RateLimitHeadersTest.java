@@ -17,9 +17,9 @@ class RateLimitHeadersTest {
     @Test
     void thePolicyListsEveryLimitWithItsQuotaAndWindowInSeconds() {
         assertThat(RateLimitHeaders.policy(List.of(
-                new LimitDefinition("burst", 10, 1000, Algorithm.FIXED_WINDOW, FailureMode.DEFAULT),
-                new LimitDefinition("hourly", 1000, 3_600_000, Algorithm.SLIDING_WINDOW_COUNTER, FailureMode.DEFAULT),
-                new LimitDefinition("sub-second", 5, 500, Algorithm.FIXED_WINDOW, FailureMode.DEFAULT))))
+                new LimitDefinition("burst", 10, 1000, Algorithm.FIXED_WINDOW, FailureMode.DEFAULT, 1),
+                new LimitDefinition("hourly", 1000, 3_600_000, Algorithm.SLIDING_WINDOW_COUNTER, FailureMode.DEFAULT, 1),
+                new LimitDefinition("sub-second", 5, 500, Algorithm.FIXED_WINDOW, FailureMode.DEFAULT, 1))))
                 .isEqualTo("\"burst\";q=10;w=1, \"hourly\";q=1000;w=3600, \"sub-second\";q=5;w=1");
     }
 

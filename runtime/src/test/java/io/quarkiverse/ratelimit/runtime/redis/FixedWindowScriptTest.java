@@ -4,13 +4,14 @@ import static io.quarkiverse.ratelimit.runtime.redis.ScriptHarness.WINDOW_START_
 import static org.assertj.core.api.Assertions.assertThat;
 
 import org.junit.jupiter.api.AfterAll;
+import io.quarkiverse.ratelimit.Algorithm;
 import org.junit.jupiter.api.Test;
 
 import io.quarkiverse.ratelimit.runtime.redis.ScriptHarness.Reply;
 
 class FixedWindowScriptTest {
 
-    static final ScriptHarness script = new ScriptHarness("fixed_window.lua");
+    static final ScriptHarness script = new ScriptHarness(Algorithm.FIXED_WINDOW);
 
     @AfterAll
     static void stop() {

@@ -3,10 +3,11 @@ package io.quarkiverse.ratelimit.runtime.redis;
 import java.util.ArrayList;
 import java.util.List;
 
+import io.quarkiverse.ratelimit.Algorithm;
 import io.quarkiverse.ratelimit.localredis.LocalRedisServer;
 import io.quarkiverse.ratelimit.localredis.RespConnection;
 
-/** Runs one shipped script on a real Redis with an explicit clock, so that time is under the test's control. */
+/** Runs the shipped script on a real Redis with an explicit clock, so that time is under the test's control. */
 final class ScriptHarness implements AutoCloseable {
 
     static final long WINDOW_MS = 1000;
@@ -15,18 +16,36 @@ final class ScriptHarness implements AutoCloseable {
 
     private final LocalRedisServer server = LocalRedisServer.start();
     private final RespConnection redis = server.connect();
-    private final LuaScript script;
+    private final LuaScript script = new RateLimitScripts().rateLimit();
+    private final Algorithm algorithm;
 
-    ScriptHarness(String file) {
-        this.script = LuaScript.load(file);
+    ScriptHarness(Algorithm algorithm) {
+        this.algorithm = algorithm;
     }
 
-    /** {allowed, remaining, reset_ms, retry_after_ms} */
+    /** One limit of this harness's algorithm: {allowed, remaining, reset_ms, retry_after_ms}. */
     Reply call(String key, long limit, long cost, long nowMicros) {
+        return callAll(nowMicros, new Limit(key, algorithm, limit, cost)).get(0);
+    }
+
+    /** Several limits in one call, as the application sends them. */
+    List<Reply> callAll(long nowMicros, Limit... limits) {
+        List<String> command = new ArrayList<>(List.of("EVAL", script.source(), Integer.toString(limits.length)));
+        for (Limit limit : limits) {
+            command.add(limit.key());
+        }
+        command.add(Long.toString(nowMicros));
+        for (Limit limit : limits) {
+            command.addAll(List.of(RateLimitScripts.moduleName(limit.algorithm()), Long.toString(limit.limit()),
+                    Long.toString(WINDOW_MS), Long.toString(limit.cost())));
+        }
         @SuppressWarnings("unchecked")
-        List<Long> reply = (List<Long>) redis.command("EVAL", script.source(), "1", key, Long.toString(limit),
-                Long.toString(WINDOW_MS), Long.toString(cost), Long.toString(nowMicros));
-        return new Reply(reply.get(0) == 1, reply.get(1), reply.get(2), reply.get(3));
+        List<Long> reply = (List<Long>) redis.command(command.toArray(String[]::new));
+        List<Reply> replies = new ArrayList<>();
+        for (int i = 0; i < reply.size(); i += 4) {
+            replies.add(new Reply(reply.get(i) == 1, reply.get(i + 1), reply.get(i + 2), reply.get(i + 3)));
+        }
+        return replies;
     }
 
     /** Admits calls of cost 1 until the first refusal; the number admitted. */
@@ -52,6 +71,9 @@ final class ScriptHarness implements AutoCloseable {
     public void close() {
         redis.close();
         server.close();
+    }
+
+    record Limit(String key, Algorithm algorithm, long limit, long cost) {
     }
 
     record Reply(boolean allowed, long remaining, long resetMillis, long retryAfterMillis) {

@@ -4,13 +4,14 @@ import static io.quarkiverse.ratelimit.runtime.redis.ScriptHarness.WINDOW_START_
 import static org.assertj.core.api.Assertions.assertThat;
 
 import org.junit.jupiter.api.AfterAll;
+import io.quarkiverse.ratelimit.Algorithm;
 import org.junit.jupiter.api.Test;
 
 import io.quarkiverse.ratelimit.runtime.redis.ScriptHarness.Reply;
 
 class SlidingWindowCounterScriptTest {
 
-    static final ScriptHarness script = new ScriptHarness("sliding_window_counter.lua");
+    static final ScriptHarness script = new ScriptHarness(Algorithm.SLIDING_WINDOW_COUNTER);
 
     @AfterAll
     static void stop() {

@@ -1,0 +1,59 @@
+-- One atomic decision over every limit of a call: either every limit admits and every one records the
+-- call, or nothing is written at all (a call refused by its hourly limit does not eat a per-second token).
+-- The algorithm modules (lua/<algorithm>.lua) are inlined where the marker below stands.
+--
+-- KEYS[i]              the state of limit i; all KEYS of a call share one hash tag, so one cluster slot
+-- ARGV[1]              now in microseconds, or '' for Redis TIME (an explicit clock is for tests only)
+-- ARGV[2 + 4(i - 1)]   algorithm of limit i (a module name: fixed_window, sliding_window_counter, ...)
+-- ARGV[3 + 4(i - 1)]   limit: units allowed per window (integer > 0)
+-- ARGV[4 + 4(i - 1)]   window in milliseconds (integer > 0)
+-- ARGV[5 + 4(i - 1)]   cost: units this call consumes (integer >= 0)
+--
+-- Returns { allowed_1, remaining_1, reset_ms_1, retry_after_ms_1, allowed_2, ... }, four integers per limit:
+--   allowed         1 if limit i admits the call, 0 if it refuses it
+--   remaining       units left after the call (when the call is refused: left now, nothing was consumed)
+--   reset_ms        milliseconds until the full limit is available again
+--   retry_after_ms  0 if limit i admits; else milliseconds until this cost fits, -1 if it never can
+-- Cost: one module call per limit, each O(1) except the sliding log (O(log n) in its entries).
+
+local ALGORITHMS = {
+  --@algorithms
+}
+
+local now_ms
+if ARGV[1] ~= '' then
+  now_ms = tonumber(ARGV[1]) / 1000
+else
+  local time = redis.call('TIME')
+  now_ms = tonumber(time[1]) * 1000 + tonumber(time[2]) / 1000
+end
+
+local replies, commits, admitted = {}, {}, true
+for i, key in ipairs(KEYS) do
+  local arg = 2 + 4 * (i - 1)
+  local cost = tonumber(ARGV[arg + 3])
+  local decision, commit = ALGORITHMS[ARGV[arg]](key, now_ms, tonumber(ARGV[arg + 1]), tonumber(ARGV[arg + 2]), cost)
+  if decision[1] == 0 then
+    admitted = false
+  end
+  commits[i] = commit
+  replies[#replies + 1] = decision[1]
+  replies[#replies + 1] = decision[2]
+  replies[#replies + 1] = decision[3]
+  replies[#replies + 1] = decision[4]
+end
+
+if admitted then
+  for _, commit in ipairs(commits) do
+    commit()
+  end
+else
+  -- limits that would have admitted consumed nothing: report what they have left now
+  for i = 1, #KEYS do
+    local at = 4 * (i - 1) + 1
+    if replies[at] == 1 then
+      replies[at + 1] = replies[at + 1] + tonumber(ARGV[2 + 4 * (i - 1) + 3])
+    end
+  end
+end
+return replies

@@ -1,0 +1,61 @@
+package io.quarkiverse.ratelimit.runtime.redis;
+
+import static io.quarkiverse.ratelimit.runtime.redis.ScriptHarness.WINDOW_START_US;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.List;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Test;
+
+import io.quarkiverse.ratelimit.Algorithm;
+import io.quarkiverse.ratelimit.runtime.redis.ScriptHarness.Limit;
+import io.quarkiverse.ratelimit.runtime.redis.ScriptHarness.Reply;
+
+/** Every limit of a call is decided in one script: all admit and all count, or nothing is written. */
+class MultiLimitScriptTest {
+
+    static final ScriptHarness script = new ScriptHarness(Algorithm.SLIDING_WINDOW_COUNTER);
+
+    @AfterAll
+    static void stop() {
+        script.close();
+    }
+
+    @Test
+    void aCallRefusedByTheSecondLimitConsumesNothingFromTheFirst() {
+        Limit perSecond = new Limit("{t1}:second", Algorithm.FIXED_WINDOW, 10, 1);
+        Limit tight = new Limit("{t1}:tight", Algorithm.SLIDING_WINDOW_COUNTER, 2, 1);
+        long now = WINDOW_START_US + 100_000;
+
+        assertThat(script.callAll(now, perSecond, tight)).allMatch(Reply::allowed);
+        assertThat(script.callAll(now, perSecond, tight)).allMatch(Reply::allowed);
+        List<String> before = script.hash("{t1}:second");
+
+        List<Reply> refused = script.callAll(now, perSecond, tight);
+        assertThat(refused.get(0).allowed()).isTrue();
+        assertThat(refused.get(0).remaining()).as("left now, nothing consumed").isEqualTo(8);
+        assertThat(refused.get(1).allowed()).isFalse();
+        assertThat(script.hash("{t1}:second")).as("the first limit's counter in Redis").isEqualTo(before)
+                .containsSequence("c", "2");
+    }
+
+    @Test
+    void everyLimitCountsTheCallWhenAllAdmit() {
+        Limit a = new Limit("{t2}:a", Algorithm.FIXED_WINDOW, 5, 2);
+        Limit b = new Limit("{t2}:b", Algorithm.SLIDING_WINDOW_COUNTER, 7, 3);
+        List<Reply> replies = script.callAll(WINDOW_START_US, a, b);
+        assertThat(replies).extracting(Reply::remaining).containsExactly(3L, 4L);
+        assertThat(script.hash("{t2}:a")).containsSequence("c", "2");
+        assertThat(script.hash("{t2}:b")).containsSequence("c", "3");
+    }
+
+    @Test
+    void aRefusedCallWritesNoKeyAtAll() {
+        Limit fresh = new Limit("{t3}:fresh", Algorithm.FIXED_WINDOW, 5, 1);
+        Limit impossible = new Limit("{t3}:impossible", Algorithm.FIXED_WINDOW, 1, 2);
+        List<Reply> replies = script.callAll(WINDOW_START_US, fresh, impossible);
+        assertThat(replies.get(1).retryAfterMillis()).as("cost above the limit: never").isEqualTo(-1);
+        assertThat((Long) script.redis("EXISTS", "{t3}:fresh", "{t3}:impossible")).isZero();
+    }
+}
