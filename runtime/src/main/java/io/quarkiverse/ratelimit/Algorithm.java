@@ -18,17 +18,21 @@ public enum Algorithm {
      */
     SLIDING_WINDOW_COUNTER,
 
-    /** Keeps one sorted-set entry per admitted call: exact over any window. Not available yet. */
+    /**
+     * Keeps one sorted-set entry per admitted unit: exact over any window, memory grows with the limit (bounded by it).
+     * For small limits that must never be exceeded in any window.
+     */
     SLIDING_WINDOW_LOG,
 
-    /** Refills tokens continuously; allows bursts up to the bucket capacity. Not available yet. */
+    /**
+     * A bucket of {@code limit} tokens refilled continuously at {@code limit} per window: bursts up to the bucket, then
+     * a steady rate. One small hash.
+     */
     TOKEN_BUCKET,
 
-    /** Generic cell rate algorithm: evenly spaced calls with a burst tolerance, one key. Not available yet. */
-    GCRA;
-
-    /** Whether this version of the extension implements the algorithm; using one that it does not fails the build. */
-    public boolean isImplemented() {
-        return this == FIXED_WINDOW || this == SLIDING_WINDOW_COUNTER;
-    }
+    /**
+     * Generic cell rate algorithm: calls spaced by {@code window / limit}, with a burst tolerance of {@code limit};
+     * exact, sub-second {@code Retry-After}, one string key.
+     */
+    GCRA
 }

@@ -160,10 +160,6 @@ final class RateLimitedMethodScanner {
             if (windowMillis <= 0) {
                 valid = false;
             }
-            if (!algorithm.isImplemented()) {
-                valid = problem(method, "uses algorithm " + algorithm + ", which this version does not implement yet;"
-                        + " use FIXED_WINDOW or SLIDING_WINDOW_COUNTER");
-            }
             if (!explicitName.isEmpty() && !NAME.matcher(explicitName).matches()) {
                 valid = problem(method, "has name = \"" + explicitName + "\"; a limit name is 1 to 100 letters, digits,"
                         + " '.', '_' or '-'");

@@ -10,7 +10,6 @@ import jakarta.ws.rs.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-import io.quarkiverse.ratelimit.Algorithm;
 import io.quarkiverse.ratelimit.RateLimited;
 import io.quarkus.test.QuarkusUnitTest;
 import io.smallrye.common.annotation.NonBlocking;
@@ -28,8 +27,6 @@ class InvalidRateLimitedBuildTest {
                         .contains(invalid + "#zeroLimit() has limit = 0; it must be greater than zero")
                         .contains(invalid + "#notADuration() has window = \"soon\", which is not a duration")
                         .contains(invalid + "#zeroWindow() has window = \"0s\"; it must be at least 1ms")
-                        .contains(invalid + "#notYetImplemented() uses algorithm TOKEN_BUCKET, which this version"
-                                + " does not implement yet")
                         .contains(invalid + "#badName() has name = \"no spaces!\"")
                         .contains(invalid + "#nonBlocking(String) is @NonBlocking but returns a plain value")
                         .contains(invalid + "#twice() declares two limits named 'same'")
@@ -64,13 +61,6 @@ class InvalidRateLimitedBuildTest {
         @Path("zero-window")
         @RateLimited(limit = 1, window = "0s")
         public String zeroWindow() {
-            return "";
-        }
-
-        @GET
-        @Path("token-bucket")
-        @RateLimited(limit = 1, window = "1m", algorithm = Algorithm.TOKEN_BUCKET)
-        public String notYetImplemented() {
             return "";
         }
 

@@ -30,6 +30,28 @@ public class ExactnessResource {
         return "fixed";
     }
 
+    @GET
+    @Path("/log")
+    @RateLimited(limit = LIMIT, window = "1d", algorithm = Algorithm.SLIDING_WINDOW_LOG)
+    public String log() {
+        return "log";
+    }
+
+    /** Refills 50 tokens a day: a one-second burst gets the 50 of the full bucket, not one more. */
+    @GET
+    @Path("/token-bucket")
+    @RateLimited(limit = LIMIT, window = "1d", algorithm = Algorithm.TOKEN_BUCKET)
+    public String tokenBucket() {
+        return "token bucket";
+    }
+
+    @GET
+    @Path("/gcra")
+    @RateLimited(limit = LIMIT, window = "1d", algorithm = Algorithm.GCRA)
+    public String gcra() {
+        return "gcra";
+    }
+
     /** Refused calls (by the tight limit) must not count in the loose one. */
     @GET
     @Path("/two-limits")

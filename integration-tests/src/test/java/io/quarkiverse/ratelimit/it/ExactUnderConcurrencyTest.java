@@ -36,7 +36,7 @@ class ExactUnderConcurrencyTest {
     ResilientRateLimiter limiter;
 
     @ParameterizedTest
-    @ValueSource(strings = { "sliding", "fixed", "reactive", "two-limits" })
+    @ValueSource(strings = { "sliding", "fixed", "log", "token-bucket", "gcra", "reactive", "two-limits" })
     void admitsExactlyTheLimitOf300ConcurrentRequests(String endpoint) {
         String tenant = "burst-" + UUID.randomUUID();
         long degradedBefore = limiter.degradedCalls();

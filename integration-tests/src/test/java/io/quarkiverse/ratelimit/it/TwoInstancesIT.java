@@ -53,7 +53,7 @@ class TwoInstancesIT {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = { "sliding", "fixed", "reactive" })
+    @ValueSource(strings = { "sliding", "fixed", "log", "token-bucket", "gcra", "reactive" })
     void twoInstancesAdmitExactlyTheLimitBetweenThem(String endpoint) {
         String tenant = "two-instances-" + UUID.randomUUID();
         long started = System.nanoTime();

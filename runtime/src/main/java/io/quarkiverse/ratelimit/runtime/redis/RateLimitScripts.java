@@ -12,11 +12,12 @@ import io.quarkiverse.ratelimit.Algorithm;
 public final class RateLimitScripts {
 
     static final String ENTRY = "rate_limit.lua";
-    static final List<Algorithm> IMPLEMENTED = List.of(Algorithm.FIXED_WINDOW, Algorithm.SLIDING_WINDOW_COUNTER);
+    static final List<Algorithm> IMPLEMENTED = List.of(Algorithm.values());
     private static final String MODULES_MARKER = "  --@algorithms";
 
     /** The script files in the runtime jar; the deployment module registers them as native-image resources. */
-    public static final List<String> FILES = List.of(ENTRY, "fixed_window.lua", "sliding_window_counter.lua");
+    public static final List<String> FILES = List.of(ENTRY, "fixed_window.lua", "sliding_window_counter.lua",
+            "sliding_window_log.lua", "token_bucket.lua", "gcra.lua");
 
     private final LuaScript rateLimit;
 

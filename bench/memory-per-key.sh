@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# Redis memory per active key, per algorithm: writes 100,000 tenants' keys with the shipped algorithm modules
+# (lua/<algorithm>.lua) inside one script on a throwaway redis-server, and prints the used_memory delta per key and
+# MEMORY USAGE of one key. The sliding window log is measured full (limit entries) and with one entry.
+#
+#   bench/memory-per-key.sh [keys=100000] [limit=100]
+#
+# Needs redis-server and redis-cli on PATH, and python3.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+keys=${1:-100000}
+limit=${2:-100}
+port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1]); s.close()')
+redis-server --port "$port" --bind 127.0.0.1 --save "" --appendonly no > /dev/null 2>&1 &
+server=$!
+trap 'kill $server 2>/dev/null || true' EXIT
+for _ in $(seq 1 50); do redis-cli -p "$port" ping > /dev/null 2>&1 && break; sleep 0.1; done
+
+script=$(python3 - <<'PY'
+modules = ["fixed_window", "sliding_window_counter", "sliding_window_log", "token_bucket", "gcra"]
+body = "".join("['%s'] = (function()\n%s\nend)(),\n" % (m, open("lua/%s.lua" % m).read()) for m in modules)
+print("local ALGORITHMS = {\n" + body + "}\n" + """
+local name, n, limit, calls = ARGV[1], tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4])
+local time = redis.call('TIME')
+local now = tonumber(time[1]) * 1000 + tonumber(time[2]) / 1000
+for i = 1, n do
+  for c = 1, calls do
+    local _, commit = ALGORITHMS[name]('rate-limit:{tenant-' .. i .. '}:Resource.method:' .. name, now + c * 0.01, limit, 3600000, 1)
+    if commit then commit() end
+  end
+end
+return n""")
+PY
+)
+used() { redis-cli -p "$port" info memory | awk -F: '/^used_memory:/{print $2}' | tr -d '\r'; }
+printf '%-34s %14s %14s\n' "algorithm (limit $limit, 1 h)" "bytes/key" "MEMORY USAGE"
+measure() { # module calls label
+  redis-cli -p "$port" flushall > /dev/null
+  local before after one
+  before=$(used)
+  redis-cli -p "$port" eval "$script" 0 "$1" "$keys" "$limit" "$2" > /dev/null
+  after=$(used)
+  one=$(redis-cli -p "$port" memory usage "rate-limit:{tenant-1}:Resource.method:$1")
+  printf '%-34s %14d %14s\n' "$3" $(( (after - before) / keys )) "$one"
+}
+measure fixed_window 1 "FIXED_WINDOW"
+measure sliding_window_counter 1 "SLIDING_WINDOW_COUNTER"
+measure sliding_window_log 1 "SLIDING_WINDOW_LOG (1 entry)"
+measure sliding_window_log "$limit" "SLIDING_WINDOW_LOG ($limit entries)"
+measure token_bucket 1 "TOKEN_BUCKET"
+measure gcra 1 "GCRA"

@@ -1,0 +1,34 @@
+-- GCRA (generic cell rate algorithm): calls are spaced by the emission interval window / limit, with a
+-- tolerance of one window, so `limit` calls may come at once and then one per emission interval. One
+-- key holds the theoretical arrival time (TAT); retry-after is exact to the millisecond.
+--
+-- A module of rate_limit.lua: check(key, now_ms, limit, window_ms, cost) decides without writing and
+-- returns { allowed (1 | 0), remaining, reset_ms, retry_after_ms } and, when it admits, the function
+-- that records the call.
+--   remaining  calls that could still come now
+--   reset_ms   until the TAT is reached (the full burst is available again)
+-- State: string, the TAT in milliseconds (fractional). An absent key means TAT = now.
+-- TTL: until the TAT (the key then says nothing an absent one would not). O(1).
+
+return function(key, now_ms, limit, window_ms, cost)
+  local interval = window_ms / limit
+  local tolerance = window_ms
+  local tat = tonumber(redis.call('GET', key)) or now_ms
+  tat = math.max(tat, now_ms)
+
+  local new_tat = tat + cost * interval
+  local allow_at = new_tat - tolerance
+  if now_ms < allow_at then
+    local retry_ms = -1
+    if cost <= limit then
+      retry_ms = math.max(1, math.ceil(allow_at - now_ms))
+    end
+    local remaining = math.max(0, math.floor((now_ms - (tat - tolerance)) / interval))
+    return { 0, remaining, math.ceil(tat - now_ms), retry_ms }
+  end
+
+  local reset_ms = math.max(1, math.ceil(new_tat - now_ms))
+  return { 1, math.floor((now_ms - allow_at) / interval), reset_ms, 0 }, function()
+    redis.call('SET', key, string.format('%.3f', new_tat), 'PX', reset_ms)
+  end
+end

@@ -1,0 +1,41 @@
+-- Sliding window log: one sorted-set entry per admitted unit, scored by its time; a call is admitted
+-- when the entries of the last window plus its cost fit the limit. Exact over any window.
+--
+-- A module of rate_limit.lua: check(key, now_ms, limit, window_ms, cost) decides without writing and
+-- returns { allowed (1 | 0), remaining, reset_ms, retry_after_ms } and, when it admits, the function
+-- that records the call.
+--   reset_ms   until the newest entry leaves the window (then the full limit is back)
+-- State: sorted set of members "<now in microseconds>-<n>" (n counts entries with the same score, so
+-- members never collide), at most `limit` entries inside the window: memory is bounded by the limit.
+-- TTL: one window after the newest entry. O(log n) per call, plus the expired entries it removes.
+
+return function(key, now_ms, limit, window_ms, cost)
+  local window_start = now_ms - window_ms
+  -- '(' .. number would keep 14 digits, too few for a millisecond timestamp with a fraction
+  local after_window_start = string.format('(%.17g', window_start)
+  local used = redis.call('ZCOUNT', key, after_window_start, '+inf')
+
+  if used + cost > limit then
+    if cost > limit then
+      return { 0, limit - used, window_ms, -1 }
+    end
+    -- the entry whose expiry makes room for this cost (0-based among the entries in the window)
+    local blocking = redis.call('ZRANGEBYSCORE', key, after_window_start, '+inf', 'WITHSCORES',
+      'LIMIT', used + cost - limit - 1, 1)
+    local newest = redis.call('ZRANGE', key, -1, -1, 'WITHSCORES')
+    local retry_ms = math.max(1, math.ceil(tonumber(blocking[2]) + window_ms - now_ms))
+    local reset_ms = math.max(1, math.ceil(tonumber(newest[2]) + window_ms - now_ms))
+    return { 0, math.max(0, limit - used), reset_ms, retry_ms }
+  end
+
+  return { 1, limit - used - cost, window_ms, 0 }, function()
+    redis.call('ZREMRANGEBYSCORE', key, '-inf', string.format('%.17g', window_start))
+    local score = string.format('%.17g', now_ms)
+    local same_time = redis.call('ZCOUNT', key, score, score)
+    local now_us = string.format('%.0f', now_ms * 1000)
+    for n = 1, cost do
+      redis.call('ZADD', key, score, now_us .. '-' .. (same_time + n))
+    end
+    redis.call('PEXPIRE', key, math.ceil(window_ms))
+  end
+end

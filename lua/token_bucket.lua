@@ -1,0 +1,34 @@
+-- Token bucket: a bucket of `limit` tokens refilled continuously at `limit` per window; a call takes
+-- `cost` tokens. Allows a burst of up to `limit` calls at once, then `limit` per window on average.
+--
+-- A module of rate_limit.lua: check(key, now_ms, limit, window_ms, cost) decides without writing and
+-- returns { allowed (1 | 0), remaining, reset_ms, retry_after_ms } and, when it admits, the function
+-- that records the call.
+--   remaining  whole tokens left
+--   reset_ms   until the bucket is full again
+-- State: hash { t = tokens (fractional), ts = time of t in milliseconds }. An absent key is a full bucket.
+-- TTL: until the bucket is full again (the key then says nothing an absent one would not). O(1).
+
+return function(key, now_ms, limit, window_ms, cost)
+  local per_ms = limit / window_ms
+  local state = redis.call('HMGET', key, 't', 'ts')
+  local tokens = limit
+  if state[1] then
+    tokens = math.min(limit, tonumber(state[1]) + math.max(0, now_ms - tonumber(state[2])) * per_ms)
+  end
+
+  if tokens < cost then
+    local retry_ms = -1
+    if cost <= limit then
+      retry_ms = math.max(1, math.ceil((cost - tokens) / per_ms))
+    end
+    return { 0, math.floor(tokens), math.ceil((limit - tokens) / per_ms), retry_ms }
+  end
+
+  local left = tokens - cost
+  local reset_ms = math.max(1, math.ceil((limit - left) / per_ms))
+  return { 1, math.floor(left), reset_ms, 0 }, function()
+    redis.call('HSET', key, 't', string.format('%.17g', left), 'ts', string.format('%.17g', now_ms))
+    redis.call('PEXPIRE', key, reset_ms)
+  end
+end

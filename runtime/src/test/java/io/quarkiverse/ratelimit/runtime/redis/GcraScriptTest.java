@@ -1,0 +1,45 @@
+package io.quarkiverse.ratelimit.runtime.redis;
+
+import static io.quarkiverse.ratelimit.runtime.redis.ScriptHarness.WINDOW_START_US;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Test;
+
+import io.quarkiverse.ratelimit.Algorithm;
+import io.quarkiverse.ratelimit.runtime.redis.ScriptHarness.Reply;
+
+class GcraScriptTest {
+
+    static final ScriptHarness script = new ScriptHarness(Algorithm.GCRA);
+
+    @AfterAll
+    static void stop() {
+        script.close();
+    }
+
+    @Test
+    void allowsABurstOfTheLimitAndCountsDownWhatIsLeft() {
+        assertThat(script.call("gcra:burst", 4, 1, WINDOW_START_US)).isEqualTo(new Reply(true, 3, 250, 0));
+        assertThat(script.admitUntilRefused("gcra:burst", 4, WINDOW_START_US)).isEqualTo(3);
+    }
+
+    @Test
+    void thenSpacesCallsByTheEmissionIntervalWithAnExactRetryAfter() {
+        script.admitUntilRefused("gcra:spacing", 4, WINDOW_START_US);
+        Reply refused = script.call("gcra:spacing", 4, 1, WINDOW_START_US + 100_000);
+        assertThat(refused.allowed()).isFalse();
+        assertThat(refused.retryAfterMillis()).as("250 ms interval, 100 ms already passed").isEqualTo(150);
+        assertThat(script.call("gcra:spacing", 4, 1, WINDOW_START_US + 249_000).allowed()).isFalse();
+        assertThat(script.call("gcra:spacing", 4, 1, WINDOW_START_US + 250_000).allowed()).isTrue();
+        assertThat(script.call("gcra:spacing", 4, 1, WINDOW_START_US + 260_000).allowed()).isFalse();
+    }
+
+    @Test
+    void aRefusedCallLeavesTheTheoreticalArrivalTimeAlone() {
+        script.admitUntilRefused("gcra:refused", 2, WINDOW_START_US);
+        Object before = script.redis("GET", "gcra:refused");
+        script.call("gcra:refused", 2, 1, WINDOW_START_US + 1_000);
+        assertThat(script.redis("GET", "gcra:refused")).isEqualTo(before);
+    }
+}
