@@ -19,6 +19,7 @@ import io.quarkiverse.ratelimit.RateLimitExceededException;
 import io.quarkiverse.ratelimit.RateLimited;
 import io.quarkiverse.ratelimit.RateLimiterUnavailableException;
 import io.quarkiverse.ratelimit.runtime.MethodLimits;
+import io.quarkiverse.ratelimit.runtime.ProgrammaticRateLimiter;
 import io.quarkiverse.ratelimit.runtime.RateLimitEnforcer;
 import io.quarkiverse.ratelimit.runtime.RateLimitInterceptor;
 import io.quarkiverse.ratelimit.runtime.RateLimitRecorder;
@@ -80,7 +81,7 @@ class RateLimitProcessor {
     AdditionalBeanBuildItem beans() {
         return AdditionalBeanBuildItem.builder()
                 .addBeanClasses(RateLimitInterceptor.class, RateLimitEnforcer.class, RedisRateLimiter.class,
-                        ResilientRateLimiter.class,
+                        ResilientRateLimiter.class, ProgrammaticRateLimiter.class,
                         ScriptRunner.class, RateLimitKeys.class, RequestTenantResolver.class,
                         RateLimitConfigValidator.class)
                 .setUnremovable()

@@ -42,6 +42,11 @@ public class RedisRateLimiter {
         return scripts.run(scripts.scripts().rateLimit(), limitKeys, args).map(reply -> decisions(limits, reply));
     }
 
+    /** Deletes one tenant's state of one limit. */
+    public Uni<Void> reset(String tenantTag, LimitDefinition limit) {
+        return scripts.delete(keys.key(tenantTag, limit));
+    }
+
     /** The script returns four integers per limit: allowed, remaining, reset_ms, retry_after_ms. */
     static List<RateLimitDecision> decisions(List<LimitDefinition> limits, Response reply) {
         List<RateLimitDecision> decisions = new ArrayList<>(limits.size());

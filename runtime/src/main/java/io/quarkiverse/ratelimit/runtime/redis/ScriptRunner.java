@@ -83,6 +83,10 @@ public class ScriptRunner {
                 });
     }
 
+    public Uni<Void> delete(String key) {
+        return redis.send(Request.cmd(Command.DEL).arg(key)).replaceWithVoid();
+    }
+
     /** How often a NOSCRIPT reply was recovered since start-up. */
     public long noScriptRecoveries() {
         return noScriptRecoveries.sum();

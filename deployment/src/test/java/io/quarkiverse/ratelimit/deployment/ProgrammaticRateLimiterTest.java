@@ -1,0 +1,112 @@
+package io.quarkiverse.ratelimit.deployment;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+
+import jakarta.inject.Inject;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import io.quarkiverse.ratelimit.Algorithm;
+import io.quarkiverse.ratelimit.RateLimit;
+import io.quarkiverse.ratelimit.RateLimitDecision;
+import io.quarkiverse.ratelimit.RateLimiter;
+import io.quarkus.test.QuarkusUnitTest;
+
+/** The RateLimiter bean, usable from any code: same atomic scripts, tenants given by the caller. */
+class ProgrammaticRateLimiterTest {
+
+    @RegisterExtension
+    static final QuarkusUnitTest app = new QuarkusUnitTest();
+
+    static final RateLimit EMAILS = RateLimit.of("emails", 2, Duration.ofHours(1));
+
+    @Inject
+    RateLimiter limiter;
+
+    @Test
+    void admitsTheLimitThenRefusesWithoutConsuming() {
+        String tenant = tenant();
+        assertThat(limiter.tryAcquireAndAwait(EMAILS, tenant).allowed()).isTrue();
+        assertThat(limiter.tryAcquireAndAwait(EMAILS, tenant).remaining()).isZero();
+        RateLimitDecision refused = limiter.tryAcquireAndAwait(EMAILS, tenant);
+        assertThat(refused.allowed()).isFalse();
+        assertThat(refused.retryAfter()).isPositive();
+        assertThat(refused.degraded()).isFalse();
+    }
+
+    @Test
+    void statusReadsWithoutConsumingAndResetRestoresTheLimit() {
+        String tenant = tenant();
+        limiter.tryAcquireAndAwait(EMAILS, tenant);
+        assertThat(limiter.status(EMAILS, tenant).await().indefinitely().remaining()).isEqualTo(1);
+        assertThat(limiter.status(EMAILS, tenant).await().indefinitely().remaining()).isEqualTo(1);
+        limiter.reset(EMAILS, tenant).await().indefinitely();
+        assertThat(limiter.status(EMAILS, tenant).await().indefinitely().remaining()).isEqualTo(2);
+    }
+
+    @Test
+    void aCostTakesThatManyUnits() {
+        RateLimit credits = RateLimit.of("credits", 10, Duration.ofHours(1)).algorithm(Algorithm.TOKEN_BUCKET);
+        String tenant = tenant();
+        assertThat(limiter.tryAcquire(credits, tenant, 7).await().indefinitely().remaining()).isEqualTo(3);
+        assertThat(limiter.tryAcquire(credits, tenant, 4).await().indefinitely().allowed()).isFalse();
+        assertThat(limiter.tryAcquire(credits, tenant, 3).await().indefinitely().allowed()).isTrue();
+    }
+
+    @Test
+    void severalLimitsAreAcquiredAllOrNothing() {
+        RateLimit loose = RateLimit.of("loose", 10, Duration.ofHours(1)).algorithm(Algorithm.FIXED_WINDOW);
+        RateLimit tight = RateLimit.of("tight", 1, Duration.ofHours(1)).algorithm(Algorithm.GCRA);
+        String tenant = tenant();
+        assertThat(limiter.tryAcquireAll(List.of(loose, tight), tenant).await().indefinitely())
+                .allMatch(RateLimitDecision::allowed);
+        List<RateLimitDecision> refused = limiter.tryAcquireAll(List.of(loose, tight), tenant).await().indefinitely();
+        assertThat(refused).extracting(RateLimitDecision::allowed).containsExactly(true, false);
+        assertThat(limiter.status(loose, tenant).await().indefinitely().remaining()).isEqualTo(9);
+    }
+
+    @Test
+    void exactUnder200ConcurrentBlockingCallers() throws Exception {
+        RateLimit quota = RateLimit.of("quota", 25, Duration.ofDays(1));
+        String tenant = tenant();
+        ExecutorService threads = Executors.newFixedThreadPool(50);
+        try {
+            List<Callable<Boolean>> calls = new ArrayList<>();
+            for (int i = 0; i < 200; i++) {
+                calls.add(() -> limiter.tryAcquireAndAwait(quota, tenant).allowed());
+            }
+            int admitted = 0;
+            for (Future<Boolean> call : threads.invokeAll(calls)) {
+                admitted += call.get() ? 1 : 0;
+            }
+            assertThat(admitted).isEqualTo(25);
+        } finally {
+            threads.shutdownNow();
+        }
+    }
+
+    @Test
+    void invalidLimitsAndCostsAreRefusedWithAClearMessage() {
+        assertThatThrownBy(() -> RateLimit.of("no spaces", 1, Duration.ofSeconds(1)))
+                .hasMessageContaining("A rate limit name is 1 to 100 letters");
+        assertThatThrownBy(() -> RateLimit.of("zero", 0, Duration.ofSeconds(1)))
+                .hasMessage("Rate limit 'zero' must allow more than 0, not 0");
+        assertThatThrownBy(() -> limiter.tryAcquire(EMAILS, tenant(), 3))
+                .hasMessage("A call of 'emails' costs 0 to 2, not 3");
+    }
+
+    private static String tenant() {
+        return "programmatic-" + UUID.randomUUID();
+    }
+}

@@ -1,0 +1,85 @@
+package io.quarkiverse.ratelimit;
+
+import java.time.Duration;
+import java.util.Objects;
+import java.util.regex.Pattern;
+
+/**
+ * A limit defined in code, for {@link RateLimiter}: the programmatic counterpart of {@link RateLimited}. Immutable;
+ * validated when built.
+ * <pre>
+ * static final RateLimit EMAILS = RateLimit.of("emails", 100, Duration.ofHours(1)).algorithm(Algorithm.FIXED_WINDOW);
+ * </pre>
+ * A limit with the same name as an annotated one shares its counter.
+ */
+public final class RateLimit {
+
+    private static final Pattern NAME = Pattern.compile("[A-Za-z0-9._-]{1,100}");
+
+    private final String name;
+    private final long limit;
+    private final Duration window;
+    private final Algorithm algorithm;
+    private final FailureMode failureMode;
+
+    private RateLimit(String name, long limit, Duration window, Algorithm algorithm, FailureMode failureMode) {
+        this.name = name;
+        this.limit = limit;
+        this.window = window;
+        this.algorithm = algorithm;
+        this.failureMode = failureMode;
+    }
+
+    /**
+     * @param name letters, digits, {@code .}, {@code _} and {@code -}; at most 100 characters
+     * @param limit calls (units) per window, greater than zero
+     * @param window at least one millisecond
+     */
+    public static RateLimit of(String name, long limit, Duration window) {
+        Objects.requireNonNull(name, "name");
+        Objects.requireNonNull(window, "window");
+        if (!NAME.matcher(name).matches()) {
+            throw new IllegalArgumentException("A rate limit name is 1 to 100 letters, digits, '.', '_' or '-': " + name);
+        }
+        if (limit <= 0) {
+            throw new IllegalArgumentException("Rate limit '" + name + "' must allow more than 0, not " + limit);
+        }
+        if (window.toMillis() <= 0) {
+            throw new IllegalArgumentException("Rate limit '" + name + "' needs a window of at least 1ms: " + window);
+        }
+        return new RateLimit(name, limit, window, Algorithm.SLIDING_WINDOW_COUNTER, FailureMode.DEFAULT);
+    }
+
+    public RateLimit algorithm(Algorithm algorithm) {
+        return new RateLimit(name, limit, window, Objects.requireNonNull(algorithm, "algorithm"), failureMode);
+    }
+
+    public RateLimit failureMode(FailureMode failureMode) {
+        return new RateLimit(name, limit, window, algorithm, Objects.requireNonNull(failureMode, "failureMode"));
+    }
+
+    public String name() {
+        return name;
+    }
+
+    public long limit() {
+        return limit;
+    }
+
+    public Duration window() {
+        return window;
+    }
+
+    public Algorithm algorithm() {
+        return algorithm;
+    }
+
+    public FailureMode failureMode() {
+        return failureMode;
+    }
+
+    @Override
+    public String toString() {
+        return name + " (" + limit + " per " + window + ", " + algorithm + ")";
+    }
+}

@@ -1,0 +1,42 @@
+package io.quarkiverse.ratelimit;
+
+import java.util.List;
+
+import io.smallrye.mutiny.Uni;
+
+/**
+ * Rate limiting from code, for what is not an annotated method (an e-mail quota, a Kafka consumer): inject it. The
+ * decisions are the same atomic scripts on the same Redis as {@link RateLimited}, with the same failure modes.
+ * <p>
+ * Tenants are any string (escaped, and hashed when long, before they reach a Redis key). Reactive methods never
+ * block; the {@code AndAwait} variants must not be called on an event-loop thread.
+ */
+public interface RateLimiter {
+
+    /** Takes one unit of {@code limit} for {@code tenant} if it has one left; consumes nothing when refused. */
+    default Uni<RateLimitDecision> tryAcquire(RateLimit limit, String tenant) {
+        return tryAcquire(limit, tenant, 1);
+    }
+
+    /** Takes {@code cost} units (0 to the limit) if that many are left; consumes nothing when refused. */
+    Uni<RateLimitDecision> tryAcquire(RateLimit limit, String tenant, long cost);
+
+    /**
+     * Takes one unit of every limit, all or nothing in one atomic decision: if any refuses, none is consumed. One
+     * decision per limit, in order.
+     */
+    Uni<List<RateLimitDecision>> tryAcquireAll(List<RateLimit> limits, String tenant);
+
+    /** Blocking {@link #tryAcquire(RateLimit, String)}. */
+    default RateLimitDecision tryAcquireAndAwait(RateLimit limit, String tenant) {
+        return tryAcquire(limit, tenant).await().indefinitely();
+    }
+
+    /** What is left for {@code tenant}, without consuming anything. */
+    default Uni<RateLimitDecision> status(RateLimit limit, String tenant) {
+        return tryAcquire(limit, tenant, 0);
+    }
+
+    /** Forgets what {@code tenant} has consumed of {@code limit}: the full limit is available again. */
+    Uni<Void> reset(RateLimit limit, String tenant);
+}

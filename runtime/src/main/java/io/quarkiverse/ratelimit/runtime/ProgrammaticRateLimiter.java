@@ -1,0 +1,62 @@
+package io.quarkiverse.ratelimit.runtime;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+
+import jakarta.inject.Singleton;
+
+import io.quarkiverse.ratelimit.RateLimit;
+import io.quarkiverse.ratelimit.RateLimitDecision;
+import io.quarkiverse.ratelimit.RateLimiter;
+import io.quarkiverse.ratelimit.runtime.fallback.ResilientRateLimiter;
+import io.quarkiverse.ratelimit.runtime.key.TenantTags;
+import io.smallrye.mutiny.Uni;
+
+/** The {@link RateLimiter} bean: the annotation's decision path, with limits and tenants given by the caller. */
+@Singleton
+public class ProgrammaticRateLimiter implements RateLimiter {
+
+    private final ResilientRateLimiter limiter;
+    private final RedisRateLimiter redis;
+
+    ProgrammaticRateLimiter(ResilientRateLimiter limiter, RedisRateLimiter redis) {
+        this.limiter = limiter;
+        this.redis = redis;
+    }
+
+    @Override
+    public Uni<RateLimitDecision> tryAcquire(RateLimit limit, String tenant, long cost) {
+        if (cost < 0 || cost > limit.limit()) {
+            throw new IllegalArgumentException("A call of '" + limit.name() + "' costs 0 to " + limit.limit()
+                    + ", not " + cost);
+        }
+        return limiter.acquire(tag(tenant), List.of(definition(limit, cost))).map(decisions -> decisions.get(0));
+    }
+
+    @Override
+    public Uni<List<RateLimitDecision>> tryAcquireAll(List<RateLimit> limits, String tenant) {
+        if (limits.isEmpty()) {
+            throw new IllegalArgumentException("No limits to acquire");
+        }
+        List<LimitDefinition> definitions = new ArrayList<>(limits.size());
+        for (RateLimit limit : limits) {
+            definitions.add(definition(limit, 1));
+        }
+        return limiter.acquire(tag(tenant), definitions);
+    }
+
+    @Override
+    public Uni<Void> reset(RateLimit limit, String tenant) {
+        return redis.reset(tag(tenant), definition(limit, 0));
+    }
+
+    private static LimitDefinition definition(RateLimit limit, long cost) {
+        return new LimitDefinition(limit.name(), limit.limit(), limit.window().toMillis(), limit.algorithm(),
+                limit.failureMode(), cost);
+    }
+
+    private static String tag(String tenant) {
+        return TenantTags.forTenant(Objects.requireNonNull(tenant, "tenant"));
+    }
+}
