@@ -2,15 +2,16 @@
 -- tolerance of one window, so `limit` calls may come at once and then one per emission interval. One
 -- key holds the theoretical arrival time (TAT); retry-after is exact to the millisecond.
 --
--- A module of rate_limit.lua: check(key, now_ms, limit, window_ms, cost) decides without writing and
--- returns { allowed (1 | 0), remaining, reset_ms, retry_after_ms } and, when it admits, the function
--- that records the call.
+-- A module of rate_limit.lua and refund.lua. check(key, now_ms, limit, window_ms, cost) decides without
+-- writing and returns { allowed (1 | 0), remaining, reset_ms, retry_after_ms } and, when it admits, the
+-- function that records the call. refund(key, now_ms, limit, window_ms, cost) gives back what an admitted
+-- call consumed, by moving the theoretical arrival time back, never before now.
 --   remaining  calls that could still come now
 --   reset_ms   until the TAT is reached (the full burst is available again)
 -- State: string, the TAT in milliseconds (fractional). An absent key means TAT = now.
 -- TTL: until the TAT (the key then says nothing an absent one would not). O(1).
 
-return function(key, now_ms, limit, window_ms, cost)
+local function check(key, now_ms, limit, window_ms, cost)
   local interval = window_ms / limit
   local tolerance = window_ms
   local tat = tonumber(redis.call('GET', key)) or now_ms
@@ -32,3 +33,18 @@ return function(key, now_ms, limit, window_ms, cost)
     redis.call('SET', key, string.format('%.3f', new_tat), 'PX', reset_ms)
   end
 end
+
+local function refund(key, now_ms, limit, window_ms, cost)
+  local tat = tonumber(redis.call('GET', key))
+  if not tat then
+    return
+  end
+  local new_tat = tat - cost * window_ms / limit
+  if new_tat <= now_ms then
+    redis.call('DEL', key)
+    return
+  end
+  redis.call('SET', key, string.format('%.3f', new_tat), 'PX', math.max(1, math.ceil(new_tat - now_ms)))
+end
+
+return { check = check, refund = refund }

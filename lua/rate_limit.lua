@@ -32,7 +32,7 @@ local replies, commits, admitted = {}, {}, true
 for i, key in ipairs(KEYS) do
   local arg = 2 + 4 * (i - 1)
   local cost = tonumber(ARGV[arg + 3])
-  local decision, commit = ALGORITHMS[ARGV[arg]](key, now_ms, tonumber(ARGV[arg + 1]), tonumber(ARGV[arg + 2]), cost)
+  local decision, commit = ALGORITHMS[ARGV[arg]].check(key, now_ms, tonumber(ARGV[arg + 1]), tonumber(ARGV[arg + 2]), cost)
   if decision[1] == 0 then
     admitted = false
   end

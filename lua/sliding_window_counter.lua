@@ -3,16 +3,17 @@
 -- admits more than the limit within one aligned window). Windows are aligned to the Unix epoch on the
 -- Redis clock.
 --
--- A module of rate_limit.lua: check(key, now_ms, limit, window_ms, cost) decides without writing and
--- returns { allowed (1 | 0), remaining, reset_ms, retry_after_ms } and, when it admits, the function
--- that records the call.
+-- A module of rate_limit.lua and refund.lua. check(key, now_ms, limit, window_ms, cost) decides without
+-- writing and returns { allowed (1 | 0), remaining, reset_ms, retry_after_ms } and, when it admits, the
+-- function that records the call. refund(key, now_ms, limit, window_ms, cost) gives back what an admitted
+-- call consumed, never below zero: from the current window's count, the rest from the previous one.
 --   remaining  floor(limit - weighted count)
 --   reset_ms   until nothing counted so far weighs any more: the end of the next window while the
 --              current one holds calls, else the end of this one
 -- State: hash { w = index of the current window, c = units in window w, p = units in window w - 1 }.
 -- TTL: reset_ms (the count still weighs on the next window). O(1).
 
-return function(key, now_ms, limit, window_ms, cost)
+local function check(key, now_ms, limit, window_ms, cost)
   local window = math.floor(now_ms / window_ms)
   local elapsed_ms = now_ms - window * window_ms
   local window_end_ms = math.ceil(window_ms - elapsed_ms)
@@ -53,3 +54,18 @@ return function(key, now_ms, limit, window_ms, cost)
     redis.call('PEXPIRE', key, reset_ms)
   end
 end
+
+local function refund(key, now_ms, limit, window_ms, cost)
+  local window = math.floor(now_ms / window_ms)
+  local state = redis.call('HMGET', key, 'w', 'c', 'p')
+  local stored_window = tonumber(state[1])
+  if stored_window ~= window and stored_window ~= window - 1 then
+    return
+  end
+  local current = tonumber(state[2])
+  local from_current = math.min(current, cost)
+  local previous = tonumber(state[3]) or 0
+  redis.call('HSET', key, 'c', current - from_current, 'p', math.max(0, previous - (cost - from_current)))
+end
+
+return { check = check, refund = refund }

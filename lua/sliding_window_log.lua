@@ -1,15 +1,16 @@
 -- Sliding window log: one sorted-set entry per admitted unit, scored by its time; a call is admitted
 -- when the entries of the last window plus its cost fit the limit. Exact over any window.
 --
--- A module of rate_limit.lua: check(key, now_ms, limit, window_ms, cost) decides without writing and
--- returns { allowed (1 | 0), remaining, reset_ms, retry_after_ms } and, when it admits, the function
--- that records the call.
+-- A module of rate_limit.lua and refund.lua. check(key, now_ms, limit, window_ms, cost) decides without
+-- writing and returns { allowed (1 | 0), remaining, reset_ms, retry_after_ms } and, when it admits, the
+-- function that records the call. refund(key, now_ms, limit, window_ms, cost) gives back what an admitted
+-- call consumed, by removing the newest entries (never more than there are).
 --   reset_ms   until the newest entry leaves the window (then the full limit is back)
--- State: sorted set of members "<now in microseconds>-<n>" (n counts entries with the same score, so
--- members never collide), at most `limit` entries inside the window: memory is bounded by the limit.
+-- State: sorted set of members "<now in microseconds>-<n>" (n above every suffix already at that time,
+-- so members never collide), at most `limit` entries inside the window: memory is bounded by the limit.
 -- TTL: one window after the newest entry. O(log n) per call, plus the expired entries it removes.
 
-return function(key, now_ms, limit, window_ms, cost)
+local function check(key, now_ms, limit, window_ms, cost)
   local window_start = now_ms - window_ms
   -- '(' .. number would keep 14 digits, too few for a millisecond timestamp with a fraction
   local after_window_start = string.format('(%.17g', window_start)
@@ -31,11 +32,21 @@ return function(key, now_ms, limit, window_ms, cost)
   return { 1, limit - used - cost, window_ms, 0 }, function()
     redis.call('ZREMRANGEBYSCORE', key, '-inf', string.format('%.17g', window_start))
     local score = string.format('%.17g', now_ms)
-    local same_time = redis.call('ZCOUNT', key, score, score)
+    -- the highest suffix at this time, not their count: a refund may have removed any of them
+    local last = 0
+    for _, member in ipairs(redis.call('ZRANGEBYSCORE', key, score, score)) do
+      last = math.max(last, tonumber(string.match(member, '-(%d+)$')))
+    end
     local now_us = string.format('%.0f', now_ms * 1000)
     for n = 1, cost do
-      redis.call('ZADD', key, score, now_us .. '-' .. (same_time + n))
+      redis.call('ZADD', key, score, now_us .. '-' .. (last + n))
     end
     redis.call('PEXPIRE', key, math.ceil(window_ms))
   end
 end
+
+local function refund(key, now_ms, limit, window_ms, cost)
+  redis.call('ZPOPMAX', key, cost)
+end
+
+return { check = check, refund = refund }

@@ -1,15 +1,16 @@
 -- Token bucket: a bucket of `limit` tokens refilled continuously at `limit` per window; a call takes
 -- `cost` tokens. Allows a burst of up to `limit` calls at once, then `limit` per window on average.
 --
--- A module of rate_limit.lua: check(key, now_ms, limit, window_ms, cost) decides without writing and
--- returns { allowed (1 | 0), remaining, reset_ms, retry_after_ms } and, when it admits, the function
--- that records the call.
+-- A module of rate_limit.lua and refund.lua. check(key, now_ms, limit, window_ms, cost) decides without
+-- writing and returns { allowed (1 | 0), remaining, reset_ms, retry_after_ms } and, when it admits, the
+-- function that records the call. refund(key, now_ms, limit, window_ms, cost) gives back what an admitted
+-- call consumed, by putting the tokens back, never above the bucket's capacity.
 --   remaining  whole tokens left
 --   reset_ms   until the bucket is full again
 -- State: hash { t = tokens (fractional), ts = time of t in milliseconds }. An absent key is a full bucket.
 -- TTL: until the bucket is full again (the key then says nothing an absent one would not). O(1).
 
-return function(key, now_ms, limit, window_ms, cost)
+local function check(key, now_ms, limit, window_ms, cost)
   local per_ms = limit / window_ms
   local state = redis.call('HMGET', key, 't', 'ts')
   local tokens = limit
@@ -32,3 +33,20 @@ return function(key, now_ms, limit, window_ms, cost)
     redis.call('PEXPIRE', key, reset_ms)
   end
 end
+
+local function refund(key, now_ms, limit, window_ms, cost)
+  local per_ms = limit / window_ms
+  local state = redis.call('HMGET', key, 't', 'ts')
+  if not state[1] then
+    return -- a full bucket
+  end
+  local tokens = math.min(limit, tonumber(state[1]) + math.max(0, now_ms - tonumber(state[2])) * per_ms + cost)
+  if tokens >= limit then
+    redis.call('DEL', key)
+    return
+  end
+  redis.call('HSET', key, 't', string.format('%.17g', tokens), 'ts', string.format('%.17g', now_ms))
+  redis.call('PEXPIRE', key, math.max(1, math.ceil((limit - tokens) / per_ms)))
+end
+
+return { check = check, refund = refund }

@@ -37,6 +37,12 @@ public interface RateLimiter {
         return tryAcquire(limit, tenant, 0);
     }
 
+    /**
+     * Gives back {@code cost} units of {@code limit} that an admitted call consumed, for a call that failed and should
+     * not count. Atomic; never leaves a count below zero or a bucket above its capacity.
+     */
+    Uni<Void> refund(RateLimit limit, String tenant, long cost);
+
     /** Forgets what {@code tenant} has consumed of {@code limit}: the full limit is available again. */
     Uni<Void> reset(RateLimit limit, String tenant);
 }

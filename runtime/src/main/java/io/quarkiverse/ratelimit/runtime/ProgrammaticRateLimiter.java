@@ -47,6 +47,15 @@ public class ProgrammaticRateLimiter implements RateLimiter {
     }
 
     @Override
+    public Uni<Void> refund(RateLimit limit, String tenant, long cost) {
+        if (cost < 0 || cost > limit.limit()) {
+            throw new IllegalArgumentException("A refund of '" + limit.name() + "' is 0 to " + limit.limit()
+                    + ", not " + cost);
+        }
+        return redis.refund(tag(tenant), List.of(definition(limit, cost)));
+    }
+
+    @Override
     public Uni<Void> reset(RateLimit limit, String tenant) {
         return redis.reset(tag(tenant), definition(limit, 0));
     }

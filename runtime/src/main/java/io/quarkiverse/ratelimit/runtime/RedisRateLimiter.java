@@ -8,6 +8,7 @@ import jakarta.inject.Singleton;
 
 import io.quarkiverse.ratelimit.RateLimitDecision;
 import io.quarkiverse.ratelimit.runtime.key.RateLimitKeys;
+import io.quarkiverse.ratelimit.runtime.redis.LuaScript;
 import io.quarkiverse.ratelimit.runtime.redis.ScriptRunner;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.redis.client.Response;
@@ -32,6 +33,15 @@ public class RedisRateLimiter {
 
     /** One decision per limit, in declaration order; the call is admitted only if every one allows it. */
     public Uni<List<RateLimitDecision>> acquire(String tenantTag, List<LimitDefinition> limits) {
+        return run(scripts.scripts().rateLimit(), tenantTag, limits).map(reply -> decisions(limits, reply));
+    }
+
+    /** Gives back, in one atomic call, what an admitted call consumed of each limit (clamped by every algorithm). */
+    public Uni<Void> refund(String tenantTag, List<LimitDefinition> limits) {
+        return run(scripts.scripts().refund(), tenantTag, limits).replaceWithVoid();
+    }
+
+    private Uni<Response> run(LuaScript script, String tenantTag, List<LimitDefinition> limits) {
         List<String> limitKeys = new ArrayList<>(limits.size());
         List<String> args = new ArrayList<>(1 + 4 * limits.size());
         args.add(REDIS_CLOCK);
@@ -39,7 +49,7 @@ public class RedisRateLimiter {
             limitKeys.add(keys.key(tenantTag, limit));
             args.addAll(limit.scriptArguments());
         }
-        return scripts.run(scripts.scripts().rateLimit(), limitKeys, args).map(reply -> decisions(limits, reply));
+        return scripts.run(script, limitKeys, args);
     }
 
     /** Deletes one tenant's state of one limit. */

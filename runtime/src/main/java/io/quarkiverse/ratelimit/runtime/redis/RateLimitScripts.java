@@ -6,34 +6,41 @@ import java.util.Locale;
 import io.quarkiverse.ratelimit.Algorithm;
 
 /**
- * The script every decision runs: {@code lua/rate_limit.lua}, with the module of each implemented algorithm
- * ({@code lua/<algorithm>.lua}) inlined, so that all limits of a call are decided in one atomic call.
+ * The two scripts: {@code lua/rate_limit.lua} (every decision) and {@code lua/refund.lua} (giving back what a failed
+ * call consumed), each with the module of every algorithm ({@code lua/<algorithm>.lua}) inlined, so that all limits
+ * of a call are handled in one atomic call.
  */
 public final class RateLimitScripts {
 
     static final String ENTRY = "rate_limit.lua";
-    static final List<Algorithm> IMPLEMENTED = List.of(Algorithm.values());
+    static final String REFUND = "refund.lua";
     private static final String MODULES_MARKER = "  --@algorithms";
 
     /** The script files in the runtime jar; the deployment module registers them as native-image resources. */
-    public static final List<String> FILES = List.of(ENTRY, "fixed_window.lua", "sliding_window_counter.lua",
+    public static final List<String> FILES = List.of(ENTRY, REFUND, "fixed_window.lua", "sliding_window_counter.lua",
             "sliding_window_log.lua", "token_bucket.lua", "gcra.lua");
 
     private final LuaScript rateLimit;
+    private final LuaScript refund;
 
     public RateLimitScripts() {
         StringBuilder modules = new StringBuilder();
-        for (Algorithm algorithm : IMPLEMENTED) {
+        for (Algorithm algorithm : Algorithm.values()) {
             String module = moduleName(algorithm);
             modules.append("  ['").append(module).append("'] = (function()\n")
                     .append(LuaScript.load(module + ".lua").source())
                     .append("\nend)(),\n");
         }
-        String entry = LuaScript.load(ENTRY).source();
-        if (!entry.contains(MODULES_MARKER)) {
-            throw new IllegalStateException(ENTRY + " lacks the line " + MODULES_MARKER.trim());
+        this.rateLimit = withModules(ENTRY, modules.toString().stripTrailing());
+        this.refund = withModules(REFUND, modules.toString().stripTrailing());
+    }
+
+    private static LuaScript withModules(String file, String modules) {
+        String source = LuaScript.load(file).source();
+        if (!source.contains(MODULES_MARKER)) {
+            throw new IllegalStateException(file + " lacks the line " + MODULES_MARKER.trim());
         }
-        this.rateLimit = new LuaScript(ENTRY, entry.replace(MODULES_MARKER, modules.toString().stripTrailing()));
+        return new LuaScript(file, source.replace(MODULES_MARKER, modules));
     }
 
     /** The module an algorithm's limits name in {@code ARGV}: its file name without {@code .lua}. */
@@ -45,7 +52,11 @@ public final class RateLimitScripts {
         return rateLimit;
     }
 
+    public LuaScript refund() {
+        return refund;
+    }
+
     public List<LuaScript> all() {
-        return List.of(rateLimit);
+        return List.of(rateLimit, refund);
     }
 }

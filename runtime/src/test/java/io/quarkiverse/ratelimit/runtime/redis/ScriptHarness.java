@@ -16,7 +16,8 @@ final class ScriptHarness implements AutoCloseable {
 
     private final LocalRedisServer server = LocalRedisServer.start();
     private final RespConnection redis = server.connect();
-    private final LuaScript script = new RateLimitScripts().rateLimit();
+    private final RateLimitScripts scripts = new RateLimitScripts();
+    private final LuaScript script = scripts.rateLimit();
     private final Algorithm algorithm;
 
     ScriptHarness(Algorithm algorithm) {
@@ -28,8 +29,23 @@ final class ScriptHarness implements AutoCloseable {
         return callAll(nowMicros, new Limit(key, algorithm, limit, cost)).get(0);
     }
 
+    /** Gives back {@code cost} of one limit of this harness's algorithm. */
+    void refund(String key, long limit, long cost, long nowMicros) {
+        redis.command(command(scripts.refund(), nowMicros, new Limit(key, algorithm, limit, cost)));
+    }
+
     /** Several limits in one call, as the application sends them. */
     List<Reply> callAll(long nowMicros, Limit... limits) {
+        @SuppressWarnings("unchecked")
+        List<Long> reply = (List<Long>) redis.command(command(script, nowMicros, limits));
+        List<Reply> replies = new ArrayList<>();
+        for (int i = 0; i < reply.size(); i += 4) {
+            replies.add(new Reply(reply.get(i) == 1, reply.get(i + 1), reply.get(i + 2), reply.get(i + 3)));
+        }
+        return replies;
+    }
+
+    static String[] command(LuaScript script, long nowMicros, Limit... limits) {
         List<String> command = new ArrayList<>(List.of("EVAL", script.source(), Integer.toString(limits.length)));
         for (Limit limit : limits) {
             command.add(limit.key());
@@ -39,13 +55,19 @@ final class ScriptHarness implements AutoCloseable {
             command.addAll(List.of(RateLimitScripts.moduleName(limit.algorithm()), Long.toString(limit.limit()),
                     Long.toString(WINDOW_MS), Long.toString(limit.cost())));
         }
-        @SuppressWarnings("unchecked")
-        List<Long> reply = (List<Long>) redis.command(command.toArray(String[]::new));
-        List<Reply> replies = new ArrayList<>();
-        for (int i = 0; i < reply.size(); i += 4) {
-            replies.add(new Reply(reply.get(i) == 1, reply.get(i + 1), reply.get(i + 2), reply.get(i + 3)));
-        }
-        return replies;
+        return command.toArray(String[]::new);
+    }
+
+    LocalRedisServer server() {
+        return server;
+    }
+
+    LuaScript script() {
+        return script;
+    }
+
+    RateLimitScripts scripts() {
+        return scripts;
     }
 
     /** Admits calls of cost 1 until the first refusal; the number admitted. */
