@@ -60,6 +60,20 @@ public @interface RateLimited {
     long cost() default 1;
 
     /**
+     * Exceptions (with their subclasses) that, thrown by the method, give back what the call consumed of this limit:
+     * a call that failed this way does not count. The refund completes before the exception reaches the caller.
+     */
+    @Nonbinding
+    Class<? extends Throwable>[] refundOn() default {};
+
+    /**
+     * For HTTP endpoints: give back what the call consumed of this limit when the response status is 5xx (the server's
+     * fault, not the client's).
+     */
+    @Nonbinding
+    boolean refundOnServerError() default false;
+
+    /**
      * The name of this limit, used in the {@code RateLimit-Policy} and {@code RateLimit} headers and in the Redis key.
      * Letters, digits, {@code .}, {@code _} and {@code -}; at most 100 characters. Defaults to
      * {@code <SimpleClassName>.<method>} (plus {@code -<window>} when the method has several limits). Methods that

@@ -143,6 +143,15 @@ final class RateLimitedMethodScanner {
                     : Algorithm.valueOf(algorithmValue.asEnum());
             AnnotationValue costValue = annotation.value("cost");
             long cost = costValue == null ? 1 : costValue.asLong();
+            AnnotationValue refundOnValue = annotation.value("refundOn");
+            List<String> refundOn = new ArrayList<>();
+            if (refundOnValue != null) {
+                for (Type type : refundOnValue.asClassArray()) {
+                    refundOn.add(type.name().toString());
+                }
+            }
+            AnnotationValue refundOnServerErrorValue = annotation.value("refundOnServerError");
+            boolean refundOnServerError = refundOnServerErrorValue != null && refundOnServerErrorValue.asBoolean();
             AnnotationValue failureModeValue = annotation.value("failureMode");
             FailureMode failureMode = failureModeValue == null ? FailureMode.DEFAULT
                     : FailureMode.valueOf(failureModeValue.asEnum());
@@ -167,7 +176,8 @@ final class RateLimitedMethodScanner {
             if (valid) {
                 String name = !explicitName.isEmpty() ? explicitName
                         : annotations.size() == 1 ? baseName : baseName + "-" + formatWindow(windowMillis);
-                limits.add(new LimitDefinition(name, limit, windowMillis, algorithm, failureMode, cost));
+                limits.add(new LimitDefinition(name, limit, windowMillis, algorithm, failureMode, cost, refundOn,
+                        refundOnServerError));
             }
         }
         if (!valid) {

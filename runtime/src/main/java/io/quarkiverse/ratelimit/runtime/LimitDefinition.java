@@ -17,18 +17,27 @@ public final class LimitDefinition {
     private final Algorithm algorithm;
     private final FailureMode failureMode;
     private final long cost;
+    private final List<String> refundOn;
+    private final boolean refundOnServerError;
     private final Duration window;
     private final List<String> scriptArguments;
 
-    @RecordableConstructor
     public LimitDefinition(String name, long limit, long windowMillis, Algorithm algorithm, FailureMode failureMode,
             long cost) {
+        this(name, limit, windowMillis, algorithm, failureMode, cost, List.of(), false);
+    }
+
+    @RecordableConstructor
+    public LimitDefinition(String name, long limit, long windowMillis, Algorithm algorithm, FailureMode failureMode,
+            long cost, List<String> refundOn, boolean refundOnServerError) {
         this.name = name;
         this.limit = limit;
         this.windowMillis = windowMillis;
         this.algorithm = algorithm;
         this.failureMode = failureMode;
         this.cost = cost;
+        this.refundOn = List.copyOf(refundOn);
+        this.refundOnServerError = refundOnServerError;
         this.window = Duration.ofMillis(windowMillis);
         this.scriptArguments = List.of(RateLimitScripts.moduleName(algorithm), Long.toString(limit),
                 Long.toString(windowMillis), Long.toString(cost));
@@ -57,6 +66,28 @@ public final class LimitDefinition {
 
     public Duration window() {
         return window;
+    }
+
+    /** Binary names of the exception types that refund a failed call. */
+    public List<String> getRefundOn() {
+        return refundOn;
+    }
+
+    public boolean isRefundOnServerError() {
+        return refundOnServerError;
+    }
+
+    /** Whether {@code failure} is, or extends, one of the {@link #getRefundOn()} types (by name: no reflection). */
+    public boolean refundsOn(Throwable failure) {
+        if (refundOn.isEmpty()) {
+            return false;
+        }
+        for (Class<?> type = failure.getClass(); type != null; type = type.getSuperclass()) {
+            if (refundOn.contains(type.getName())) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** Units one call consumes. */

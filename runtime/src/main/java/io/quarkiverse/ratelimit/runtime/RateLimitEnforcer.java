@@ -1,11 +1,13 @@
 package io.quarkiverse.ratelimit.runtime;
 
-import java.util.List;
+
+import java.time.Duration;
 
 import jakarta.inject.Singleton;
 
 import io.quarkiverse.ratelimit.RateLimitDecision;
 import io.quarkiverse.ratelimit.RateLimitExceededException;
+import io.quarkiverse.ratelimit.runtime.config.RateLimitConfig;
 import io.quarkiverse.ratelimit.runtime.fallback.ResilientRateLimiter;
 import io.quarkiverse.ratelimit.runtime.http.RateLimitHeaders;
 import io.quarkiverse.ratelimit.runtime.tenant.RequestTenantResolver;
@@ -24,29 +26,53 @@ public class RateLimitEnforcer {
 
     private final RequestTenantResolver tenants;
     private final ResilientRateLimiter limiter;
+    private final RedisRateLimiter redis;
     private final CurrentVertxRequest currentRequest;
+    private final Duration refundTimeout;
 
-    RateLimitEnforcer(RequestTenantResolver tenants, ResilientRateLimiter limiter, CurrentVertxRequest currentRequest) {
+    RateLimitEnforcer(RequestTenantResolver tenants, ResilientRateLimiter limiter, RedisRateLimiter redis,
+            CurrentVertxRequest currentRequest, RateLimitConfig config) {
         this.tenants = tenants;
         this.limiter = limiter;
+        this.redis = redis;
         this.currentRequest = currentRequest;
+        this.refundTimeout = config.decisionTimeout();
     }
 
-    public Uni<Void> admit(MethodLimits limits) {
+    /** Admits the call, or fails with {@link RateLimitExceededException}; the admission can refund the call. */
+    public Uni<Admission> admit(MethodLimits limits) {
         RoutingContext request = currentRequest();
         return tenants.resolveTag(request)
-                .flatMap(tenant -> limiter.acquire(tenant, limits.getLimits()))
-                .map(decisions -> {
+                .flatMap(tenant -> limiter.acquire(tenant, limits.getLimits()).map(decisions -> {
                     if (request != null) {
                         RateLimitHeaders.attach(request, limits, decisions);
                     }
+                    boolean degraded = false;
                     for (RateLimitDecision decision : decisions) {
                         if (!decision.allowed()) {
                             throw new RateLimitExceededException(decisions);
                         }
+                        degraded |= decision.degraded();
                     }
-                    return null;
-                });
+                    return admission(request, tenant, limits, degraded);
+                }));
+    }
+
+    private Admission admission(RoutingContext request, String tenant, MethodLimits limits, boolean degraded) {
+        if (degraded || !limits.refunds()) {
+            return Admission.NONE;
+        }
+        Admission admission = new Admission(redis, tenant, limits.getLimits(), refundTimeout);
+        if (request != null && admission.refundsOnServerError()) {
+            // at the end, when the status is final (at headers-end Quarkus REST may not have set it yet)
+            request.addEndHandler(ignored -> {
+                if (request.response().getStatusCode() >= 500) {
+                    admission.refundServerError().subscribe().with(done -> {
+                    });
+                }
+            });
+        }
+        return admission;
     }
 
     private RoutingContext currentRequest() {

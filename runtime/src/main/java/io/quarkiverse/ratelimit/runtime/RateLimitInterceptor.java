@@ -38,23 +38,33 @@ public class RateLimitInterceptor {
     Object limit(InvocationContext invocation) throws Exception {
         MethodLimits limits = methods.forMethod(invocation.getMethod());
         if (!Context.isOnEventLoopThread()) {
-            enforcer.admit(limits).await().indefinitely();
-            return invocation.proceed();
+            Admission admission = enforcer.admit(limits).await().indefinitely();
+            try {
+                return invocation.proceed();
+            } catch (Exception e) {
+                admission.refundOn(e).await().indefinitely();
+                throw e;
+            }
         }
         if (limits.getReturnKind() == ReturnKind.SYNCHRONOUS) {
             throw new IllegalStateException("@RateLimited method " + invocation.getMethod()
                     + " returns a plain value but was called on the Vert.x event loop, where the rate-limit decision"
                     + " cannot be awaited: return Uni, Multi or CompletionStage, or let it run on a worker thread");
         }
-        Uni<Void> admitted = enforcer.admit(limits).emitOn(sameContext(Vertx.currentContext()));
+        Executor caller = sameContext(Vertx.currentContext());
+        Uni<Admission> admitted = enforcer.admit(limits).emitOn(caller);
         return switch (limits.getReturnKind()) {
-            case UNI -> admitted.chain(() -> RateLimitInterceptor.<Uni<Object>> proceed(invocation,
-                    failure -> Uni.createFrom().failure(failure)));
-            case MULTI -> admitted.onItem().transformToMulti(ignored -> RateLimitInterceptor.<Multi<Object>> proceed(
-                    invocation, failure -> Multi.createFrom().failure(failure)));
+            case UNI -> admitted.chain(admission -> RateLimitInterceptor.<Uni<Object>> proceed(invocation,
+                    failure -> Uni.createFrom().failure(failure))
+                    .onFailure().call(failure -> admission.refundOn(failure).emitOn(caller)));
+            case MULTI -> admitted.onItem().transformToMulti(admission -> RateLimitInterceptor.<Multi<Object>> proceed(
+                    invocation, failure -> Multi.createFrom().failure(failure))
+                    .onFailure().call(failure -> admission.refundOn(failure).emitOn(caller)));
             case COMPLETION_STAGE -> admitted
-                    .chain(() -> Uni.createFrom().completionStage(RateLimitInterceptor.<CompletionStage<Object>> proceed(
-                            invocation, CompletableFuture::failedFuture)))
+                    .chain(admission -> Uni.createFrom()
+                            .completionStage(RateLimitInterceptor.<CompletionStage<Object>> proceed(invocation,
+                                    CompletableFuture::failedFuture))
+                            .onFailure().call(failure -> admission.refundOn(failure).emitOn(caller)))
                     .subscribeAsCompletionStage();
             case SYNCHRONOUS -> throw new AssertionError("handled above");
         };

@@ -1,0 +1,73 @@
+package io.quarkiverse.ratelimit.runtime;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Predicate;
+
+import org.jboss.logging.Logger;
+
+import io.smallrye.mutiny.Uni;
+
+/**
+ * An admitted call, which can give back what it consumed: for limits whose {@code refundOn} matches the exception the
+ * method threw, or that refund on a 5xx response. Each limit is refunded at most once. A refund that fails (Redis
+ * unavailable) is logged and dropped: the call simply counts.
+ */
+public final class Admission {
+
+    private static final Logger LOG = Logger.getLogger(Admission.class);
+
+    /** A call that has nothing to give back: no refund configured, or decided without Redis. */
+    static final Admission NONE = new Admission(null, null, List.of(), Duration.ZERO);
+
+    private final RedisRateLimiter redis;
+    private final String tenantTag;
+    private final List<LimitDefinition> limits;
+    private final Duration timeout;
+    private final Set<String> refunded = ConcurrentHashMap.newKeySet();
+
+    Admission(RedisRateLimiter redis, String tenantTag, List<LimitDefinition> limits, Duration timeout) {
+        this.redis = redis;
+        this.tenantTag = tenantTag;
+        this.limits = limits;
+        this.timeout = timeout;
+    }
+
+    /** Refunds the limits whose {@code refundOn} matches {@code failure}; completes when Redis has done it. */
+    public Uni<Void> refundOn(Throwable failure) {
+        Throwable cause = failure instanceof CompletionException && failure.getCause() != null ? failure.getCause()
+                : failure;
+        return refund(limit -> limit.refundsOn(cause));
+    }
+
+    /** Refunds the limits that refund on a 5xx response. */
+    public Uni<Void> refundServerError() {
+        return refund(LimitDefinition::isRefundOnServerError);
+    }
+
+    boolean refundsOnServerError() {
+        return limits.stream().anyMatch(LimitDefinition::isRefundOnServerError);
+    }
+
+    private Uni<Void> refund(Predicate<LimitDefinition> applies) {
+        List<LimitDefinition> toRefund = new ArrayList<>();
+        for (LimitDefinition limit : limits) {
+            if (applies.test(limit) && refunded.add(limit.getName())) {
+                toRefund.add(limit);
+            }
+        }
+        if (toRefund.isEmpty()) {
+            return Uni.createFrom().voidItem();
+        }
+        return redis.refund(tenantTag, toRefund)
+                .ifNoItem().after(timeout).fail()
+                .onFailure().recoverWithItem(failure -> {
+                    LOG.debugf(failure, "Could not refund %s; the call counts", toRefund);
+                    return null;
+                });
+    }
+}
