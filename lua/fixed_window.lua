@@ -1,7 +1,7 @@
 -- Fixed window: at most `limit` units per window; windows are aligned to the Unix epoch on the Redis
 -- clock, so every instance agrees on where a window starts and ends.
 --
--- A module of rate_limit.lua and refund.lua. check(key, now_ms, limit, window_ms, cost) decides without
+-- A module of rate_limit.lua and refund.lua. check(key, now_ms, limit, window_ms, cost, burst) decides without
 -- writing and returns { allowed (1 | 0), remaining, reset_ms, retry_after_ms } and, when it admits, the
 -- function that records the call. refund(key, now_ms, limit, window_ms, cost) gives back what an admitted
 -- call consumed, never below zero, and only while the call's window lasts.

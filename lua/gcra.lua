@@ -1,8 +1,9 @@
 -- GCRA (generic cell rate algorithm): calls are spaced by the emission interval window / limit, with a
--- tolerance of one window, so `limit` calls may come at once and then one per emission interval. One
--- key holds the theoretical arrival time (TAT); retry-after is exact to the millisecond.
+-- tolerance of `burst` intervals (the limit unless configured: one window), so `burst` calls may come at
+-- once and then one per emission interval. One key holds the theoretical arrival time (TAT);
+-- retry-after is exact to the millisecond.
 --
--- A module of rate_limit.lua and refund.lua. check(key, now_ms, limit, window_ms, cost) decides without
+-- A module of rate_limit.lua and refund.lua. check(key, now_ms, limit, window_ms, cost, burst) decides without
 -- writing and returns { allowed (1 | 0), remaining, reset_ms, retry_after_ms } and, when it admits, the
 -- function that records the call. refund(key, now_ms, limit, window_ms, cost) gives back what an admitted
 -- call consumed, by moving the theoretical arrival time back, never before now.
@@ -11,9 +12,9 @@
 -- State: string, the TAT in milliseconds (fractional). An absent key means TAT = now.
 -- TTL: until the TAT (the key then says nothing an absent one would not). O(1).
 
-local function check(key, now_ms, limit, window_ms, cost)
+local function check(key, now_ms, limit, window_ms, cost, burst)
   local interval = window_ms / limit
-  local tolerance = window_ms
+  local tolerance = burst * interval
   local tat = tonumber(redis.call('GET', key)) or now_ms
   tat = math.max(tat, now_ms)
 
@@ -21,7 +22,7 @@ local function check(key, now_ms, limit, window_ms, cost)
   local allow_at = new_tat - tolerance
   if now_ms < allow_at then
     local retry_ms = -1
-    if cost <= limit then
+    if cost <= burst then
       retry_ms = math.max(1, math.ceil(allow_at - now_ms))
     end
     local remaining = math.max(0, math.floor((now_ms - (tat - tolerance)) / interval))
@@ -34,7 +35,7 @@ local function check(key, now_ms, limit, window_ms, cost)
   end
 end
 
-local function refund(key, now_ms, limit, window_ms, cost)
+local function refund(key, now_ms, limit, window_ms, cost, burst)
   local tat = tonumber(redis.call('GET', key))
   if not tat then
     return

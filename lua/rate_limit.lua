@@ -4,10 +4,11 @@
 --
 -- KEYS[i]              the state of limit i; all KEYS of a call share one hash tag, so one cluster slot
 -- ARGV[1]              now in microseconds, or '' for Redis TIME (an explicit clock is for tests only)
--- ARGV[2 + 4(i - 1)]   algorithm of limit i (a module name: fixed_window, sliding_window_counter, ...)
--- ARGV[3 + 4(i - 1)]   limit: units allowed per window (integer > 0)
--- ARGV[4 + 4(i - 1)]   window in milliseconds (integer > 0)
--- ARGV[5 + 4(i - 1)]   cost: units this call consumes (integer >= 0)
+-- ARGV[2 + 5(i - 1)]   algorithm of limit i (a module name: fixed_window, sliding_window_counter, ...)
+-- ARGV[3 + 5(i - 1)]   limit: units allowed per window (integer > 0)
+-- ARGV[4 + 5(i - 1)]   window in milliseconds (integer > 0)
+-- ARGV[5 + 5(i - 1)]   cost: units this call consumes (integer >= 0)
+-- ARGV[6 + 5(i - 1)]   burst: units allowed at once (token bucket capacity, GCRA tolerance; others ignore it)
 --
 -- Returns { allowed_1, remaining_1, reset_ms_1, retry_after_ms_1, allowed_2, ... }, four integers per limit:
 --   allowed         1 if limit i admits the call, 0 if it refuses it
@@ -30,9 +31,9 @@ end
 
 local replies, commits, admitted = {}, {}, true
 for i, key in ipairs(KEYS) do
-  local arg = 2 + 4 * (i - 1)
-  local cost = tonumber(ARGV[arg + 3])
-  local decision, commit = ALGORITHMS[ARGV[arg]].check(key, now_ms, tonumber(ARGV[arg + 1]), tonumber(ARGV[arg + 2]), cost)
+  local arg = 2 + 5 * (i - 1)
+  local decision, commit = ALGORITHMS[ARGV[arg]].check(key, now_ms, tonumber(ARGV[arg + 1]),
+    tonumber(ARGV[arg + 2]), tonumber(ARGV[arg + 3]), tonumber(ARGV[arg + 4]))
   if decision[1] == 0 then
     admitted = false
   end
@@ -52,7 +53,7 @@ else
   for i = 1, #KEYS do
     local at = 4 * (i - 1) + 1
     if replies[at] == 1 then
-      replies[at + 1] = replies[at + 1] + tonumber(ARGV[2 + 4 * (i - 1) + 3])
+      replies[at + 1] = replies[at + 1] + tonumber(ARGV[2 + 5 * (i - 1) + 3])
     end
   end
 end

@@ -3,8 +3,8 @@
 -- algorithm module clamps its refund: no count goes below zero, no bucket above its capacity.
 -- The algorithm modules (lua/<algorithm>.lua) are inlined where the marker below stands.
 --
--- KEYS and ARGV as in rate_limit.lua (ARGV[1] the clock override, then algorithm, limit, window, cost
--- per limit; cost is what to give back).
+-- KEYS and ARGV as in rate_limit.lua (ARGV[1] the clock override, then algorithm, limit, window, cost,
+-- burst per limit; cost is what to give back).
 -- Returns the number of limits refunded.
 
 local ALGORITHMS = {
@@ -20,7 +20,8 @@ else
 end
 
 for i, key in ipairs(KEYS) do
-  local arg = 2 + 4 * (i - 1)
-  ALGORITHMS[ARGV[arg]].refund(key, now_ms, tonumber(ARGV[arg + 1]), tonumber(ARGV[arg + 2]), tonumber(ARGV[arg + 3]))
+  local arg = 2 + 5 * (i - 1)
+  ALGORITHMS[ARGV[arg]].refund(key, now_ms, tonumber(ARGV[arg + 1]), tonumber(ARGV[arg + 2]),
+    tonumber(ARGV[arg + 3]), tonumber(ARGV[arg + 4]))
 end
 return #KEYS

@@ -3,7 +3,7 @@
 -- admits more than the limit within one aligned window). Windows are aligned to the Unix epoch on the
 -- Redis clock.
 --
--- A module of rate_limit.lua and refund.lua. check(key, now_ms, limit, window_ms, cost) decides without
+-- A module of rate_limit.lua and refund.lua. check(key, now_ms, limit, window_ms, cost, burst) decides without
 -- writing and returns { allowed (1 | 0), remaining, reset_ms, retry_after_ms } and, when it admits, the
 -- function that records the call. refund(key, now_ms, limit, window_ms, cost) gives back what an admitted
 -- call consumed, never below zero: from the current window's count, the rest from the previous one.

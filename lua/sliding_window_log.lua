@@ -1,7 +1,7 @@
 -- Sliding window log: one sorted-set entry per admitted unit, scored by its time; a call is admitted
 -- when the entries of the last window plus its cost fit the limit. Exact over any window.
 --
--- A module of rate_limit.lua and refund.lua. check(key, now_ms, limit, window_ms, cost) decides without
+-- A module of rate_limit.lua and refund.lua. check(key, now_ms, limit, window_ms, cost, burst) decides without
 -- writing and returns { allowed (1 | 0), remaining, reset_ms, retry_after_ms } and, when it admits, the
 -- function that records the call. refund(key, now_ms, limit, window_ms, cost) gives back what an admitted
 -- call consumed, by removing the newest entries (never more than there are).

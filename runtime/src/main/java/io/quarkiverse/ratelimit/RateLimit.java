@@ -21,13 +21,16 @@ public final class RateLimit {
     private final Duration window;
     private final Algorithm algorithm;
     private final FailureMode failureMode;
+    private final long burst;
 
-    private RateLimit(String name, long limit, Duration window, Algorithm algorithm, FailureMode failureMode) {
+    private RateLimit(String name, long limit, Duration window, Algorithm algorithm, FailureMode failureMode,
+            long burst) {
         this.name = name;
         this.limit = limit;
         this.window = window;
         this.algorithm = algorithm;
         this.failureMode = failureMode;
+        this.burst = burst;
     }
 
     /**
@@ -47,15 +50,28 @@ public final class RateLimit {
         if (window.toMillis() <= 0) {
             throw new IllegalArgumentException("Rate limit '" + name + "' needs a window of at least 1ms: " + window);
         }
-        return new RateLimit(name, limit, window, Algorithm.SLIDING_WINDOW_COUNTER, FailureMode.DEFAULT);
+        return new RateLimit(name, limit, window, Algorithm.SLIDING_WINDOW_COUNTER, FailureMode.DEFAULT, 0);
     }
 
     public RateLimit algorithm(Algorithm algorithm) {
-        return new RateLimit(name, limit, window, Objects.requireNonNull(algorithm, "algorithm"), failureMode);
+        return new RateLimit(name, limit, window, Objects.requireNonNull(algorithm, "algorithm"), failureMode, burst);
     }
 
     public RateLimit failureMode(FailureMode failureMode) {
-        return new RateLimit(name, limit, window, algorithm, Objects.requireNonNull(failureMode, "failureMode"));
+        return new RateLimit(name, limit, window, algorithm, Objects.requireNonNull(failureMode, "failureMode"), burst);
+    }
+
+    /** Units allowed at once for {@link Algorithm#TOKEN_BUCKET} and {@link Algorithm#GCRA} (see RateLimited#burst). */
+    public RateLimit burst(long burst) {
+        if (burst <= 0) {
+            throw new IllegalArgumentException("Rate limit '" + name + "' needs a burst above 0, not " + burst);
+        }
+        return new RateLimit(name, limit, window, algorithm, failureMode, burst);
+    }
+
+    /** 0 when not set: the limit. */
+    public long burst() {
+        return burst;
     }
 
     public String name() {

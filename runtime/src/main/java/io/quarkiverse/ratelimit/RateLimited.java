@@ -60,6 +60,14 @@ public @interface RateLimited {
     long cost() default 1;
 
     /**
+     * For {@link Algorithm#TOKEN_BUCKET} and {@link Algorithm#GCRA}: how many units may be taken at once (the bucket's
+     * capacity, GCRA's tolerance), while {@link #limit()} per {@link #window()} stays the sustained rate. 0 (the
+     * default) means {@code limit}.
+     */
+    @Nonbinding
+    long burst() default 0;
+
+    /**
      * Exceptions (with their subclasses) that, thrown by the method, give back what the call consumed of this limit:
      * a call that failed this way does not count. The refund completes before the exception reaches the caller.
      */

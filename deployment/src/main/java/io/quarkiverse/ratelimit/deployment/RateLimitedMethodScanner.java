@@ -161,8 +161,15 @@ final class RateLimitedMethodScanner {
             if (limit <= 0) {
                 valid = problem(method, "has limit = " + limit + "; it must be greater than zero");
             }
-            if (cost < 0 || (limit > 0 && cost > limit)) {
-                valid = problem(method, "has cost = " + cost + "; it must be between 0 and the limit (" + limit
+            AnnotationValue burstValue = annotation.value("burst");
+            long burst = burstValue == null ? 0 : burstValue.asLong();
+            if (burst < 0 || (burst > 0 && algorithm != Algorithm.TOKEN_BUCKET && algorithm != Algorithm.GCRA)) {
+                valid = problem(method, "has burst = " + burst + "; a burst is a positive number of units, for"
+                        + " TOKEN_BUCKET and GCRA only");
+            }
+            long capacity = burst > 0 ? burst : limit;
+            if (cost < 0 || (capacity > 0 && cost > capacity)) {
+                valid = problem(method, "has cost = " + cost + "; it must be between 0 and the limit (" + capacity
                         + "), or no call could ever be admitted");
             }
             long windowMillis = windowMillis(method, window);
@@ -177,7 +184,7 @@ final class RateLimitedMethodScanner {
                 String name = !explicitName.isEmpty() ? explicitName
                         : annotations.size() == 1 ? baseName : baseName + "-" + formatWindow(windowMillis);
                 limits.add(new LimitDefinition(name, limit, windowMillis, algorithm, failureMode, cost, refundOn,
-                        refundOnServerError));
+                        refundOnServerError, burst));
             }
         }
         if (!valid) {

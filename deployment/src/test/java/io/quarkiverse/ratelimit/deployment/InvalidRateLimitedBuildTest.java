@@ -31,6 +31,8 @@ class InvalidRateLimitedBuildTest {
                         .contains(invalid + "#nonBlocking(String) is @NonBlocking but returns a plain value")
                         .contains(invalid + "#twice() declares two limits named 'same'")
                         .contains(invalid + "#tooExpensive() has cost = 6; it must be between 0 and the limit (5)")
+                        .contains(invalid + "#burstOnAWindow() has burst = 3; a burst is a positive number of units, for"
+                                + " TOKEN_BUCKET and GCRA only")
                         .contains("@RateLimited on " + OnInterface.class.getName() + "#limited() is declared on an"
                                 + " interface")
                         .contains("@RateLimited on " + NotABean.class.getName() + "#limited() has no effect: "
@@ -83,6 +85,13 @@ class InvalidRateLimitedBuildTest {
         @Path("too-expensive")
         @RateLimited(limit = 5, window = "1m", cost = 6)
         public String tooExpensive() {
+            return "";
+        }
+
+        @GET
+        @Path("burst-on-a-window")
+        @RateLimited(limit = 5, window = "1m", burst = 3)
+        public String burstOnAWindow() {
             return "";
         }
 

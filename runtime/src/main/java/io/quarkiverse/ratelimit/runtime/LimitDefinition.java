@@ -19,17 +19,19 @@ public final class LimitDefinition {
     private final long cost;
     private final List<String> refundOn;
     private final boolean refundOnServerError;
+    private final long burst;
     private final Duration window;
     private final List<String> scriptArguments;
 
     public LimitDefinition(String name, long limit, long windowMillis, Algorithm algorithm, FailureMode failureMode,
             long cost) {
-        this(name, limit, windowMillis, algorithm, failureMode, cost, List.of(), false);
+        this(name, limit, windowMillis, algorithm, failureMode, cost, List.of(), false, 0);
     }
 
+    /** @param burst units allowed at once for the token bucket and GCRA; 0 for {@code limit} */
     @RecordableConstructor
     public LimitDefinition(String name, long limit, long windowMillis, Algorithm algorithm, FailureMode failureMode,
-            long cost, List<String> refundOn, boolean refundOnServerError) {
+            long cost, List<String> refundOn, boolean refundOnServerError, long burst) {
         this.name = name;
         this.limit = limit;
         this.windowMillis = windowMillis;
@@ -38,9 +40,10 @@ public final class LimitDefinition {
         this.cost = cost;
         this.refundOn = List.copyOf(refundOn);
         this.refundOnServerError = refundOnServerError;
+        this.burst = burst;
         this.window = Duration.ofMillis(windowMillis);
         this.scriptArguments = List.of(RateLimitScripts.moduleName(algorithm), Long.toString(limit),
-                Long.toString(windowMillis), Long.toString(cost));
+                Long.toString(windowMillis), Long.toString(cost), Long.toString(burst > 0 ? burst : limit));
     }
 
     public String getName() {
@@ -90,12 +93,17 @@ public final class LimitDefinition {
         return false;
     }
 
+    /** As declared: 0 means the limit. */
+    public long getBurst() {
+        return burst;
+    }
+
     /** Units one call consumes. */
     public long getCost() {
         return cost;
     }
 
-    /** This limit's {@code ARGV} in {@code rate_limit.lua}: algorithm module, limit, window in milliseconds, cost. */
+    /** This limit's {@code ARGV} in {@code rate_limit.lua}: algorithm module, limit, window in ms, cost, burst. */
     public List<String> scriptArguments() {
         return scriptArguments;
     }

@@ -27,8 +27,9 @@ public class ProgrammaticRateLimiter implements RateLimiter {
 
     @Override
     public Uni<RateLimitDecision> tryAcquire(RateLimit limit, String tenant, long cost) {
-        if (cost < 0 || cost > limit.limit()) {
-            throw new IllegalArgumentException("A call of '" + limit.name() + "' costs 0 to " + limit.limit()
+        long capacity = limit.burst() > 0 ? limit.burst() : limit.limit();
+        if (cost < 0 || cost > capacity) {
+            throw new IllegalArgumentException("A call of '" + limit.name() + "' costs 0 to " + capacity
                     + ", not " + cost);
         }
         return limiter.acquire(tag(tenant), List.of(definition(limit, cost))).map(decisions -> decisions.get(0));
@@ -62,7 +63,7 @@ public class ProgrammaticRateLimiter implements RateLimiter {
 
     private static LimitDefinition definition(RateLimit limit, long cost) {
         return new LimitDefinition(limit.name(), limit.limit(), limit.window().toMillis(), limit.algorithm(),
-                limit.failureMode(), cost);
+                limit.failureMode(), cost, List.of(), false, limit.burst());
     }
 
     private static String tag(String tenant) {

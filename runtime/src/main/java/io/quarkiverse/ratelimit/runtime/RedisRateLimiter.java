@@ -43,7 +43,7 @@ public class RedisRateLimiter {
 
     private Uni<Response> run(LuaScript script, String tenantTag, List<LimitDefinition> limits) {
         List<String> limitKeys = new ArrayList<>(limits.size());
-        List<String> args = new ArrayList<>(1 + 4 * limits.size());
+        List<String> args = new ArrayList<>(1 + 5 * limits.size());
         args.add(REDIS_CLOCK);
         for (LimitDefinition limit : limits) {
             limitKeys.add(keys.key(tenantTag, limit));

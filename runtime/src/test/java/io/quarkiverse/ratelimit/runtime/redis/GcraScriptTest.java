@@ -36,6 +36,15 @@ class GcraScriptTest {
     }
 
     @Test
+    void aBurstSetsTheToleranceWhileTheSpacingStays() {
+        var limit = new ScriptHarness.Limit("gcra:burst1", Algorithm.GCRA, 4, 1, 1);
+        assertThat(script.callAll(WINDOW_START_US, limit).get(0).allowed()).isTrue();
+        Reply second = script.callAll(WINDOW_START_US, limit).get(0);
+        assertThat(second.allowed()).as("a burst of 1: no second call at once").isFalse();
+        assertThat(second.retryAfterMillis()).isEqualTo(250);
+    }
+
+    @Test
     void aRefusedCallLeavesTheTheoreticalArrivalTimeAlone() {
         script.admitUntilRefused("gcra:refused", 2, WINDOW_START_US);
         Object before = script.redis("GET", "gcra:refused");

@@ -53,7 +53,7 @@ final class ScriptHarness implements AutoCloseable {
         command.add(Long.toString(nowMicros));
         for (Limit limit : limits) {
             command.addAll(List.of(RateLimitScripts.moduleName(limit.algorithm()), Long.toString(limit.limit()),
-                    Long.toString(WINDOW_MS), Long.toString(limit.cost())));
+                    Long.toString(WINDOW_MS), Long.toString(limit.cost()), Long.toString(limit.burst())));
         }
         return command.toArray(String[]::new);
     }
@@ -95,7 +95,10 @@ final class ScriptHarness implements AutoCloseable {
         server.close();
     }
 
-    record Limit(String key, Algorithm algorithm, long limit, long cost) {
+    record Limit(String key, Algorithm algorithm, long limit, long cost, long burst) {
+        Limit(String key, Algorithm algorithm, long limit, long cost) {
+            this(key, algorithm, limit, cost, limit);
+        }
     }
 
     record Reply(boolean allowed, long remaining, long resetMillis, long retryAfterMillis) {

@@ -40,6 +40,18 @@ class TokenBucketScriptTest {
     }
 
     @Test
+    void aBurstSmallerThanTheLimitCapsTheBucketButNotTheRate() {
+        var limit = new ScriptHarness.Limit("tb:burst3", Algorithm.TOKEN_BUCKET, 10, 1, 3);
+        int admitted = 0;
+        while (script.callAll(WINDOW_START_US, limit).get(0).allowed()) {
+            admitted++;
+        }
+        assertThat(admitted).isEqualTo(3);
+        assertThat(script.callAll(WINDOW_START_US + 100_000, limit).get(0).allowed()).as("refill: 10 per second")
+                .isTrue();
+    }
+
+    @Test
     void theKeyLivesUntilTheBucketIsFullAgain() {
         Reply taken = script.call("tb:ttl", 10, 4, WINDOW_START_US);
         assertThat(taken).isEqualTo(new Reply(true, 6, 400, 0));
