@@ -25,7 +25,7 @@ local time = redis.call('TIME')
 local now = tonumber(time[1]) * 1000 + tonumber(time[2]) / 1000
 for i = 1, n do
   for c = 1, calls do
-    local _, commit = ALGORITHMS[name].check('rate-limit:{tenant-' .. i .. '}:Resource.method:' .. name, now + c * 0.01, limit, 3600000, 1)
+    local _, commit = ALGORITHMS[name].check('rate-limit:{tenant-' .. i .. '}:Resource.method:' .. name, now + c * 0.01, limit, 3600000, 1, limit)
     if commit then commit() end
   end
 end

@@ -1,6 +1,7 @@
 -- One atomic decision over every limit of a call: either every limit admits and every one records the
 -- call, or nothing is written at all (a call refused by its hourly limit does not eat a per-second token).
--- The algorithm modules (lua/<algorithm>.lua) are inlined where the marker below stands.
+-- lua/prelude.lua, inlined at the prelude marker below, defines ALGORITHMS (every lua/<algorithm>.lua)
+-- and now_ms.
 --
 -- KEYS[i]              the state of limit i; all KEYS of a call share one hash tag, so one cluster slot
 -- ARGV[1]              now in microseconds, or '' for Redis TIME (an explicit clock is for tests only)
@@ -17,17 +18,7 @@
 --   retry_after_ms  0 if limit i admits; else milliseconds until this cost fits, -1 if it never can
 -- Cost: one module call per limit, each O(1) except the sliding log (O(log n) in its entries).
 
-local ALGORITHMS = {
-  --@algorithms
-}
-
-local now_ms
-if ARGV[1] ~= '' then
-  now_ms = tonumber(ARGV[1]) / 1000
-else
-  local time = redis.call('TIME')
-  now_ms = tonumber(time[1]) * 1000 + tonumber(time[2]) / 1000
-end
+--@prelude
 
 local replies, commits, admitted = {}, {}, true
 for i, key in ipairs(KEYS) do

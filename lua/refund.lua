@@ -1,23 +1,14 @@
 -- Gives back, atomically for every limit of a call, what the call consumed: for admitted calls that
 -- failed and should not count (seed 003: an INCR-then-DECR rollback races; this cannot). Each
 -- algorithm module clamps its refund: no count goes below zero, no bucket above its capacity.
--- The algorithm modules (lua/<algorithm>.lua) are inlined where the marker below stands.
+-- lua/prelude.lua, inlined at the prelude marker below, defines ALGORITHMS (every lua/<algorithm>.lua)
+-- and now_ms.
 --
 -- KEYS and ARGV as in rate_limit.lua (ARGV[1] the clock override, then algorithm, limit, window, cost,
 -- burst per limit; cost is what to give back).
 -- Returns the number of limits refunded.
 
-local ALGORITHMS = {
-  --@algorithms
-}
-
-local now_ms
-if ARGV[1] ~= '' then
-  now_ms = tonumber(ARGV[1]) / 1000
-else
-  local time = redis.call('TIME')
-  now_ms = tonumber(time[1]) * 1000 + tonumber(time[2]) / 1000
-end
+--@prelude
 
 for i, key in ipairs(KEYS) do
   local arg = 2 + 5 * (i - 1)

@@ -14,10 +14,12 @@ public final class RateLimitScripts {
 
     static final String ENTRY = "rate_limit.lua";
     static final String REFUND = "refund.lua";
+    static final String PRELUDE = "prelude.lua";
+    private static final String PRELUDE_MARKER = "--@prelude";
     private static final String MODULES_MARKER = "  --@algorithms";
 
     /** The script files in the runtime jar; the deployment module registers them as native-image resources. */
-    public static final List<String> FILES = List.of(ENTRY, REFUND, "fixed_window.lua", "sliding_window_counter.lua",
+    public static final List<String> FILES = List.of(ENTRY, REFUND, PRELUDE, "fixed_window.lua", "sliding_window_counter.lua",
             "sliding_window_log.lua", "token_bucket.lua", "gcra.lua");
 
     private final LuaScript rateLimit;
@@ -31,16 +33,20 @@ public final class RateLimitScripts {
                     .append(LuaScript.load(module + ".lua").source())
                     .append("\nend)(),\n");
         }
-        this.rateLimit = withModules(ENTRY, modules.toString().stripTrailing());
-        this.refund = withModules(REFUND, modules.toString().stripTrailing());
+        String prelude = replaceMarker(PRELUDE, LuaScript.load(PRELUDE).source(), MODULES_MARKER,
+                modules.toString().stripTrailing());
+        this.rateLimit = new LuaScript(ENTRY,
+                replaceMarker(ENTRY, LuaScript.load(ENTRY).source(), PRELUDE_MARKER, prelude));
+        this.refund = new LuaScript(REFUND,
+                replaceMarker(REFUND, LuaScript.load(REFUND).source(), PRELUDE_MARKER, prelude));
     }
 
-    private static LuaScript withModules(String file, String modules) {
-        String source = LuaScript.load(file).source();
-        if (!source.contains(MODULES_MARKER)) {
-            throw new IllegalStateException(file + " lacks the line " + MODULES_MARKER.trim());
+    private static String replaceMarker(String file, String source, String marker, String replacement) {
+        int at = source.indexOf(marker);
+        if (at < 0 || source.indexOf(marker, at + 1) >= 0) {
+            throw new IllegalStateException(file + " must hold the line " + marker.trim() + " exactly once");
         }
-        return new LuaScript(file, source.replace(MODULES_MARKER, modules));
+        return source.substring(0, at) + replacement + source.substring(at + marker.length());
     }
 
     /** The module an algorithm's limits name in {@code ARGV}: its file name without {@code .lua}. */
