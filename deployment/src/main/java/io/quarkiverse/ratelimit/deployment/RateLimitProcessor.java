@@ -15,9 +15,14 @@ import jakarta.inject.Singleton;
 import org.jboss.jandex.DotName;
 import org.jboss.jandex.MethodInfo;
 
+import io.quarkiverse.ratelimit.ConcurrencyLimitExceededException;
+import io.quarkiverse.ratelimit.ConcurrencyLimited;
 import io.quarkiverse.ratelimit.RateLimitExceededException;
 import io.quarkiverse.ratelimit.RateLimited;
 import io.quarkiverse.ratelimit.RateLimiterUnavailableException;
+import io.quarkiverse.ratelimit.runtime.ConcurrencyDefinition;
+import io.quarkiverse.ratelimit.runtime.ConcurrencyLimitInterceptor;
+import io.quarkiverse.ratelimit.runtime.ConcurrencyLimiter;
 import io.quarkiverse.ratelimit.runtime.MethodLimits;
 import io.quarkiverse.ratelimit.runtime.ProgrammaticRateLimiter;
 import io.quarkiverse.ratelimit.runtime.RateLimitEnforcer;
@@ -28,6 +33,7 @@ import io.quarkiverse.ratelimit.runtime.RedisRateLimiter;
 import io.quarkiverse.ratelimit.runtime.config.RateLimitConfigValidator;
 import io.quarkiverse.ratelimit.runtime.config.RateLimitFixedConfig;
 import io.quarkiverse.ratelimit.runtime.fallback.ResilientRateLimiter;
+import io.quarkiverse.ratelimit.runtime.http.ConcurrencyLimitExceededExceptionMapper;
 import io.quarkiverse.ratelimit.runtime.http.MissingTenantExceptionMapper;
 import io.quarkiverse.ratelimit.runtime.http.RateLimitExceededExceptionMapper;
 import io.quarkiverse.ratelimit.runtime.http.RateLimiterUnavailableExceptionMapper;
@@ -74,14 +80,16 @@ class RateLimitProcessor {
 
     @BuildStep
     AdditionalIndexedClassesBuildItem indexInterceptorBinding() {
-        return new AdditionalIndexedClassesBuildItem(RateLimited.class.getName(), RateLimited.List.class.getName());
+        return new AdditionalIndexedClassesBuildItem(RateLimited.class.getName(), RateLimited.List.class.getName(),
+                ConcurrencyLimited.class.getName());
     }
 
     @BuildStep
     AdditionalBeanBuildItem beans() {
         return AdditionalBeanBuildItem.builder()
                 .addBeanClasses(RateLimitInterceptor.class, RateLimitEnforcer.class, RedisRateLimiter.class,
-                        ResilientRateLimiter.class, ProgrammaticRateLimiter.class,
+                        ResilientRateLimiter.class, ProgrammaticRateLimiter.class, ConcurrencyLimiter.class,
+                        ConcurrencyLimitInterceptor.class,
                         ScriptRunner.class, RateLimitKeys.class, RequestTenantResolver.class,
                         RateLimitConfigValidator.class)
                 .setUnremovable()
@@ -96,23 +104,37 @@ class RateLimitProcessor {
     }
 
     @BuildStep
+    void scanConcurrencyLimitedMethods(CombinedIndexBuildItem index,
+            BuildProducer<ConcurrencyLimitedMethodBuildItem> methods, BuildProducer<RateLimitProblemBuildItem> problems) {
+        new ConcurrencyLimitedMethodScanner(index.getIndex(),
+                message -> problems.produce(new RateLimitProblemBuildItem(message)))
+                .scan().forEach(methods::produce);
+    }
+
+    @BuildStep
     @Record(STATIC_INIT)
-    SyntheticBeanBuildItem recordRateLimitedMethods(RateLimitRecorder recorder, List<RateLimitedMethodBuildItem> methods) {
+    SyntheticBeanBuildItem recordRateLimitedMethods(RateLimitRecorder recorder, List<RateLimitedMethodBuildItem> methods,
+            List<ConcurrencyLimitedMethodBuildItem> concurrencyMethods) {
         Map<String, MethodLimits> byMethodId = new LinkedHashMap<>();
         for (RateLimitedMethodBuildItem method : methods) {
             byMethodId.put(method.methodId(), method.limits());
         }
+        Map<String, ConcurrencyDefinition> concurrencyByMethodId = new LinkedHashMap<>();
+        for (ConcurrencyLimitedMethodBuildItem method : concurrencyMethods) {
+            concurrencyByMethodId.put(method.methodId(), method.limit());
+        }
         return SyntheticBeanBuildItem.configure(RateLimitedMethods.class)
                 .scope(Singleton.class)
                 .unremovable()
-                .supplier(recorder.rateLimitedMethods(byMethodId))
+                .supplier(recorder.rateLimitedMethods(byMethodId, concurrencyByMethodId))
                 .done();
     }
 
     /** Reports every annotation problem at once, plus limited methods the interceptor cannot reach. */
     @BuildStep
     void reportProblems(BeanDiscoveryFinishedBuildItem beans, List<RateLimitedMethodBuildItem> methods,
-            List<RateLimitProblemBuildItem> problems, BuildProducer<ValidationErrorBuildItem> errors) {
+            List<ConcurrencyLimitedMethodBuildItem> concurrencyMethods, List<RateLimitProblemBuildItem> problems,
+            BuildProducer<ValidationErrorBuildItem> errors) {
         List<Throwable> failures = new ArrayList<>();
         problems.forEach(problem -> failures.add(new DeploymentException(problem.message())));
 
@@ -120,10 +142,12 @@ class RateLimitProcessor {
         for (BeanInfo bean : beans.beanStream().classBeans()) {
             beanClasses.add(bean.getBeanClass());
         }
-        for (RateLimitedMethodBuildItem method : methods) {
-            MethodInfo info = method.method();
+        List<MethodInfo> limited = new ArrayList<>();
+        methods.forEach(method -> limited.add(method.method()));
+        concurrencyMethods.forEach(method -> limited.add(method.method()));
+        for (MethodInfo info : limited) {
             if (!beanClasses.contains(info.declaringClass().name())) {
-                failures.add(new DeploymentException("@RateLimited on " + RateLimitedMethodScanner.describe(info)
+                failures.add(new DeploymentException("Rate limiting on " + RateLimitedMethodScanner.describe(info)
                         + " has no effect: " + info.declaringClass().name() + " is not a CDI bean; give it a bean"
                         + " defining annotation such as @ApplicationScoped, or make it a REST resource"));
             }
@@ -164,6 +188,8 @@ class RateLimitProcessor {
                 RateLimitExceededException.class.getName(), MAPPER_PRIORITY, false));
         mappers.produce(new ExceptionMapperBuildItem(RateLimiterUnavailableExceptionMapper.class.getName(),
                 RateLimiterUnavailableException.class.getName(), MAPPER_PRIORITY, false));
+        mappers.produce(new ExceptionMapperBuildItem(ConcurrencyLimitExceededExceptionMapper.class.getName(),
+                ConcurrencyLimitExceededException.class.getName(), MAPPER_PRIORITY, false));
         mappers.produce(new ExceptionMapperBuildItem(MissingTenantExceptionMapper.class.getName(),
                 MissingTenantException.class.getName(), MAPPER_PRIORITY, false));
     }

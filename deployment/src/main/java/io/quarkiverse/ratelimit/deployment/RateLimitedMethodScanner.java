@@ -45,7 +45,7 @@ final class RateLimitedMethodScanner {
             DotName.createSimple("java.util.concurrent.CompletionStage"),
             DotName.createSimple("java.util.concurrent.CompletableFuture"));
     private static final DotName NON_BLOCKING = DotName.createSimple("io.smallrye.common.annotation.NonBlocking");
-    private static final Pattern NAME = Pattern.compile("[A-Za-z0-9._-]{1,100}");
+    static final Pattern NAME = Pattern.compile("[A-Za-z0-9._-]{1,100}");
 
     private final IndexView index;
     private final Consumer<String> problems;
@@ -109,7 +109,7 @@ final class RateLimitedMethodScanner {
         return byMethod;
     }
 
-    private static boolean isBusinessMethod(MethodInfo method) {
+    static boolean isBusinessMethod(MethodInfo method) {
         return !method.isConstructor() && !method.isStaticInitializer() && !method.isSynthetic()
                 && !java.lang.reflect.Modifier.isPrivate(method.flags())
                 && !java.lang.reflect.Modifier.isStatic(method.flags());
@@ -232,7 +232,7 @@ final class RateLimitedMethodScanner {
         return consistent;
     }
 
-    private static ReturnKind returnKind(MethodInfo method) {
+    static ReturnKind returnKind(MethodInfo method) {
         DotName returnType = method.returnType().name();
         if (returnType.equals(UNI)) {
             return ReturnKind.UNI;
@@ -246,7 +246,7 @@ final class RateLimitedMethodScanner {
         return ReturnKind.SYNCHRONOUS;
     }
 
-    private static boolean isNonBlocking(MethodInfo method) {
+    static boolean isNonBlocking(MethodInfo method) {
         return method.hasDeclaredAnnotation(NON_BLOCKING) || method.declaringClass().hasDeclaredAnnotation(NON_BLOCKING);
     }
 
@@ -266,7 +266,7 @@ final class RateLimitedMethodScanner {
         return method.declaringClass().name() + "#" + method.name() + "(" + String.join(", ", parameterTypes) + ")";
     }
 
-    private static String defaultName(MethodInfo method) {
+    static String defaultName(MethodInfo method) {
         return method.declaringClass().simpleName() + "." + method.name();
     }
 

@@ -10,6 +10,7 @@ import jakarta.ws.rs.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
+import io.quarkiverse.ratelimit.ConcurrencyLimited;
 import io.quarkiverse.ratelimit.RateLimited;
 import io.quarkus.test.QuarkusUnitTest;
 import io.smallrye.common.annotation.NonBlocking;
@@ -31,11 +32,14 @@ class InvalidRateLimitedBuildTest {
                         .contains(invalid + "#nonBlocking(String) is @NonBlocking but returns a plain value")
                         .contains(invalid + "#twice() declares two limits named 'same'")
                         .contains(invalid + "#tooExpensive() has cost = 6; it must be between 0 and the limit (5)")
+                        .contains("@ConcurrencyLimited on " + Invalid.class.getName() + "#noConcurrency() has limit = 0")
+                        .contains("@ConcurrencyLimited on " + Invalid.class.getName()
+                                + "#noConcurrency() has lease = \"soon\"; it must be a duration of at least 1ms")
                         .contains(invalid + "#burstOnAWindow() has burst = 3; a burst is a positive number of units, for"
                                 + " TOKEN_BUCKET and GCRA only")
                         .contains("@RateLimited on " + OnInterface.class.getName() + "#limited() is declared on an"
                                 + " interface")
-                        .contains("@RateLimited on " + NotABean.class.getName() + "#limited() has no effect: "
+                        .contains("Rate limiting on " + NotABean.class.getName() + "#limited() has no effect: "
                                 + NotABean.class.getName() + " is not a CDI bean")
                         .contains("@RateLimited on " + Shared.class.getName() + "#second() declares limit 'shared' as"
                                 + " shared (20 per PT1M, SLIDING_WINDOW_COUNTER), but " + Shared.class.getName()
@@ -92,6 +96,13 @@ class InvalidRateLimitedBuildTest {
         @Path("burst-on-a-window")
         @RateLimited(limit = 5, window = "1m", burst = 3)
         public String burstOnAWindow() {
+            return "";
+        }
+
+        @GET
+        @Path("no-concurrency")
+        @ConcurrencyLimited(limit = 0, lease = "soon")
+        public String noConcurrency() {
             return "";
         }
 

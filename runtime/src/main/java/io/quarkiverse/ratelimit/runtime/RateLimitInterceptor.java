@@ -72,7 +72,7 @@ public class RateLimitInterceptor {
 
     /** Proceeds, turning a thrown exception into the failure of the method's own reactive type. */
     @SuppressWarnings("unchecked")
-    private static <T> T proceed(InvocationContext invocation, Function<Exception, T> asFailure) {
+    static <T> T proceed(InvocationContext invocation, Function<Exception, T> asFailure) {
         try {
             return (T) invocation.proceed();
         } catch (Exception e) {

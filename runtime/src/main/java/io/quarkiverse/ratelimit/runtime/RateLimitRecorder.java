@@ -8,8 +8,9 @@ import io.quarkus.runtime.annotations.Recorder;
 @Recorder
 public class RateLimitRecorder {
 
-    public Supplier<RateLimitedMethods> rateLimitedMethods(Map<String, MethodLimits> byMethodId) {
-        RateLimitedMethods methods = new RateLimitedMethods(byMethodId);
+    public Supplier<RateLimitedMethods> rateLimitedMethods(Map<String, MethodLimits> byMethodId,
+            Map<String, ConcurrencyDefinition> concurrencyByMethodId) {
+        RateLimitedMethods methods = new RateLimitedMethods(byMethodId, concurrencyByMethodId);
         return () -> methods;
     }
 }

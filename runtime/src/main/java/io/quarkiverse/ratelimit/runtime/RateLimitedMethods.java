@@ -9,9 +9,28 @@ public final class RateLimitedMethods {
 
     private final Map<String, MethodLimits> byMethodId;
     private final Map<Method, MethodLimits> byMethod = new ConcurrentHashMap<>();
+    private final Map<String, ConcurrencyDefinition> concurrencyByMethodId;
+    private final Map<Method, ConcurrencyDefinition> concurrencyByMethod = new ConcurrentHashMap<>();
 
-    public RateLimitedMethods(Map<String, MethodLimits> byMethodId) {
+    public RateLimitedMethods(Map<String, MethodLimits> byMethodId,
+            Map<String, ConcurrencyDefinition> concurrencyByMethodId) {
         this.byMethodId = Map.copyOf(byMethodId);
+        this.concurrencyByMethodId = Map.copyOf(concurrencyByMethodId);
+    }
+
+    /** The concurrency limit of a method the concurrency interceptor was bound to; computed once per method. */
+    public ConcurrencyDefinition concurrencyFor(Method method) {
+        ConcurrencyDefinition limit = concurrencyByMethod.get(method);
+        if (limit == null) {
+            limit = concurrencyByMethod.computeIfAbsent(method, m -> {
+                ConcurrencyDefinition recorded = concurrencyByMethodId.get(MethodIds.of(m));
+                if (recorded == null) {
+                    throw new IllegalStateException("No @ConcurrencyLimited limit was recorded for " + MethodIds.of(m));
+                }
+                return recorded;
+            });
+        }
+        return limit;
     }
 
     /** The limits of a method the interceptor was bound to; computed once per method. */

@@ -5,6 +5,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.Function;
+import java.util.function.Supplier;
 
 import jakarta.enterprise.event.Event;
 import jakarta.inject.Singleton;
@@ -51,23 +53,41 @@ public class ResilientRateLimiter {
                 });
     }
 
-    /** The decisions taken, in order; the last one is the refusal if the call was refused. */
+    /** One decision per limit, in order; the call is admitted only if every one allows it. */
     public Uni<List<RateLimitDecision>> acquire(String tenantTag, List<LimitDefinition> limits) {
+        return guarded(() -> redis.acquire(tenantTag, limits), failure -> withoutRedis(tenantTag, limits, failure));
+    }
+
+    /**
+     * Runs a Redis call behind the decision timeout and the circuit breaker; when Redis cannot answer (or the breaker
+     * is open, then {@code failure} is {@code null}), {@code withoutRedis} decides instead.
+     */
+    public <T> Uni<T> guarded(Supplier<Uni<T>> redisCall, Function<Throwable, T> withoutRedis) {
         if (!breaker.tryAcquirePermission()) {
-            return Uni.createFrom().item(() -> withoutRedis(tenantTag, limits, null));
+            return Uni.createFrom().item(() -> withoutRedis.apply(null));
         }
         redisAttempts.increment();
-        return redis.acquire(tenantTag, limits)
+        return redisCall.get()
                 .ifNoItem().after(timeout).failWith(() -> new TimeoutException("Redis did not decide within " + timeout))
-                .onItemOrFailure().transformToUni((decisions, failure) -> {
+                .onItemOrFailure().transformToUni((item, failure) -> {
                     if (failure == null) {
                         breaker.onSuccess();
-                        return Uni.createFrom().item(decisions);
+                        return Uni.createFrom().item(item);
                     }
                     breaker.onFailure(failure);
-                    LOG.debugf(failure, "Redis could not decide; using the failure mode of %s", limits);
-                    return Uni.createFrom().item(() -> withoutRedis(tenantTag, limits, failure));
+                    LOG.debugf(failure, "Redis could not decide; using the failure mode");
+                    return Uni.createFrom().item(() -> withoutRedis.apply(failure));
                 });
+    }
+
+    /** The failure mode that applies: the declared one, or the configured default. */
+    public FailureMode failureMode(FailureMode declared) {
+        return declared == FailureMode.DEFAULT ? defaultFailureMode : declared;
+    }
+
+    /** When Redis will next be tried (for a 503's Retry-After). */
+    public Duration retryAfter() {
+        return breaker.retryAfter();
     }
 
     /** Each limit's failure mode decides; fail-closed wins, then the local limits decide all or nothing. */
@@ -96,7 +116,7 @@ public class ResilientRateLimiter {
     }
 
     private FailureMode failureMode(LimitDefinition limit) {
-        return limit.getFailureMode() == FailureMode.DEFAULT ? defaultFailureMode : limit.getFailureMode();
+        return failureMode(limit.getFailureMode());
     }
 
     public CircuitBreakerTransition.State circuitState() {

@@ -24,6 +24,11 @@ public class RateLimitKeys {
         return prefix + ":{" + tenantTag + "}:" + limit.getName() + ':' + suffix(limit.getAlgorithm());
     }
 
+    /** The leases of a tenant's {@code @ConcurrencyLimited} calls: {@code <prefix>:{<tenant tag>}:<name>:cl}. */
+    public String concurrencyKey(String tenantTag, String name) {
+        return prefix + ":{" + tenantTag + "}:" + name + ":cl";
+    }
+
     static String suffix(Algorithm algorithm) {
         return switch (algorithm) {
             case FIXED_WINDOW -> "fw";

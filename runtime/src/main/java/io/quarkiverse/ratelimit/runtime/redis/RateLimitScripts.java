@@ -18,12 +18,15 @@ public final class RateLimitScripts {
     private static final String PRELUDE_MARKER = "--@prelude";
     private static final String MODULES_MARKER = "  --@algorithms";
 
+    static final String CONCURRENCY = "concurrency.lua";
+
     /** The script files in the runtime jar; the deployment module registers them as native-image resources. */
-    public static final List<String> FILES = List.of(ENTRY, REFUND, PRELUDE, "fixed_window.lua", "sliding_window_counter.lua",
+    public static final List<String> FILES = List.of(ENTRY, REFUND, PRELUDE, CONCURRENCY, "fixed_window.lua", "sliding_window_counter.lua",
             "sliding_window_log.lua", "token_bucket.lua", "gcra.lua");
 
     private final LuaScript rateLimit;
     private final LuaScript refund;
+    private final LuaScript concurrency = LuaScript.load(CONCURRENCY);
 
     public RateLimitScripts() {
         StringBuilder modules = new StringBuilder();
@@ -62,7 +65,12 @@ public final class RateLimitScripts {
         return refund;
     }
 
+    /** Acquires a concurrency lease ({@code lua/concurrency.lua}). */
+    public LuaScript concurrency() {
+        return concurrency;
+    }
+
     public List<LuaScript> all() {
-        return List.of(rateLimit, refund);
+        return List.of(rateLimit, refund, concurrency);
     }
 }

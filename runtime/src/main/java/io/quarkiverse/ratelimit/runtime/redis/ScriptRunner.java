@@ -83,6 +83,10 @@ public class ScriptRunner {
                 });
     }
 
+    public Uni<Void> removeFromSortedSet(String key, String member) {
+        return redis.send(Request.cmd(Command.ZREM).arg(key).arg(member)).replaceWithVoid();
+    }
+
     public Uni<Void> delete(String key) {
         return redis.send(Request.cmd(Command.DEL).arg(key)).replaceWithVoid();
     }

@@ -1,0 +1,106 @@
+package io.quarkiverse.ratelimit.deployment;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Consumer;
+
+import org.jboss.jandex.AnnotationInstance;
+import org.jboss.jandex.AnnotationTarget;
+import org.jboss.jandex.AnnotationValue;
+import org.jboss.jandex.DotName;
+import org.jboss.jandex.IndexView;
+import org.jboss.jandex.MethodInfo;
+
+import io.quarkiverse.ratelimit.ConcurrencyLimited;
+import io.quarkiverse.ratelimit.FailureMode;
+import io.quarkiverse.ratelimit.runtime.ConcurrencyDefinition;
+import io.quarkiverse.ratelimit.runtime.ReturnKind;
+import io.quarkus.runtime.configuration.DurationConverter;
+
+/** Reads and validates every {@code @ConcurrencyLimited}; a class annotation covers the methods it declares. */
+final class ConcurrencyLimitedMethodScanner {
+
+    static final DotName CONCURRENCY_LIMITED = DotName.createSimple(ConcurrencyLimited.class);
+
+    private final IndexView index;
+    private final Consumer<String> problems;
+
+    ConcurrencyLimitedMethodScanner(IndexView index, Consumer<String> problems) {
+        this.index = index;
+        this.problems = problems;
+    }
+
+    List<ConcurrencyLimitedMethodBuildItem> scan() {
+        Map<MethodInfo, AnnotationInstance> byMethod = new LinkedHashMap<>();
+        List<AnnotationInstance> onClasses = new ArrayList<>();
+        for (AnnotationInstance annotation : index.getAnnotations(CONCURRENCY_LIMITED)) {
+            if (annotation.target().kind() == AnnotationTarget.Kind.METHOD) {
+                byMethod.put(annotation.target().asMethod(), annotation);
+            } else if (annotation.target().kind() == AnnotationTarget.Kind.CLASS) {
+                onClasses.add(annotation);
+            }
+        }
+        for (AnnotationInstance annotation : onClasses) {
+            for (MethodInfo method : annotation.target().asClass().methods()) {
+                if (RateLimitedMethodScanner.isBusinessMethod(method)) {
+                    byMethod.putIfAbsent(method, annotation);
+                }
+            }
+        }
+        List<ConcurrencyLimitedMethodBuildItem> methods = new ArrayList<>();
+        byMethod.forEach((method, annotation) -> {
+            ConcurrencyDefinition limit = definition(method, annotation);
+            if (limit != null) {
+                methods.add(new ConcurrencyLimitedMethodBuildItem(method, RateLimitedMethodScanner.methodId(method),
+                        limit));
+            }
+        });
+        return methods;
+    }
+
+    private ConcurrencyDefinition definition(MethodInfo method, AnnotationInstance annotation) {
+        int limit = annotation.value("limit").asInt();
+        AnnotationValue leaseValue = annotation.value("lease");
+        String lease = leaseValue == null ? "1m" : leaseValue.asString();
+        AnnotationValue nameValue = annotation.value("name");
+        String name = nameValue == null || nameValue.asString().isEmpty()
+                ? RateLimitedMethodScanner.defaultName(method) + "-concurrency"
+                : nameValue.asString();
+        AnnotationValue failureModeValue = annotation.value("failureMode");
+        FailureMode failureMode = failureModeValue == null ? FailureMode.DEFAULT
+                : FailureMode.valueOf(failureModeValue.asEnum());
+
+        boolean valid = true;
+        if (method.declaringClass().isInterface() || java.lang.reflect.Modifier.isStatic(method.flags())) {
+            valid = problem(method, "must be on an instance method of a CDI bean class");
+        }
+        if (limit <= 0) {
+            valid = problem(method, "has limit = " + limit + "; it must be greater than zero");
+        }
+        Duration leaseDuration = null;
+        try {
+            leaseDuration = DurationConverter.parseDuration(lease.trim());
+        } catch (RuntimeException e) {
+            // reported below
+        }
+        if (leaseDuration == null || leaseDuration.toMillis() <= 0) {
+            valid = problem(method, "has lease = \"" + lease + "\"; it must be a duration of at least 1ms");
+        }
+        if (!RateLimitedMethodScanner.NAME.matcher(name).matches()) {
+            valid = problem(method, "has name = \"" + name + "\"; a name is 1 to 100 letters, digits, '.', '_' or '-'");
+        }
+        ReturnKind returnKind = RateLimitedMethodScanner.returnKind(method);
+        if (returnKind == ReturnKind.SYNCHRONOUS && RateLimitedMethodScanner.isNonBlocking(method)) {
+            valid = problem(method, "is @NonBlocking but returns a plain value: return Uni, Multi or CompletionStage");
+        }
+        return valid ? new ConcurrencyDefinition(name, limit, leaseDuration.toMillis(), failureMode, returnKind) : null;
+    }
+
+    private boolean problem(MethodInfo method, String message) {
+        problems.accept("@ConcurrencyLimited on " + RateLimitedMethodScanner.describe(method) + " " + message);
+        return false;
+    }
+}

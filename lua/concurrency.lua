@@ -1,0 +1,36 @@
+-- Concurrency limit: at most `limit` calls in flight per tenant across all instances. Each admitted call
+-- holds a lease (a sorted-set member scored by its expiry) until it ends (ZREM by the caller); the
+-- leases of a crashed instance expire by themselves, so a tenant is never locked out for good.
+--
+-- KEYS[1]  sorted set of leases { lease id -> expiry in milliseconds }
+-- ARGV[1]  now in microseconds, or '' for Redis TIME (an explicit clock is for tests only)
+-- ARGV[2]  limit: calls in flight at most (integer > 0)
+-- ARGV[3]  lease in milliseconds: the longest a call may hold its slot (integer > 0)
+-- ARGV[4]  lease id of this call (unique)
+--
+-- Returns { acquired (1 | 0), in_flight, retry_after_ms }
+--   in_flight       leases held after this call
+--   retry_after_ms  0 when acquired; else until the oldest lease expires (calls usually end sooner)
+-- A refused call writes nothing but the removal of expired leases. TTL: one lease after the newest.
+-- O(log n) in the leases held.
+
+local now_ms
+if ARGV[1] ~= '' then
+  now_ms = tonumber(ARGV[1]) / 1000
+else
+  local time = redis.call('TIME')
+  now_ms = tonumber(time[1]) * 1000 + tonumber(time[2]) / 1000
+end
+local limit = tonumber(ARGV[2])
+local lease_ms = tonumber(ARGV[3])
+
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', string.format('%.17g', now_ms))
+local in_flight = redis.call('ZCARD', KEYS[1])
+if in_flight >= limit then
+  local oldest = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
+  return { 0, in_flight, math.max(1, math.ceil(tonumber(oldest[2]) - now_ms)) }
+end
+
+redis.call('ZADD', KEYS[1], string.format('%.17g', now_ms + lease_ms), ARGV[4])
+redis.call('PEXPIRE', KEYS[1], lease_ms)
+return { 1, in_flight + 1, 0 }

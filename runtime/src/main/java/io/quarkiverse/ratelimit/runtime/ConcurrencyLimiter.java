@@ -1,0 +1,121 @@
+package io.quarkiverse.ratelimit.runtime;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+import jakarta.inject.Singleton;
+
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
+
+import io.quarkiverse.ratelimit.ConcurrencyLimitExceededException;
+import io.quarkiverse.ratelimit.RateLimiterUnavailableException;
+import io.quarkiverse.ratelimit.runtime.config.RateLimitConfig;
+import io.quarkiverse.ratelimit.runtime.fallback.ResilientRateLimiter;
+import io.quarkiverse.ratelimit.runtime.key.RateLimitKeys;
+import io.quarkiverse.ratelimit.runtime.redis.ScriptRunner;
+import io.smallrye.mutiny.Uni;
+
+/**
+ * Leases for {@code @ConcurrencyLimited} calls: acquired with {@code lua/concurrency.lua}, released with one ZREM,
+ * behind the same timeout and circuit breaker as the rate limits. Without Redis, the failure mode decides: admit
+ * (fail-open), 503 (fail-closed), or this instance's semaphore allowing {@code limit / expected-instances} (local).
+ */
+@Singleton
+public class ConcurrencyLimiter {
+
+    private static final String REDIS_CLOCK = "";
+
+    private final ScriptRunner scripts;
+    private final RateLimitKeys keys;
+    private final ResilientRateLimiter resilience;
+    private final Duration timeout;
+    private final int expectedInstances;
+    private final Cache<String, Semaphore> localSlots;
+
+    ConcurrencyLimiter(ScriptRunner scripts, RateLimitKeys keys, ResilientRateLimiter resilience,
+            RateLimitConfig config) {
+        this.scripts = scripts;
+        this.keys = keys;
+        this.resilience = resilience;
+        this.timeout = config.decisionTimeout();
+        this.expectedInstances = config.localFallback().expectedInstances();
+        this.localSlots = Caffeine.newBuilder().maximumSize(config.localFallback().maxEntries())
+                .expireAfterAccess(1, TimeUnit.HOURS).build();
+    }
+
+    /** A lease, or a failure with {@link ConcurrencyLimitExceededException} when the tenant's limit is in flight. */
+    public Uni<Lease> acquire(String tenantTag, ConcurrencyDefinition limit) {
+        String key = keys.concurrencyKey(tenantTag, limit.getName());
+        String leaseId = UUID.randomUUID().toString();
+        List<String> args = new ArrayList<>(4);
+        args.add(REDIS_CLOCK);
+        args.addAll(limit.scriptArguments());
+        args.add(leaseId);
+        return resilience.guarded(
+                () -> scripts.run(scripts.scripts().concurrency(), List.of(key), args)
+                        .map(reply -> reply.get(0).toLong() == 1 ? new Lease(this, key, leaseId, null) : null),
+                failure -> withoutRedis(tenantTag, limit, failure))
+                .map(lease -> {
+                    if (lease == null) {
+                        throw new ConcurrencyLimitExceededException(limit.getName(), limit.getLimit());
+                    }
+                    return lease;
+                });
+    }
+
+    private Lease withoutRedis(String tenantTag, ConcurrencyDefinition limit, Throwable cause) {
+        return switch (resilience.failureMode(limit.getFailureMode())) {
+            case FAIL_OPEN -> Lease.NONE;
+            case FAIL_CLOSED -> throw new RateLimiterUnavailableException(limit.getName(), resilience.retryAfter(), cause);
+            case LOCAL, DEFAULT -> {
+                Semaphore slots = localSlots.get(tenantTag + '\n' + limit.getName(),
+                        ignored -> new Semaphore(Math.max(1, limit.getLimit() / expectedInstances)));
+                yield slots.tryAcquire() ? new Lease(this, null, null, slots) : null;
+            }
+        };
+    }
+
+    Uni<Void> release(String key, String leaseId) {
+        return scripts.removeFromSortedSet(key, leaseId).ifNoItem().after(timeout).fail()
+                .onFailure().recoverWithNull().replaceWithVoid();
+    }
+
+    /**
+     * A held slot. {@link #release()} gives it back once, however often it is called; a release that cannot reach
+     * Redis leaves the lease to expire.
+     */
+    public static final class Lease {
+
+        static final Lease NONE = new Lease(null, null, null, null);
+
+        private final ConcurrencyLimiter limiter;
+        private final String key;
+        private final String leaseId;
+        private final Semaphore localSlots;
+        private final AtomicBoolean released = new AtomicBoolean();
+
+        Lease(ConcurrencyLimiter limiter, String key, String leaseId, Semaphore localSlots) {
+            this.limiter = limiter;
+            this.key = key;
+            this.leaseId = leaseId;
+            this.localSlots = localSlots;
+        }
+
+        public Uni<Void> release() {
+            if (!released.compareAndSet(false, true)) {
+                return Uni.createFrom().voidItem();
+            }
+            if (localSlots != null) {
+                localSlots.release();
+                return Uni.createFrom().voidItem();
+            }
+            return key == null ? Uni.createFrom().voidItem() : limiter.release(key, leaseId);
+        }
+    }
+}

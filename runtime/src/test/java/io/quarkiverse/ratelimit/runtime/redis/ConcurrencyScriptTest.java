@@ -1,0 +1,60 @@
+package io.quarkiverse.ratelimit.runtime.redis;
+
+import static io.quarkiverse.ratelimit.runtime.redis.ScriptHarness.WINDOW_START_US;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.List;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Test;
+
+import io.quarkiverse.ratelimit.localredis.LocalRedisServer;
+import io.quarkiverse.ratelimit.localredis.RespConnection;
+
+/** lua/concurrency.lua: at most `limit` leases; released by ZREM; a crashed holder's leases expire. */
+class ConcurrencyScriptTest {
+
+    static final LocalRedisServer server = LocalRedisServer.start();
+    static final RespConnection redis = server.connect();
+    static final LuaScript script = new RateLimitScripts().concurrency();
+
+    @AfterAll
+    static void stop() {
+        redis.close();
+        server.close();
+    }
+
+    @SuppressWarnings("unchecked")
+    static List<Long> acquire(String key, long nowMicros, String leaseId) {
+        return (List<Long>) redis.command("EVAL", script.source(), "1", key, Long.toString(nowMicros), "3", "5000",
+                leaseId);
+    }
+
+    @Test
+    void atMostTheLimitOfLeasesAreHeld() {
+        assertThat(acquire("cl:limit", WINDOW_START_US, "a")).containsExactly(1L, 1L, 0L);
+        assertThat(acquire("cl:limit", WINDOW_START_US, "b")).containsExactly(1L, 2L, 0L);
+        assertThat(acquire("cl:limit", WINDOW_START_US, "c")).containsExactly(1L, 3L, 0L);
+        assertThat(acquire("cl:limit", WINDOW_START_US + 1_000_000, "d")).as("refused until the oldest lease expires")
+                .containsExactly(0L, 3L, 4000L);
+    }
+
+    @Test
+    void releasingALeaseFreesItsSlot() {
+        acquire("cl:release", WINDOW_START_US, "a");
+        acquire("cl:release", WINDOW_START_US, "b");
+        acquire("cl:release", WINDOW_START_US, "c");
+        redis.command("ZREM", "cl:release", "b");
+        assertThat(acquire("cl:release", WINDOW_START_US, "d").get(0)).isEqualTo(1L);
+    }
+
+    @Test
+    void theLeasesOfACrashedHolderExpireByThemselves() {
+        acquire("cl:crash", WINDOW_START_US, "a");
+        acquire("cl:crash", WINDOW_START_US, "b");
+        acquire("cl:crash", WINDOW_START_US, "c");
+        assertThat(acquire("cl:crash", WINDOW_START_US + 4_999_000, "d").get(0)).isZero();
+        assertThat(acquire("cl:crash", WINDOW_START_US + 5_000_000, "d")).as("all three leases expired")
+                .containsExactly(1L, 1L, 0L);
+    }
+}
