@@ -43,6 +43,13 @@ public interface RateLimiter {
      */
     Uni<Void> refund(RateLimit limit, String tenant, long cost);
 
+    /**
+     * Takes one of {@code limit}'s slots for {@code tenant}, or fails with {@link ConcurrencyLimitExceededException}
+     * when all are in use. Release the slot when the work ends, also when it fails; a slot that is never released
+     * (a crash) is free again after the lease.
+     */
+    Uni<ConcurrencySlot> acquireSlot(ConcurrencyLimit limit, String tenant);
+
     /** Forgets what {@code tenant} has consumed of {@code limit}: the full limit is available again. */
     Uni<Void> reset(RateLimit limit, String tenant);
 }

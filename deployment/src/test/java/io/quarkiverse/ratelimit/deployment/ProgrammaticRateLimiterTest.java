@@ -18,6 +18,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import io.quarkiverse.ratelimit.Algorithm;
+import io.quarkiverse.ratelimit.ConcurrencyLimit;
+import io.quarkiverse.ratelimit.ConcurrencyLimitExceededException;
+import io.quarkiverse.ratelimit.ConcurrencySlot;
 import io.quarkiverse.ratelimit.RateLimit;
 import io.quarkiverse.ratelimit.RateLimitDecision;
 import io.quarkiverse.ratelimit.RateLimiter;
@@ -94,6 +97,22 @@ class ProgrammaticRateLimiterTest {
         } finally {
             threads.shutdownNow();
         }
+    }
+
+    @Test
+    void concurrencySlotsAreHeldUntilReleased() {
+        ConcurrencyLimit exports = ConcurrencyLimit.of("exports", 2).lease(Duration.ofMinutes(5));
+        String tenant = tenant();
+        ConcurrencySlot first = limiter.acquireSlot(exports, tenant).await().indefinitely();
+        limiter.acquireSlot(exports, tenant).await().indefinitely();
+        assertThatThrownBy(() -> limiter.acquireSlot(exports, tenant).await().indefinitely())
+                .isInstanceOf(ConcurrencyLimitExceededException.class)
+                .hasMessage("Concurrency limit 'exports' of 2 calls in flight reached");
+        first.release().await().indefinitely();
+        first.release().await().indefinitely();
+        assertThat(limiter.acquireSlot(exports, tenant).await().indefinitely()).isNotNull();
+        assertThatThrownBy(() -> limiter.acquireSlot(exports, tenant).await().indefinitely())
+                .as("releasing twice freed one slot only").isInstanceOf(ConcurrencyLimitExceededException.class);
     }
 
     @Test

@@ -14,6 +14,7 @@ import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 
 import io.quarkiverse.ratelimit.ConcurrencyLimitExceededException;
+import io.quarkiverse.ratelimit.ConcurrencySlot;
 import io.quarkiverse.ratelimit.RateLimiterUnavailableException;
 import io.quarkiverse.ratelimit.runtime.config.RateLimitConfig;
 import io.quarkiverse.ratelimit.runtime.fallback.ResilientRateLimiter;
@@ -90,7 +91,7 @@ public class ConcurrencyLimiter {
      * A held slot. {@link #release()} gives it back once, however often it is called; a release that cannot reach
      * Redis leaves the lease to expire.
      */
-    public static final class Lease {
+    public static final class Lease implements ConcurrencySlot {
 
         static final Lease NONE = new Lease(null, null, null, null);
 
@@ -107,6 +108,7 @@ public class ConcurrencyLimiter {
             this.localSlots = localSlots;
         }
 
+        @Override
         public Uni<Void> release() {
             if (!released.compareAndSet(false, true)) {
                 return Uni.createFrom().voidItem();

@@ -6,6 +6,8 @@ import java.util.Objects;
 
 import jakarta.inject.Singleton;
 
+import io.quarkiverse.ratelimit.ConcurrencyLimit;
+import io.quarkiverse.ratelimit.ConcurrencySlot;
 import io.quarkiverse.ratelimit.RateLimit;
 import io.quarkiverse.ratelimit.RateLimitDecision;
 import io.quarkiverse.ratelimit.RateLimiter;
@@ -19,10 +21,19 @@ public class ProgrammaticRateLimiter implements RateLimiter {
 
     private final ResilientRateLimiter limiter;
     private final RedisRateLimiter redis;
+    private final ConcurrencyLimiter concurrency;
 
-    ProgrammaticRateLimiter(ResilientRateLimiter limiter, RedisRateLimiter redis) {
+    ProgrammaticRateLimiter(ResilientRateLimiter limiter, RedisRateLimiter redis, ConcurrencyLimiter concurrency) {
         this.limiter = limiter;
         this.redis = redis;
+        this.concurrency = concurrency;
+    }
+
+    @Override
+    public Uni<ConcurrencySlot> acquireSlot(ConcurrencyLimit limit, String tenant) {
+        ConcurrencyDefinition definition = new ConcurrencyDefinition(limit.name(), limit.limit(),
+                limit.lease().toMillis(), limit.failureMode(), ReturnKind.UNI);
+        return concurrency.acquire(tag(tenant), definition).map(lease -> lease);
     }
 
     @Override
