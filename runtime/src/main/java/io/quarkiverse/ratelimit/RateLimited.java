@@ -53,6 +53,13 @@ public @interface RateLimited {
     Algorithm algorithm() default Algorithm.SLIDING_WINDOW_COUNTER;
 
     /**
+     * Whose calls this limit counts: each tenant's (default), each client address's, or everyone's together. A method
+     * may mix scopes (10 per second per tenant, 1000 per second in total); see the key layout in the documentation.
+     */
+    @Nonbinding
+    Scope scope() default Scope.TENANT;
+
+    /**
      * How many units of {@link #limit()} one call consumes (0 to {@code limit}): an expensive endpoint can count for
      * more. A call whose cost exceeds what is left is refused and consumes nothing.
      */

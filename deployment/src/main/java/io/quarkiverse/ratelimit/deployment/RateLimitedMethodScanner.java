@@ -26,6 +26,7 @@ import org.jboss.jandex.Type;
 import io.quarkiverse.ratelimit.Algorithm;
 import io.quarkiverse.ratelimit.FailureMode;
 import io.quarkiverse.ratelimit.RateLimited;
+import io.quarkiverse.ratelimit.Scope;
 import io.quarkiverse.ratelimit.runtime.LimitDefinition;
 import io.quarkiverse.ratelimit.runtime.MethodIds;
 import io.quarkiverse.ratelimit.runtime.MethodLimits;
@@ -63,6 +64,7 @@ final class RateLimitedMethodScanner {
 
         List<RateLimitedMethodBuildItem> methods = new ArrayList<>();
         Map<String, Named> namesInUse = new HashMap<>();
+        Map<String, String> tagsInUse = new HashMap<>();
         for (Map.Entry<MethodInfo, List<AnnotationInstance>> entry : annotations.entrySet()) {
             MethodInfo method = entry.getKey();
             if (!isInterceptable(method)) {
@@ -82,7 +84,11 @@ final class RateLimitedMethodScanner {
                         + " on the event loop; return Uni, Multi or CompletionStage");
                 continue;
             }
-            methods.add(new RateLimitedMethodBuildItem(method, methodId(method), new MethodLimits(limits, returnKind)));
+            MethodLimits methodLimits = new MethodLimits(limits, returnKind);
+            if (!sameKeyLayout(method, methodLimits, tagsInUse)) {
+                continue;
+            }
+            methods.add(new RateLimitedMethodBuildItem(method, methodId(method), methodLimits));
         }
         return methods;
     }
@@ -161,6 +167,8 @@ final class RateLimitedMethodScanner {
             if (limit <= 0) {
                 valid = problem(method, "has limit = " + limit + "; it must be greater than zero");
             }
+            AnnotationValue scopeValue = annotation.value("scope");
+            Scope scope = scopeValue == null ? Scope.TENANT : Scope.valueOf(scopeValue.asEnum());
             AnnotationValue burstValue = annotation.value("burst");
             long burst = burstValue == null ? 0 : burstValue.asLong();
             if (burst < 0 || (burst > 0 && algorithm != Algorithm.TOKEN_BUCKET && algorithm != Algorithm.GCRA)) {
@@ -184,7 +192,7 @@ final class RateLimitedMethodScanner {
                 String name = !explicitName.isEmpty() ? explicitName
                         : annotations.size() == 1 ? baseName : baseName + "-" + formatWindow(windowMillis);
                 limits.add(new LimitDefinition(name, limit, windowMillis, algorithm, failureMode, cost, refundOn,
-                        refundOnServerError, burst));
+                        refundOnServerError, burst, scope));
             }
         }
         if (!valid) {
@@ -216,6 +224,23 @@ final class RateLimitedMethodScanner {
             return -1;
         }
         return duration.toMillis();
+    }
+
+    /**
+     * A limit shared by name must keep one key: methods that mix scopes tag every key of a call with the call's own
+     * tag, so a name they share must have the same tag everywhere (or none, in methods with per-tenant limits only).
+     */
+    private boolean sameKeyLayout(MethodInfo method, MethodLimits limits, Map<String, String> tagsInUse) {
+        String tag = limits.callTag() == null ? "{tenant}" : limits.callTag();
+        for (LimitDefinition limit : limits.getLimits()) {
+            String earlier = tagsInUse.putIfAbsent(limit.getName(), tag);
+            if (earlier != null && !earlier.equals(tag)) {
+                return problem(method, "shares limit '" + limit.getName() + "' with a method whose limits are scoped"
+                        + " differently, so their keys would differ: give the limits distinct names, or the methods"
+                        + " the same scopes");
+            }
+        }
+        return true;
     }
 
     /** Methods may share a limit name (and so a counter) only when they agree on the limit. */

@@ -5,6 +5,7 @@ import jakarta.ws.rs.Path;
 
 import io.quarkiverse.ratelimit.Algorithm;
 import io.quarkiverse.ratelimit.RateLimited;
+import io.quarkiverse.ratelimit.Scope;
 import io.smallrye.mutiny.Uni;
 
 /**
@@ -50,6 +51,15 @@ public class ExactnessResource {
     @RateLimited(limit = LIMIT, window = "1d", algorithm = Algorithm.GCRA)
     public String gcra() {
         return "gcra";
+    }
+
+    /** A per-tenant and a global limit in one call: in Redis Cluster both keys must share one slot. */
+    @GET
+    @Path("/mixed-scopes")
+    @RateLimited(limit = LIMIT, window = "1d", name = "mixed-tenant")
+    @RateLimited(limit = 100_000, window = "1d", name = "mixed-global", scope = Scope.GLOBAL)
+    public String mixedScopes() {
+        return "mixed scopes";
     }
 
     /** Refused calls (by the tight limit) must not count in the loose one. */

@@ -59,6 +59,16 @@ class RedisClusterTest {
     }
 
     @Test
+    void aCallMixingPerTenantAndGlobalLimitsRunsInOneSlot() {
+        long degradedBefore = limiter.degradedCalls();
+        String tenant = "cluster-" + UUID.randomUUID();
+        assertThat(ConcurrentRequests.send(120, i -> sliding.resolve("/exact/mixed-scopes"), tenant))
+                .containsExactlyInAnyOrderEntriesOf(Map.of(200, ExactnessResource.LIMIT,
+                        429, 120 - ExactnessResource.LIMIT));
+        assertThat(limiter.degradedCalls()).as("no CROSSSLOT, no call decided without Redis").isEqualTo(degradedBefore);
+    }
+
+    @Test
     void aCoordinatedFailoverKeepsTheCountAndCausesNoError() {
         Map.Entry<LocalRedisServer, List<String>> first = tenantsOnEachMaster(1).entrySet().iterator().next();
         LocalRedisServer master = first.getKey();

@@ -22,17 +22,17 @@ public final class Admission {
     private static final Logger LOG = Logger.getLogger(Admission.class);
 
     /** A call that has nothing to give back: no refund configured, or decided without Redis. */
-    static final Admission NONE = new Admission(null, null, List.of(), Duration.ZERO);
+    static final Admission NONE = new Admission(null, List.of(), List.of(), Duration.ZERO);
 
     private final RedisRateLimiter redis;
-    private final String tenantTag;
+    private final List<String> keys;
     private final List<LimitDefinition> limits;
     private final Duration timeout;
     private final Set<String> refunded = ConcurrentHashMap.newKeySet();
 
-    Admission(RedisRateLimiter redis, String tenantTag, List<LimitDefinition> limits, Duration timeout) {
+    Admission(RedisRateLimiter redis, List<String> keys, List<LimitDefinition> limits, Duration timeout) {
         this.redis = redis;
-        this.tenantTag = tenantTag;
+        this.keys = keys;
         this.limits = limits;
         this.timeout = timeout;
     }
@@ -55,15 +55,18 @@ public final class Admission {
 
     private Uni<Void> refund(Predicate<LimitDefinition> applies) {
         List<LimitDefinition> toRefund = new ArrayList<>();
-        for (LimitDefinition limit : limits) {
+        List<String> refundKeys = new ArrayList<>();
+        for (int i = 0; i < limits.size(); i++) {
+            LimitDefinition limit = limits.get(i);
             if (applies.test(limit) && refunded.add(limit.getName())) {
                 toRefund.add(limit);
+                refundKeys.add(keys.get(i));
             }
         }
         if (toRefund.isEmpty()) {
             return Uni.createFrom().voidItem();
         }
-        return redis.refund(tenantTag, toRefund)
+        return redis.refund(refundKeys, toRefund)
                 .ifNoItem().after(timeout).fail()
                 .onFailure().recoverWithItem(failure -> {
                     LOG.debugf(failure, "Could not refund %s; the call counts", toRefund);

@@ -5,6 +5,7 @@ import java.util.List;
 
 import io.quarkiverse.ratelimit.Algorithm;
 import io.quarkiverse.ratelimit.FailureMode;
+import io.quarkiverse.ratelimit.Scope;
 import io.quarkiverse.ratelimit.runtime.redis.RateLimitScripts;
 import io.quarkus.runtime.annotations.RecordableConstructor;
 
@@ -20,18 +21,19 @@ public final class LimitDefinition {
     private final List<String> refundOn;
     private final boolean refundOnServerError;
     private final long burst;
+    private final Scope scope;
     private final Duration window;
     private final List<String> scriptArguments;
 
     public LimitDefinition(String name, long limit, long windowMillis, Algorithm algorithm, FailureMode failureMode,
             long cost) {
-        this(name, limit, windowMillis, algorithm, failureMode, cost, List.of(), false, 0);
+        this(name, limit, windowMillis, algorithm, failureMode, cost, List.of(), false, 0, Scope.TENANT);
     }
 
     /** @param burst units allowed at once for the token bucket and GCRA; 0 for {@code limit} */
     @RecordableConstructor
     public LimitDefinition(String name, long limit, long windowMillis, Algorithm algorithm, FailureMode failureMode,
-            long cost, List<String> refundOn, boolean refundOnServerError, long burst) {
+            long cost, List<String> refundOn, boolean refundOnServerError, long burst, Scope scope) {
         this.name = name;
         this.limit = limit;
         this.windowMillis = windowMillis;
@@ -41,6 +43,7 @@ public final class LimitDefinition {
         this.refundOn = List.copyOf(refundOn);
         this.refundOnServerError = refundOnServerError;
         this.burst = burst;
+        this.scope = scope;
         this.window = Duration.ofMillis(windowMillis);
         this.scriptArguments = List.of(RateLimitScripts.moduleName(algorithm), Long.toString(limit),
                 Long.toString(windowMillis), Long.toString(cost), Long.toString(burst > 0 ? burst : limit));
@@ -93,6 +96,10 @@ public final class LimitDefinition {
         return false;
     }
 
+    public Scope getScope() {
+        return scope;
+    }
+
     /** As declared: 0 means the limit. */
     public long getBurst() {
         return burst;
@@ -110,11 +117,13 @@ public final class LimitDefinition {
 
     /** Same counter semantics: two methods may share a name only if this holds. */
     public boolean sameLimitAs(LimitDefinition other) {
-        return limit == other.limit && windowMillis == other.windowMillis && algorithm == other.algorithm;
+        return limit == other.limit && windowMillis == other.windowMillis && algorithm == other.algorithm
+                && scope == other.scope;
     }
 
     @Override
     public String toString() {
-        return name + " (" + limit + " per " + window + ", " + algorithm + ")";
+        return name + " (" + limit + " per " + window + ", " + algorithm + (scope == Scope.TENANT ? "" : ", " + scope)
+                + ")";
     }
 }

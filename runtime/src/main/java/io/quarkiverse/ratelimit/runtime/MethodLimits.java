@@ -2,6 +2,7 @@ package io.quarkiverse.ratelimit.runtime;
 
 import java.util.List;
 
+import io.quarkiverse.ratelimit.Scope;
 import io.quarkiverse.ratelimit.runtime.http.RateLimitHeaders;
 import io.quarkus.runtime.annotations.RecordableConstructor;
 
@@ -12,6 +13,8 @@ public final class MethodLimits {
     private final ReturnKind returnKind;
     private final String policyHeader;
     private final boolean refunds;
+    private final String callTag;
+    private final boolean needsTenant;
 
     @RecordableConstructor
     public MethodLimits(List<LimitDefinition> limits, ReturnKind returnKind) {
@@ -20,6 +23,31 @@ public final class MethodLimits {
         this.policyHeader = RateLimitHeaders.policy(this.limits);
         this.refunds = this.limits.stream()
                 .anyMatch(limit -> !limit.getRefundOn().isEmpty() || limit.isRefundOnServerError());
+        this.callTag = callTag(this.limits);
+        this.needsTenant = this.limits.stream().anyMatch(limit -> limit.getScope() == Scope.TENANT);
+    }
+
+    /**
+     * The hash tag of every key of a call when the method mixes scopes ({@code ~m:} and the name of its first limit
+     * that is not per tenant), so that one script call stays in one cluster slot; {@code null} when every limit is per
+     * tenant and the tenant is the tag.
+     */
+    static String callTag(List<LimitDefinition> limits) {
+        for (LimitDefinition limit : limits) {
+            if (limit.getScope() != Scope.TENANT) {
+                return "~m:" + limit.getName();
+            }
+        }
+        return null;
+    }
+
+    public String callTag() {
+        return callTag;
+    }
+
+    /** Whether a call needs its tenant resolved (a method with only global or per-address limits does not). */
+    public boolean needsTenant() {
+        return needsTenant;
     }
 
     /** Whether any limit gives back a failed call (most do not, and their calls skip all refund bookkeeping). */

@@ -11,7 +11,9 @@ import io.quarkiverse.ratelimit.ConcurrencySlot;
 import io.quarkiverse.ratelimit.RateLimit;
 import io.quarkiverse.ratelimit.RateLimitDecision;
 import io.quarkiverse.ratelimit.RateLimiter;
+import io.quarkiverse.ratelimit.Scope;
 import io.quarkiverse.ratelimit.runtime.fallback.ResilientRateLimiter;
+import io.quarkiverse.ratelimit.runtime.key.RateLimitKeys;
 import io.quarkiverse.ratelimit.runtime.key.TenantTags;
 import io.smallrye.mutiny.Uni;
 
@@ -22,11 +24,14 @@ public class ProgrammaticRateLimiter implements RateLimiter {
     private final ResilientRateLimiter limiter;
     private final RedisRateLimiter redis;
     private final ConcurrencyLimiter concurrency;
+    private final RateLimitKeys keys;
 
-    ProgrammaticRateLimiter(ResilientRateLimiter limiter, RedisRateLimiter redis, ConcurrencyLimiter concurrency) {
+    ProgrammaticRateLimiter(ResilientRateLimiter limiter, RedisRateLimiter redis, ConcurrencyLimiter concurrency,
+            RateLimitKeys keys) {
         this.limiter = limiter;
         this.redis = redis;
         this.concurrency = concurrency;
+        this.keys = keys;
     }
 
     @Override
@@ -43,7 +48,8 @@ public class ProgrammaticRateLimiter implements RateLimiter {
             throw new IllegalArgumentException("A call of '" + limit.name() + "' costs 0 to " + capacity
                     + ", not " + cost);
         }
-        return limiter.acquire(tag(tenant), List.of(definition(limit, cost))).map(decisions -> decisions.get(0));
+        List<LimitDefinition> definitions = List.of(definition(limit, cost));
+        return limiter.acquire(keys.keys(tag(tenant), definitions), definitions).map(decisions -> decisions.get(0));
     }
 
     @Override
@@ -55,7 +61,7 @@ public class ProgrammaticRateLimiter implements RateLimiter {
         for (RateLimit limit : limits) {
             definitions.add(definition(limit, 1));
         }
-        return limiter.acquire(tag(tenant), definitions);
+        return limiter.acquire(keys.keys(tag(tenant), definitions), definitions);
     }
 
     @Override
@@ -64,17 +70,18 @@ public class ProgrammaticRateLimiter implements RateLimiter {
             throw new IllegalArgumentException("A refund of '" + limit.name() + "' is 0 to " + limit.limit()
                     + ", not " + cost);
         }
-        return redis.refund(tag(tenant), List.of(definition(limit, cost)));
+        List<LimitDefinition> definitions = List.of(definition(limit, cost));
+        return redis.refund(keys.keys(tag(tenant), definitions), definitions);
     }
 
     @Override
     public Uni<Void> reset(RateLimit limit, String tenant) {
-        return redis.reset(tag(tenant), definition(limit, 0));
+        return redis.reset(keys.key(tag(tenant), definition(limit, 0)));
     }
 
     private static LimitDefinition definition(RateLimit limit, long cost) {
         return new LimitDefinition(limit.name(), limit.limit(), limit.window().toMillis(), limit.algorithm(),
-                limit.failureMode(), cost, List.of(), false, limit.burst());
+                limit.failureMode(), cost, List.of(), false, limit.burst(), Scope.TENANT);
     }
 
     private static String tag(String tenant) {

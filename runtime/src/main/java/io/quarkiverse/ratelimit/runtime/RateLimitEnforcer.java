@@ -2,6 +2,7 @@ package io.quarkiverse.ratelimit.runtime;
 
 
 import java.time.Duration;
+import java.util.List;
 
 import jakarta.inject.Singleton;
 
@@ -10,6 +11,7 @@ import io.quarkiverse.ratelimit.RateLimitExceededException;
 import io.quarkiverse.ratelimit.runtime.config.RateLimitConfig;
 import io.quarkiverse.ratelimit.runtime.fallback.ResilientRateLimiter;
 import io.quarkiverse.ratelimit.runtime.http.RateLimitHeaders;
+import io.quarkiverse.ratelimit.runtime.key.RateLimitKeys;
 import io.quarkiverse.ratelimit.runtime.tenant.RequestTenantResolver;
 import io.quarkus.arc.Arc;
 import io.quarkus.vertx.http.runtime.CurrentVertxRequest;
@@ -29,9 +31,11 @@ public class RateLimitEnforcer {
     private final RedisRateLimiter redis;
     private final CurrentVertxRequest currentRequest;
     private final Duration refundTimeout;
+    private final RateLimitKeys keys;
 
     RateLimitEnforcer(RequestTenantResolver tenants, ResilientRateLimiter limiter, RedisRateLimiter redis,
-            CurrentVertxRequest currentRequest, RateLimitConfig config) {
+            CurrentVertxRequest currentRequest, RateLimitConfig config, RateLimitKeys keys) {
+        this.keys = keys;
         this.tenants = tenants;
         this.limiter = limiter;
         this.redis = redis;
@@ -42,8 +46,10 @@ public class RateLimitEnforcer {
     /** Admits the call, or fails with {@link RateLimitExceededException}; the admission can refund the call. */
     public Uni<Admission> admit(MethodLimits limits) {
         RoutingContext request = currentRequest();
-        return tenants.resolveTag(request)
-                .flatMap(tenant -> limiter.acquire(tenant, limits.getLimits()).map(decisions -> {
+        Uni<String> tenant = limits.needsTenant() ? tenants.resolveTag(request) : Uni.createFrom().nullItem();
+        return tenant
+                .map(tenantTag -> this.keys.keys(limits, tenantTag, RequestTenantResolver.clientTag(request)))
+                .flatMap(keys -> limiter.acquire(keys, limits.getLimits()).map(decisions -> {
                     if (request != null) {
                         RateLimitHeaders.attach(request, limits, decisions);
                     }
@@ -54,15 +60,15 @@ public class RateLimitEnforcer {
                         }
                         degraded |= decision.degraded();
                     }
-                    return admission(request, tenant, limits, degraded);
+                    return admission(request, keys, limits, degraded);
                 }));
     }
 
-    private Admission admission(RoutingContext request, String tenant, MethodLimits limits, boolean degraded) {
+    private Admission admission(RoutingContext request, List<String> keys, MethodLimits limits, boolean degraded) {
         if (degraded || !limits.refunds()) {
             return Admission.NONE;
         }
-        Admission admission = new Admission(redis, tenant, limits.getLimits(), refundTimeout);
+        Admission admission = new Admission(redis, keys, limits.getLimits(), refundTimeout);
         if (request != null && admission.refundsOnServerError()) {
             // at the end, when the status is final (at headers-end Quarkus REST may not have set it yet)
             request.addEndHandler(ignored -> {

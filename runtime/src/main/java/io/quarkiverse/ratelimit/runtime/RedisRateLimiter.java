@@ -31,30 +31,32 @@ public class RedisRateLimiter {
         this.keys = keys;
     }
 
-    /** One decision per limit, in declaration order; the call is admitted only if every one allows it. */
-    public Uni<List<RateLimitDecision>> acquire(String tenantTag, List<LimitDefinition> limits) {
-        return run(scripts.scripts().rateLimit(), tenantTag, limits).map(reply -> decisions(limits, reply));
+    /**
+     * One decision per limit, in declaration order; the call is admitted only if every one allows it.
+     *
+     * @param limitKeys the key of each limit ({@link RateLimitKeys}), all in one hash slot
+     */
+    public Uni<List<RateLimitDecision>> acquire(List<String> limitKeys, List<LimitDefinition> limits) {
+        return run(scripts.scripts().rateLimit(), limitKeys, limits).map(reply -> decisions(limits, reply));
     }
 
     /** Gives back, in one atomic call, what an admitted call consumed of each limit (clamped by every algorithm). */
-    public Uni<Void> refund(String tenantTag, List<LimitDefinition> limits) {
-        return run(scripts.scripts().refund(), tenantTag, limits).replaceWithVoid();
+    public Uni<Void> refund(List<String> limitKeys, List<LimitDefinition> limits) {
+        return run(scripts.scripts().refund(), limitKeys, limits).replaceWithVoid();
     }
 
-    private Uni<Response> run(LuaScript script, String tenantTag, List<LimitDefinition> limits) {
-        List<String> limitKeys = new ArrayList<>(limits.size());
+    private Uni<Response> run(LuaScript script, List<String> limitKeys, List<LimitDefinition> limits) {
         List<String> args = new ArrayList<>(1 + 5 * limits.size());
         args.add(REDIS_CLOCK);
         for (LimitDefinition limit : limits) {
-            limitKeys.add(keys.key(tenantTag, limit));
             args.addAll(limit.scriptArguments());
         }
         return scripts.run(script, limitKeys, args);
     }
 
-    /** Deletes one tenant's state of one limit. */
-    public Uni<Void> reset(String tenantTag, LimitDefinition limit) {
-        return scripts.delete(keys.key(tenantTag, limit));
+    /** Deletes the state of one limit's key. */
+    public Uni<Void> reset(String key) {
+        return scripts.delete(key);
     }
 
     /** The script returns four integers per limit: allowed, remaining, reset_ms, retry_after_ms. */

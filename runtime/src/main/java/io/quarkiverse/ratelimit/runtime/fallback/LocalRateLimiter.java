@@ -40,17 +40,17 @@ public final class LocalRateLimiter {
     }
 
     /**
-     * Decides every limit of a call, all or nothing like the script: the call is recorded in every counter only if every
+     * Decides every limit of a call (each counted under its Redis key), all or nothing like the script: the call is recorded in every counter only if every
      * limit admits it. One lock for all counters keeps that atomic; this is the degraded path, where simple beats fast.
      */
-    public synchronized List<RateLimitDecision> acquire(String tenantTag, List<LimitDefinition> limits) {
+    public synchronized List<RateLimitDecision> acquire(List<String> keys, List<LimitDefinition> limits) {
         long now = millisClock.getAsLong();
         List<Counter> counters = new ArrayList<>(limits.size());
         List<RateLimitDecision> decisions = new ArrayList<>(limits.size());
         boolean admitted = true;
-        for (LimitDefinition limit : limits) {
-            Counter counter = this.counters.get(tenantTag + '\n' + limit.getName(),
-                    key -> new Counter(limit.getWindowMillis()));
+        for (int i = 0; i < limits.size(); i++) {
+            LimitDefinition limit = limits.get(i);
+            Counter counter = this.counters.get(keys.get(i), key -> new Counter(limit.getWindowMillis()));
             RateLimitDecision decision = counter.check(now, limit, localLimit(limit));
             counters.add(counter);
             decisions.add(decision);

@@ -54,8 +54,8 @@ public class ResilientRateLimiter {
     }
 
     /** One decision per limit, in order; the call is admitted only if every one allows it. */
-    public Uni<List<RateLimitDecision>> acquire(String tenantTag, List<LimitDefinition> limits) {
-        return guarded(() -> redis.acquire(tenantTag, limits), failure -> withoutRedis(tenantTag, limits, failure));
+    public Uni<List<RateLimitDecision>> acquire(List<String> keys, List<LimitDefinition> limits) {
+        return guarded(() -> redis.acquire(keys, limits), failure -> withoutRedis(keys, limits, failure));
     }
 
     /**
@@ -91,19 +91,22 @@ public class ResilientRateLimiter {
     }
 
     /** Each limit's failure mode decides; fail-closed wins, then the local limits decide all or nothing. */
-    private List<RateLimitDecision> withoutRedis(String tenantTag, List<LimitDefinition> limits, Throwable cause) {
+    private List<RateLimitDecision> withoutRedis(List<String> keys, List<LimitDefinition> limits, Throwable cause) {
         degradedCalls.increment();
         List<LimitDefinition> local = new ArrayList<>(limits.size());
-        for (LimitDefinition limit : limits) {
+        List<String> localKeys = new ArrayList<>(limits.size());
+        for (int i = 0; i < limits.size(); i++) {
+            LimitDefinition limit = limits.get(i);
             FailureMode mode = failureMode(limit);
             if (mode == FailureMode.FAIL_CLOSED) {
                 throw new RateLimiterUnavailableException(limit.getName(), breaker.retryAfter(), cause);
             }
             if (mode != FailureMode.FAIL_OPEN) {
                 local.add(limit);
+                localKeys.add(keys.get(i));
             }
         }
-        List<RateLimitDecision> localDecisions = local.isEmpty() ? List.of() : this.local.acquire(tenantTag, local);
+        List<RateLimitDecision> localDecisions = local.isEmpty() ? List.of() : this.local.acquire(localKeys, local);
         List<RateLimitDecision> decisions = new ArrayList<>(limits.size());
         int next = 0;
         for (LimitDefinition limit : limits) {

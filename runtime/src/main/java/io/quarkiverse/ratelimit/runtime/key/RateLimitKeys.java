@@ -1,9 +1,14 @@
 package io.quarkiverse.ratelimit.runtime.key;
 
+import java.util.ArrayList;
+import java.util.List;
+
 import jakarta.inject.Singleton;
 
 import io.quarkiverse.ratelimit.Algorithm;
+import io.quarkiverse.ratelimit.Scope;
 import io.quarkiverse.ratelimit.runtime.LimitDefinition;
+import io.quarkiverse.ratelimit.runtime.MethodLimits;
 import io.quarkiverse.ratelimit.runtime.config.RateLimitConfig;
 
 /**
@@ -20,8 +25,37 @@ public class RateLimitKeys {
         this.prefix = config.keyPrefix();
     }
 
+    /** The tag of everyone's counter of a {@link Scope#GLOBAL} limit. */
+    static final String GLOBAL = "~global";
+
     public String key(String tenantTag, LimitDefinition limit) {
         return prefix + ":{" + tenantTag + "}:" + limit.getName() + ':' + suffix(limit.getAlgorithm());
+    }
+
+    /** The keys of every limit of one call of a method; one hash tag for all of them (see {@link MethodLimits#callTag()}). */
+    public List<String> keys(MethodLimits method, String tenantTag, String clientTag) {
+        List<LimitDefinition> limits = method.getLimits();
+        List<String> keys = new ArrayList<>(limits.size());
+        for (LimitDefinition limit : limits) {
+            String subject = switch (limit.getScope()) {
+                case TENANT -> tenantTag;
+                case CLIENT_ADDRESS -> clientTag;
+                case GLOBAL -> GLOBAL;
+            };
+            keys.add(method.callTag() == null ? key(subject, limit)
+                    : prefix + ":{" + method.callTag() + "}:" + subject + ':' + limit.getName() + ':'
+                            + suffix(limit.getAlgorithm()));
+        }
+        return keys;
+    }
+
+    /** The keys of limits that all count one tenant (the programmatic API). */
+    public List<String> keys(String tenantTag, List<LimitDefinition> limits) {
+        List<String> keys = new ArrayList<>(limits.size());
+        for (LimitDefinition limit : limits) {
+            keys.add(key(tenantTag, limit));
+        }
+        return keys;
     }
 
     /** The leases of a tenant's {@code @ConcurrencyLimited} calls: {@code <prefix>:{<tenant tag>}:<name>:cl}. */

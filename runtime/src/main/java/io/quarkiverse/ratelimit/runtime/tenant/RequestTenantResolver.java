@@ -54,6 +54,11 @@ public class RequestTenantResolver {
         return TenantTags.forTenant(tenant);
     }
 
+    /** The client address's tag for {@code CLIENT_ADDRESS}-scoped limits (the shared anonymous tag outside HTTP). */
+    public static String clientTag(RoutingContext request) {
+        return fromClientAddress(request);
+    }
+
     private static String fromClientAddress(RoutingContext request) {
         SocketAddress address = request == null ? null : request.request().remoteAddress();
         if (address == null || address.hostAddress() == null) {

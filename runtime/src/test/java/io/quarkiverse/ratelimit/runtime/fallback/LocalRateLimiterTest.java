@@ -80,15 +80,16 @@ class LocalRateLimiterTest {
         LocalRateLimiter limiter = new LocalRateLimiter(100, 1, millis::get);
         LimitDefinition roomy = new LimitDefinition("roomy", 10, 1000, Algorithm.FIXED_WINDOW, FailureMode.LOCAL, 1);
         LimitDefinition tight = new LimitDefinition("tight", 1, 1000, Algorithm.FIXED_WINDOW, FailureMode.LOCAL, 1);
-        assertThat(limiter.acquire("t", List.of(roomy, tight))).allMatch(RateLimitDecision::allowed);
-        List<RateLimitDecision> refused = limiter.acquire("t", List.of(roomy, tight));
+        List<String> keys = List.of("t:roomy", "t:tight");
+        assertThat(limiter.acquire(keys, List.of(roomy, tight))).allMatch(RateLimitDecision::allowed);
+        List<RateLimitDecision> refused = limiter.acquire(keys, List.of(roomy, tight));
         assertThat(refused.get(0).allowed()).isTrue();
         assertThat(refused.get(1).allowed()).isFalse();
         assertThat(one(limiter, "t", roomy).remaining()).as("only the first call counted in roomy").isEqualTo(8);
     }
 
     private static RateLimitDecision one(LocalRateLimiter limiter, String tenant, LimitDefinition limit) {
-        return limiter.acquire(tenant, List.of(limit)).get(0);
+        return limiter.acquire(List.of(tenant + ":" + limit.getName()), List.of(limit)).get(0);
     }
 
     private static LimitDefinition limit(long limit, Algorithm algorithm) {
