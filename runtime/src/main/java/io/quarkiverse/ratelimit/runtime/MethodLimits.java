@@ -15,6 +15,7 @@ public final class MethodLimits {
     private final boolean refunds;
     private final String callTag;
     private final boolean needsTenant;
+    private final boolean needsClientAddress;
 
     @RecordableConstructor
     public MethodLimits(List<LimitDefinition> limits, ReturnKind returnKind) {
@@ -25,6 +26,7 @@ public final class MethodLimits {
                 .anyMatch(limit -> !limit.getRefundOn().isEmpty() || limit.isRefundOnServerError());
         this.callTag = callTag(this.limits);
         this.needsTenant = this.limits.stream().anyMatch(limit -> limit.getScope() == Scope.TENANT);
+        this.needsClientAddress = this.limits.stream().anyMatch(limit -> limit.getScope() == Scope.CLIENT_ADDRESS);
     }
 
     /**
@@ -43,6 +45,11 @@ public final class MethodLimits {
 
     public String callTag() {
         return callTag;
+    }
+
+    /** Whether a call needs its client address's tag. */
+    public boolean needsClientAddress() {
+        return needsClientAddress;
     }
 
     /** Whether a call needs its tenant resolved (a method with only global or per-address limits does not). */

@@ -48,7 +48,8 @@ public class RateLimitEnforcer {
         RoutingContext request = currentRequest();
         Uni<String> tenant = limits.needsTenant() ? tenants.resolveTag(request) : Uni.createFrom().nullItem();
         return tenant
-                .map(tenantTag -> this.keys.keys(limits, tenantTag, RequestTenantResolver.clientTag(request)))
+                .map(tenantTag -> this.keys.keys(limits, tenantTag,
+                        limits.needsClientAddress() ? RequestTenantResolver.clientTag(request) : null))
                 .flatMap(keys -> limiter.acquire(keys, limits.getLimits()).map(decisions -> {
                     if (request != null) {
                         RateLimitHeaders.attach(request, limits, decisions);
