@@ -11,8 +11,6 @@ import jakarta.interceptor.InvocationContext;
 import io.quarkiverse.ratelimit.ConcurrencyLimited;
 import io.quarkiverse.ratelimit.runtime.ConcurrencyLimiter.Lease;
 import io.quarkiverse.ratelimit.runtime.tenant.RequestTenantResolver;
-import io.quarkus.arc.Arc;
-import io.quarkus.vertx.http.runtime.CurrentVertxRequest;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.Context;
@@ -30,21 +28,17 @@ public class ConcurrencyLimitInterceptor {
     private final RateLimitedMethods methods;
     private final ConcurrencyLimiter limiter;
     private final RequestTenantResolver tenants;
-    private final CurrentVertxRequest currentRequest;
 
-    ConcurrencyLimitInterceptor(RateLimitedMethods methods, ConcurrencyLimiter limiter, RequestTenantResolver tenants,
-            CurrentVertxRequest currentRequest) {
+    ConcurrencyLimitInterceptor(RateLimitedMethods methods, ConcurrencyLimiter limiter, RequestTenantResolver tenants) {
         this.methods = methods;
         this.limiter = limiter;
         this.tenants = tenants;
-        this.currentRequest = currentRequest;
     }
 
     @AroundInvoke
     Object limit(InvocationContext invocation) throws Exception {
         ConcurrencyDefinition limit = methods.concurrencyFor(invocation.getMethod());
-        Uni<Lease> lease = tenants
-                .resolveTag(Arc.container().requestContext().isActive() ? currentRequest.getCurrent() : null)
+        Uni<Lease> lease = tenants.resolveTag(tenants.currentRequest())
                 .flatMap(tenant -> limiter.acquire(tenant, limit));
         if (!Context.isOnEventLoopThread()) {
             Lease held = lease.await().indefinitely();
@@ -54,9 +48,10 @@ public class ConcurrencyLimitInterceptor {
                 held.release().await().indefinitely();
             }
         }
+        lease = lease.emitOn(CallerContext.current());
         return switch (limit.getReturnKind()) {
-            case UNI -> lease.chain(held -> proceed(invocation, failure -> Uni.createFrom().failure(failure))
-                    .onTermination().call(held::release));
+            case UNI -> lease.chain(held -> RateLimitInterceptor.<Uni<Object>> proceed(invocation,
+                    failure -> Uni.createFrom().failure(failure)).onTermination().call(held::release));
             case MULTI -> lease.onItem().transformToMulti(held -> RateLimitInterceptor.<Multi<Object>> proceed(
                     invocation, failure -> Multi.createFrom().failure(failure)).onTermination().call(held::release));
             case COMPLETION_STAGE -> lease.chain(held -> Uni.createFrom()
@@ -68,10 +63,5 @@ public class ConcurrencyLimitInterceptor {
                     + " returns a plain value but was called on the Vert.x event loop: return Uni, Multi or"
                     + " CompletionStage, or let it run on a worker thread");
         };
-    }
-
-    private static Uni<Object> proceed(InvocationContext invocation,
-            java.util.function.Function<Exception, Uni<Object>> asFailure) {
-        return RateLimitInterceptor.proceed(invocation, asFailure);
     }
 }

@@ -43,12 +43,7 @@ public class ProgrammaticRateLimiter implements RateLimiter {
 
     @Override
     public Uni<RateLimitDecision> tryAcquire(RateLimit limit, String tenant, long cost) {
-        long capacity = limit.burst() > 0 ? limit.burst() : limit.limit();
-        if (cost < 0 || cost > capacity) {
-            throw new IllegalArgumentException("A call of '" + limit.name() + "' costs 0 to " + capacity
-                    + ", not " + cost);
-        }
-        List<LimitDefinition> definitions = List.of(definition(limit, cost));
+        List<LimitDefinition> definitions = List.of(definition(limit, checkedCost(limit, cost)));
         return limiter.acquire(keys.keys(tag(tenant), definitions), definitions).map(decisions -> decisions.get(0));
     }
 
@@ -66,17 +61,23 @@ public class ProgrammaticRateLimiter implements RateLimiter {
 
     @Override
     public Uni<Void> refund(RateLimit limit, String tenant, long cost) {
-        if (cost < 0 || cost > limit.limit()) {
-            throw new IllegalArgumentException("A refund of '" + limit.name() + "' is 0 to " + limit.limit()
-                    + ", not " + cost);
-        }
-        List<LimitDefinition> definitions = List.of(definition(limit, cost));
+        List<LimitDefinition> definitions = List.of(definition(limit, checkedCost(limit, cost)));
         return redis.refund(keys.keys(tag(tenant), definitions), definitions);
     }
 
     @Override
     public Uni<Void> reset(RateLimit limit, String tenant) {
         return redis.reset(keys.key(tag(tenant), definition(limit, 0)));
+    }
+
+    /** Units taken or given back at once: 0 up to what the limit holds at most (its burst, else the limit). */
+    private static long checkedCost(RateLimit limit, long cost) {
+        long capacity = limit.burst() > 0 ? limit.burst() : limit.limit();
+        if (cost < 0 || cost > capacity) {
+            throw new IllegalArgumentException("A call of '" + limit.name() + "' costs 0 to " + capacity
+                    + ", not " + cost);
+        }
+        return cost;
     }
 
     private static LimitDefinition definition(RateLimit limit, long cost) {

@@ -13,8 +13,6 @@ import io.quarkiverse.ratelimit.runtime.fallback.ResilientRateLimiter;
 import io.quarkiverse.ratelimit.runtime.http.RateLimitHeaders;
 import io.quarkiverse.ratelimit.runtime.key.RateLimitKeys;
 import io.quarkiverse.ratelimit.runtime.tenant.RequestTenantResolver;
-import io.quarkus.arc.Arc;
-import io.quarkus.vertx.http.runtime.CurrentVertxRequest;
 import io.smallrye.mutiny.Uni;
 import io.vertx.ext.web.RoutingContext;
 
@@ -29,23 +27,21 @@ public class RateLimitEnforcer {
     private final RequestTenantResolver tenants;
     private final ResilientRateLimiter limiter;
     private final RedisRateLimiter redis;
-    private final CurrentVertxRequest currentRequest;
     private final Duration refundTimeout;
     private final RateLimitKeys keys;
 
     RateLimitEnforcer(RequestTenantResolver tenants, ResilientRateLimiter limiter, RedisRateLimiter redis,
-            CurrentVertxRequest currentRequest, RateLimitConfig config, RateLimitKeys keys) {
+            RateLimitConfig config, RateLimitKeys keys) {
         this.keys = keys;
         this.tenants = tenants;
         this.limiter = limiter;
         this.redis = redis;
-        this.currentRequest = currentRequest;
         this.refundTimeout = config.decisionTimeout();
     }
 
     /** Admits the call, or fails with {@link RateLimitExceededException}; the admission can refund the call. */
     public Uni<Admission> admit(MethodLimits limits) {
-        RoutingContext request = currentRequest();
+        RoutingContext request = tenants.currentRequest();
         Uni<String> tenant = limits.needsTenant() ? tenants.resolveTag(request) : Uni.createFrom().nullItem();
         return tenant
                 .map(tenantTag -> this.keys.keys(limits, tenantTag,
@@ -80,9 +76,5 @@ public class RateLimitEnforcer {
             });
         }
         return admission;
-    }
-
-    private RoutingContext currentRequest() {
-        return Arc.container().requestContext().isActive() ? currentRequest.getCurrent() : null;
     }
 }

@@ -14,7 +14,6 @@ import io.quarkiverse.ratelimit.RateLimited;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.Context;
-import io.vertx.core.Vertx;
 
 /**
  * Admits a call of a {@link RateLimited} method before it runs. On the event loop, the decision is chained before
@@ -51,7 +50,7 @@ public class RateLimitInterceptor {
                     + " returns a plain value but was called on the Vert.x event loop, where the rate-limit decision"
                     + " cannot be awaited: return Uni, Multi or CompletionStage, or let it run on a worker thread");
         }
-        Executor caller = sameContext(Vertx.currentContext());
+        Executor caller = CallerContext.current();
         Uni<Admission> admitted = enforcer.admit(limits).emitOn(caller);
         return switch (limits.getReturnKind()) {
             case UNI -> admitted.chain(admission -> RateLimitInterceptor.<Uni<Object>> proceed(invocation,
@@ -78,16 +77,5 @@ public class RateLimitInterceptor {
         } catch (Exception e) {
             return asFailure.apply(e);
         }
-    }
-
-    /** Runs continuations on the caller's Vert.x context, so the method sees its own request context. */
-    private static Executor sameContext(Context caller) {
-        return task -> {
-            if (caller == null || Vertx.currentContext() == caller) {
-                task.run();
-            } else {
-                caller.runOnContext(ignored -> task.run());
-            }
-        };
     }
 }

@@ -7,7 +7,6 @@ import java.util.List;
 import jakarta.inject.Singleton;
 
 import io.quarkiverse.ratelimit.RateLimitDecision;
-import io.quarkiverse.ratelimit.runtime.key.RateLimitKeys;
 import io.quarkiverse.ratelimit.runtime.redis.LuaScript;
 import io.quarkiverse.ratelimit.runtime.redis.ScriptRunner;
 import io.smallrye.mutiny.Uni;
@@ -24,17 +23,15 @@ public class RedisRateLimiter {
     private static final String REDIS_CLOCK = "";
 
     private final ScriptRunner scripts;
-    private final RateLimitKeys keys;
 
-    RedisRateLimiter(ScriptRunner scripts, RateLimitKeys keys) {
+    RedisRateLimiter(ScriptRunner scripts) {
         this.scripts = scripts;
-        this.keys = keys;
     }
 
     /**
      * One decision per limit, in declaration order; the call is admitted only if every one allows it.
      *
-     * @param limitKeys the key of each limit ({@link RateLimitKeys}), all in one hash slot
+     * @param limitKeys the key of each limit ({@code RateLimitKeys}), all in one hash slot
      */
     public Uni<List<RateLimitDecision>> acquire(List<String> limitKeys, List<LimitDefinition> limits) {
         return run(scripts.scripts().rateLimit(), limitKeys, limits).map(reply -> decisions(limits, reply));

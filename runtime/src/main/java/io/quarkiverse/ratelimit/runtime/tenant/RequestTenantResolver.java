@@ -10,6 +10,7 @@ import io.quarkus.arc.Arc;
 import io.quarkus.arc.InjectableInstance;
 import io.quarkus.security.identity.CurrentIdentityAssociation;
 import io.quarkus.security.identity.SecurityIdentity;
+import io.quarkus.vertx.http.runtime.CurrentVertxRequest;
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.net.SocketAddress;
 import io.vertx.ext.web.RoutingContext;
@@ -23,10 +24,18 @@ public class RequestTenantResolver {
 
     private final Optional<String> header;
     private final InjectableInstance<CurrentIdentityAssociation> identity;
+    private final CurrentVertxRequest currentRequest;
 
-    RequestTenantResolver(RateLimitConfig config, InjectableInstance<CurrentIdentityAssociation> identity) {
+    RequestTenantResolver(RateLimitConfig config, InjectableInstance<CurrentIdentityAssociation> identity,
+            CurrentVertxRequest currentRequest) {
         this.header = config.tenant().header();
         this.identity = identity;
+        this.currentRequest = currentRequest;
+    }
+
+    /** The HTTP request being served, {@code null} when the call is not part of one. */
+    public RoutingContext currentRequest() {
+        return Arc.container().requestContext().isActive() ? currentRequest.getCurrent() : null;
     }
 
     /** @param request the current HTTP request, {@code null} when the call is not part of one */
