@@ -1,18 +1,16 @@
 -- Gives back, atomically for every limit of a call, what the call consumed: for admitted calls that
 -- failed and should not count (seed 003: an INCR-then-DECR rollback races; this cannot). Each
 -- algorithm module clamps its refund: no count goes below zero, no bucket above its capacity.
--- lua/prelude.lua, inlined at the prelude marker below, defines ALGORITHMS (every lua/<algorithm>.lua)
--- and now_ms.
+-- lua/prelude.lua, inlined at the prelude marker below, defines ALGORITHMS, now_ms, LIMITS and limit_args.
 --
--- KEYS and ARGV as in rate_limit.lua (ARGV[1] the clock override, then algorithm, limit, window, cost,
--- burst per limit; cost is what to give back).
+-- KEYS and ARGV as in rate_limit.lua (the limit state keys, then the optional run-time limits hash; ARGV[1]
+-- the clock override, then six per limit; cost is what to give back).
 -- Returns the number of limits refunded.
 
 --@prelude
 
-for i, key in ipairs(KEYS) do
-  local arg = 2 + 5 * (i - 1)
-  ALGORITHMS[ARGV[arg]].refund(key, now_ms, tonumber(ARGV[arg + 1]), tonumber(ARGV[arg + 2]),
-    tonumber(ARGV[arg + 3]), tonumber(ARGV[arg + 4]))
+for i = 1, LIMITS do
+  local algorithm, limit, window_ms, cost, burst = limit_args(i)
+  algorithm.refund(KEYS[i], now_ms, limit, window_ms, cost, burst)
 end
-return #KEYS
+return LIMITS

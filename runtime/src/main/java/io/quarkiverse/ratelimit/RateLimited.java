@@ -37,16 +37,49 @@ import jakarta.interceptor.InterceptorBinding;
 @Repeatable(RateLimited.List.class)
 public @interface RateLimited {
 
-    /** How many calls one tenant may make per {@link #window()}; greater than zero. */
+    /**
+     * How many calls one tenant may make per {@link #window()}; greater than zero. Required unless {@link #policy()}
+     * names a policy whose configuration sets it.
+     */
     @Nonbinding
-    long limit();
+    long limit() default 0;
 
     /**
      * The window length, in Quarkus duration syntax: {@code 500ms}, {@code 10s}, {@code 1m}, {@code 1h}, {@code 1d},
-     * or ISO-8601 ({@code PT1M}). A plain number means seconds.
+     * or ISO-8601 ({@code PT1M}). A plain number means seconds. Required unless {@link #policy()} names a policy whose
+     * configuration sets it.
      */
     @Nonbinding
-    String window();
+    String window() default "";
+
+    /**
+     * A named policy: {@code quarkus.rate-limit.policies.<policy>.*} (limit, window, algorithm, burst, cost, scope,
+     * failure-mode, tenant source) override the values of this annotation at start-up, so operations can change them
+     * without a rebuild, and {@code quarkus.rate-limit.plans.<plan>.<policy>.*} give each plan its own. Letters,
+     * digits, {@code .}, {@code _} and {@code -}. Using a policy does not share a counter: the limit keeps its
+     * {@link #name()}.
+     */
+    @Nonbinding
+    String policy() default "";
+
+    /** Where the tenant of this limit comes from, when its scope is {@link Scope#TENANT}. */
+    @Nonbinding
+    TenantSource tenant() default TenantSource.DEFAULT;
+
+    /**
+     * Count each HTTP method and path template separately ({@code POST /carriers/{carrier}/labels}, never the raw
+     * path): for a limit declared on a class or shared by name across endpoints.
+     */
+    @Nonbinding
+    boolean perEndpoint() default false;
+
+    /**
+     * Method parameters whose values split the counter: with {@code perParameter = "carrier"} each carrier has its own
+     * counter per tenant. A name is a {@code @PathParam}, {@code @QueryParam}, {@code @HeaderParam} (or
+     * {@code @Rest*}) name, or the Java parameter name. Values are untrusted: escaped, and hashed when long.
+     */
+    @Nonbinding
+    String[] perParameter() default {};
 
     /** How calls are counted; see {@link Algorithm}. */
     @Nonbinding

@@ -19,6 +19,8 @@ import io.quarkiverse.ratelimit.ConcurrencyLimitExceededException;
 import io.quarkiverse.ratelimit.ConcurrencyLimited;
 import io.quarkiverse.ratelimit.RateLimitExceededException;
 import io.quarkiverse.ratelimit.RateLimited;
+import io.quarkiverse.ratelimit.TenantBlockedException;
+import io.quarkiverse.ratelimit.TenantRequiredException;
 import io.quarkiverse.ratelimit.RateLimiterUnavailableException;
 import io.quarkiverse.ratelimit.runtime.ConcurrencyDefinition;
 import io.quarkiverse.ratelimit.runtime.ConcurrencyLimitInterceptor;
@@ -30,18 +32,22 @@ import io.quarkiverse.ratelimit.runtime.RateLimitInterceptor;
 import io.quarkiverse.ratelimit.runtime.RateLimitRecorder;
 import io.quarkiverse.ratelimit.runtime.RateLimitedMethods;
 import io.quarkiverse.ratelimit.runtime.RedisRateLimiter;
+import io.quarkiverse.ratelimit.runtime.RedisRateLimitAdmin;
 import io.quarkiverse.ratelimit.runtime.config.RateLimitConfigValidator;
 import io.quarkiverse.ratelimit.runtime.config.RateLimitFixedConfig;
 import io.quarkiverse.ratelimit.runtime.fallback.ResilientRateLimiter;
 import io.quarkiverse.ratelimit.runtime.http.ConcurrencyLimitExceededExceptionMapper;
-import io.quarkiverse.ratelimit.runtime.http.MissingTenantExceptionMapper;
+import io.quarkiverse.ratelimit.runtime.http.TenantBlockedExceptionMapper;
+import io.quarkiverse.ratelimit.runtime.http.TenantRequiredExceptionMapper;
+import io.quarkiverse.ratelimit.runtime.policy.ConfiguredLimits;
+import io.quarkiverse.ratelimit.runtime.policy.TenantPlans;
+import io.quarkiverse.ratelimit.runtime.tenant.ClientAddresses;
 import io.quarkiverse.ratelimit.runtime.http.RateLimitExceededExceptionMapper;
 import io.quarkiverse.ratelimit.runtime.http.RateLimiterUnavailableExceptionMapper;
 import io.quarkiverse.ratelimit.runtime.key.RateLimitKeys;
 import io.quarkiverse.ratelimit.runtime.redis.LuaScript;
 import io.quarkiverse.ratelimit.runtime.redis.RateLimitScripts;
 import io.quarkiverse.ratelimit.runtime.redis.ScriptRunner;
-import io.quarkiverse.ratelimit.runtime.tenant.MissingTenantException;
 import io.quarkiverse.ratelimit.runtime.tenant.RequestTenantResolver;
 import io.quarkus.arc.deployment.AdditionalBeanBuildItem;
 import io.quarkus.arc.deployment.BeanDiscoveryFinishedBuildItem;
@@ -62,6 +68,8 @@ import io.quarkus.deployment.builditem.nativeimage.NativeImageResourceBuildItem;
 import io.quarkus.redis.deployment.client.RequestedRedisClientBuildItem;
 import io.quarkus.redis.runtime.client.config.RedisConfig;
 import io.quarkus.resteasy.reactive.spi.ExceptionMapperBuildItem;
+
+import org.eclipse.microprofile.config.ConfigProvider;
 
 class RateLimitProcessor {
 
@@ -90,16 +98,17 @@ class RateLimitProcessor {
                 .addBeanClasses(RateLimitInterceptor.class, RateLimitEnforcer.class, RedisRateLimiter.class,
                         ResilientRateLimiter.class, ProgrammaticRateLimiter.class, ConcurrencyLimiter.class,
                         ConcurrencyLimitInterceptor.class,
-                        ScriptRunner.class, RateLimitKeys.class, RequestTenantResolver.class,
-                        RateLimitConfigValidator.class)
+                        ScriptRunner.class, RateLimitKeys.class, RequestTenantResolver.class, ClientAddresses.class,
+                        ConfiguredLimits.class, TenantPlans.class, RedisRateLimitAdmin.class, RateLimitConfigValidator.class)
                 .setUnremovable()
                 .build();
     }
 
     @BuildStep
-    void scanRateLimitedMethods(CombinedIndexBuildItem index, BuildProducer<RateLimitedMethodBuildItem> methods,
-            BuildProducer<RateLimitProblemBuildItem> problems) {
-        new RateLimitedMethodScanner(index.getIndex(), message -> problems.produce(new RateLimitProblemBuildItem(message)))
+    void scanRateLimitedMethods(CombinedIndexBuildItem index, Capabilities capabilities,
+            BuildProducer<RateLimitedMethodBuildItem> methods, BuildProducer<RateLimitProblemBuildItem> problems) {
+        new RateLimitedMethodScanner(index.getIndex(), message -> problems.produce(new RateLimitProblemBuildItem(message)),
+                ConfigProvider.getConfig(), tokensAvailable(capabilities))
                 .scan().forEach(methods::produce);
     }
 
@@ -114,7 +123,7 @@ class RateLimitProcessor {
     @BuildStep
     @Record(STATIC_INIT)
     SyntheticBeanBuildItem recordRateLimitedMethods(RateLimitRecorder recorder, List<RateLimitedMethodBuildItem> methods,
-            List<ConcurrencyLimitedMethodBuildItem> concurrencyMethods) {
+            List<ConcurrencyLimitedMethodBuildItem> concurrencyMethods, Capabilities capabilities) {
         Map<String, MethodLimits> byMethodId = new LinkedHashMap<>();
         for (RateLimitedMethodBuildItem method : methods) {
             byMethodId.put(method.methodId(), method.limits());
@@ -126,7 +135,7 @@ class RateLimitProcessor {
         return SyntheticBeanBuildItem.configure(RateLimitedMethods.class)
                 .scope(Singleton.class)
                 .unremovable()
-                .supplier(recorder.rateLimitedMethods(byMethodId, concurrencyByMethodId))
+                .supplier(recorder.rateLimitedMethods(byMethodId, concurrencyByMethodId, tokensAvailable(capabilities)))
                 .done();
     }
 
@@ -190,8 +199,15 @@ class RateLimitProcessor {
                 RateLimiterUnavailableException.class.getName(), MAPPER_PRIORITY, false));
         mappers.produce(new ExceptionMapperBuildItem(ConcurrencyLimitExceededExceptionMapper.class.getName(),
                 ConcurrencyLimitExceededException.class.getName(), MAPPER_PRIORITY, false));
-        mappers.produce(new ExceptionMapperBuildItem(MissingTenantExceptionMapper.class.getName(),
-                MissingTenantException.class.getName(), MAPPER_PRIORITY, false));
+        mappers.produce(new ExceptionMapperBuildItem(TenantRequiredExceptionMapper.class.getName(),
+                TenantRequiredException.class.getName(), MAPPER_PRIORITY, false));
+        mappers.produce(new ExceptionMapperBuildItem(TenantBlockedExceptionMapper.class.getName(),
+                TenantBlockedException.class.getName(), MAPPER_PRIORITY, false));
+    }
+
+    /** Whether the application authenticates JSON Web Tokens, whose claims can name the tenant. */
+    static boolean tokensAvailable(Capabilities capabilities) {
+        return capabilities.isPresent(Capability.JWT) || capabilities.isPresent(Capability.OIDC);
     }
 
     static String clientName(RateLimitFixedConfig config) {

@@ -14,6 +14,7 @@ import java.util.Set;
 import java.util.function.Consumer;
 import java.util.regex.Pattern;
 
+import org.eclipse.microprofile.config.Config;
 import org.jboss.jandex.AnnotationInstance;
 import org.jboss.jandex.AnnotationTarget;
 import org.jboss.jandex.AnnotationValue;
@@ -27,6 +28,7 @@ import io.quarkiverse.ratelimit.Algorithm;
 import io.quarkiverse.ratelimit.FailureMode;
 import io.quarkiverse.ratelimit.RateLimited;
 import io.quarkiverse.ratelimit.Scope;
+import io.quarkiverse.ratelimit.TenantSource;
 import io.quarkiverse.ratelimit.runtime.LimitDefinition;
 import io.quarkiverse.ratelimit.runtime.MethodIds;
 import io.quarkiverse.ratelimit.runtime.MethodLimits;
@@ -50,10 +52,18 @@ final class RateLimitedMethodScanner {
 
     private final IndexView index;
     private final Consumer<String> problems;
+    private final Config config;
+    private final boolean tokensAvailable;
 
-    RateLimitedMethodScanner(IndexView index, Consumer<String> problems) {
+    /**
+     * @param config the build-time view of the configuration, to check that the policies annotations use are defined
+     * @param tokensAvailable whether the application authenticates JSON Web Tokens (for the JWT claim tenant source)
+     */
+    RateLimitedMethodScanner(IndexView index, Consumer<String> problems, Config config, boolean tokensAvailable) {
         this.index = index;
         this.problems = problems;
+        this.config = config;
+        this.tokensAvailable = tokensAvailable;
     }
 
     /** The valid rate-limited methods, with their limits named. */
@@ -74,7 +84,8 @@ final class RateLimitedMethodScanner {
             if (defaultNameUses.get(baseName) > 1) {
                 baseName = baseName + "-" + shortHash(methodId(method));
             }
-            List<LimitDefinition> limits = limits(method, entry.getValue(), baseName);
+            Map<String, Integer> parameters = EndpointNames.parameters(method);
+            List<LimitDefinition> limits = limits(method, entry.getValue(), baseName, parameters);
             if (limits == null || !namesAreConsistent(method, limits, namesInUse)) {
                 continue;
             }
@@ -84,7 +95,7 @@ final class RateLimitedMethodScanner {
                         + " on the event loop; return Uni, Multi or CompletionStage");
                 continue;
             }
-            MethodLimits methodLimits = new MethodLimits(limits, returnKind);
+            MethodLimits methodLimits = new MethodLimits(limits, returnKind, parameters);
             if (!sameKeyLayout(method, methodLimits, tagsInUse)) {
                 continue;
             }
@@ -138,12 +149,43 @@ final class RateLimitedMethodScanner {
         return true;
     }
 
-    private List<LimitDefinition> limits(MethodInfo method, List<AnnotationInstance> annotations, String baseName) {
+    private List<LimitDefinition> limits(MethodInfo method, List<AnnotationInstance> annotations, String baseName,
+            Map<String, Integer> parameters) {
         List<LimitDefinition> limits = new ArrayList<>();
         boolean valid = true;
         for (AnnotationInstance annotation : annotations) {
-            long limit = annotation.value("limit").asLong();
-            String window = annotation.value("window").asString();
+            AnnotationValue limitValue = annotation.value("limit");
+            long limit = limitValue == null ? 0 : limitValue.asLong();
+            AnnotationValue windowValue = annotation.value("window");
+            String window = windowValue == null ? "" : windowValue.asString();
+            AnnotationValue policyValue = annotation.value("policy");
+            String policy = policyValue == null || policyValue.asString().isEmpty() ? null : policyValue.asString();
+            AnnotationValue tenantValue = annotation.value("tenant");
+            TenantSource tenantSource = tenantValue == null ? TenantSource.DEFAULT
+                    : TenantSource.valueOf(tenantValue.asEnum());
+            AnnotationValue perEndpointValue = annotation.value("perEndpoint");
+            String endpoint = null;
+            if (perEndpointValue != null && perEndpointValue.asBoolean()) {
+                endpoint = EndpointNames.endpoint(method);
+                if (endpoint == null) {
+                    valid = problem(method, "has perEndpoint = true, but is not a REST endpoint (no @GET, @POST...)");
+                }
+            }
+            AnnotationValue perParameterValue = annotation.value("perParameter");
+            List<Integer> keyParameters = new ArrayList<>();
+            for (String parameter : perParameterValue == null ? new String[0] : perParameterValue.asStringArray()) {
+                Integer position = parameters.get(parameter);
+                if (position == null) {
+                    valid = problem(method, "has perParameter = \"" + parameter + "\", but the method has no parameter"
+                            + " of that name (named parameters: " + parameters.keySet() + ")");
+                } else {
+                    keyParameters.add(position);
+                }
+            }
+            if (tenantSource == TenantSource.JWT_CLAIM && !tokensAvailable) {
+                valid = problem(method, "takes its tenant from a JWT claim, but the application has neither"
+                        + " quarkus-smallrye-jwt nor quarkus-oidc");
+            }
             AnnotationValue algorithmValue = annotation.value("algorithm");
             Algorithm algorithm = algorithmValue == null ? Algorithm.SLIDING_WINDOW_COUNTER
                     : Algorithm.valueOf(algorithmValue.asEnum());
@@ -164,8 +206,14 @@ final class RateLimitedMethodScanner {
             AnnotationValue nameValue = annotation.value("name");
             String explicitName = nameValue == null ? "" : nameValue.asString();
 
-            if (limit <= 0) {
-                valid = problem(method, "has limit = " + limit + "; it must be greater than zero");
+            if (policy != null && !NAME.matcher(policy).matches()) {
+                valid = problem(method, "has policy = \"" + policy + "\"; a policy name is 1 to 100 letters, digits,"
+                        + " '.', '_' or '-'");
+            } else if (limit < 0 || limit == 0 && !policySets(policy, "limit")) {
+                valid = problem(method, limit < 0 || policy == null
+                        ? "has limit = " + limit + "; it must be greater than zero"
+                        : "uses policy '" + policy + "', which is not configured with a limit: set "
+                                + policyProperty(policy, "limit") + ", or limit in the annotation");
             }
             AnnotationValue scopeValue = annotation.value("scope");
             Scope scope = scopeValue == null ? Scope.TENANT : Scope.valueOf(scopeValue.asEnum());
@@ -176,13 +224,16 @@ final class RateLimitedMethodScanner {
                         + " TOKEN_BUCKET and GCRA only");
             }
             long capacity = burst > 0 ? burst : limit;
-            if (cost < 0 || (capacity > 0 && cost > capacity)) {
+            if (cost < 0 || (capacity > 0 && cost > capacity && policy == null)) {
                 valid = problem(method, "has cost = " + cost + "; it must be between 0 and the limit (" + capacity
                         + "), or no call could ever be admitted");
             }
-            long windowMillis = windowMillis(method, window);
-            if (windowMillis <= 0) {
-                valid = false;
+            long windowMillis = 0;
+            if (!window.isEmpty() || !policySets(policy, "window")) {
+                windowMillis = windowMillis(method, window, policy);
+                if (windowMillis <= 0) {
+                    valid = false;
+                }
             }
             if (!explicitName.isEmpty() && !NAME.matcher(explicitName).matches()) {
                 valid = problem(method, "has name = \"" + explicitName + "\"; a limit name is 1 to 100 letters, digits,"
@@ -190,9 +241,10 @@ final class RateLimitedMethodScanner {
             }
             if (valid) {
                 String name = !explicitName.isEmpty() ? explicitName
-                        : annotations.size() == 1 ? baseName : baseName + "-" + formatWindow(windowMillis);
+                        : annotations.size() == 1 ? baseName
+                                : baseName + "-" + (windowMillis > 0 ? formatWindow(windowMillis) : policy);
                 limits.add(new LimitDefinition(name, limit, windowMillis, algorithm, failureMode, cost, refundOn,
-                        refundOnServerError, burst, scope));
+                        refundOnServerError, burst, scope, policy, tenantSource, endpoint, keyParameters));
             }
         }
         if (!valid) {
@@ -210,7 +262,27 @@ final class RateLimitedMethodScanner {
         return limits;
     }
 
-    private long windowMillis(MethodInfo method, String window) {
+    /** Whether the configuration known at build time sets {@code quarkus.rate-limit.policies.<policy>.<property>}. */
+    private boolean policySets(String policy, String property) {
+        if (policy == null) {
+            return false;
+        }
+        return config.getOptionalValue(policyProperty(policy, property), String.class).isPresent()
+                || config.getOptionalValue("quarkus.rate-limit.policies.\"" + policy + "\"." + property, String.class)
+                        .isPresent();
+    }
+
+    private static String policyProperty(String policy, String property) {
+        return "quarkus.rate-limit.policies." + policy + "." + property;
+    }
+
+    private long windowMillis(MethodInfo method, String window, String policy) {
+        if (window.isEmpty()) {
+            problem(method, policy == null ? "has no window; set window, e.g. \"1m\""
+                    : "uses policy '" + policy + "', which is not configured with a window: set "
+                            + policyProperty(policy, "window") + ", or window in the annotation");
+            return -1;
+        }
         Duration duration;
         try {
             duration = DurationConverter.parseDuration(window.trim());

@@ -10,6 +10,8 @@ import jakarta.interceptor.InvocationContext;
 
 import io.quarkiverse.ratelimit.ConcurrencyLimited;
 import io.quarkiverse.ratelimit.runtime.ConcurrencyLimiter.Lease;
+import io.quarkiverse.ratelimit.runtime.policy.ConfiguredLimits;
+import io.quarkiverse.ratelimit.runtime.policy.TenantRule;
 import io.quarkiverse.ratelimit.runtime.tenant.RequestTenantResolver;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
@@ -28,18 +30,21 @@ public class ConcurrencyLimitInterceptor {
     private final RateLimitedMethods methods;
     private final ConcurrencyLimiter limiter;
     private final RequestTenantResolver tenants;
+    private final TenantRule tenantRule;
 
-    ConcurrencyLimitInterceptor(RateLimitedMethods methods, ConcurrencyLimiter limiter, RequestTenantResolver tenants) {
+    ConcurrencyLimitInterceptor(RateLimitedMethods methods, ConcurrencyLimiter limiter, RequestTenantResolver tenants,
+            ConfiguredLimits configured) {
         this.methods = methods;
         this.limiter = limiter;
         this.tenants = tenants;
+        this.tenantRule = configured.defaultTenantRule();
     }
 
     @AroundInvoke
     Object limit(InvocationContext invocation) throws Exception {
         ConcurrencyDefinition limit = methods.concurrencyFor(invocation.getMethod());
-        Uni<Lease> lease = tenants.resolveTag(tenants.currentRequest())
-                .flatMap(tenant -> limiter.acquire(tenant, limit));
+        Uni<Lease> lease = tenants.resolve(tenantRule, tenants.currentRequest(), null, null)
+                .flatMap(tenant -> limiter.acquire(tenant.tag(), limit));
         if (!Context.isOnEventLoopThread()) {
             Lease held = lease.await().indefinitely();
             try {

@@ -6,6 +6,7 @@ import java.util.List;
 import io.quarkiverse.ratelimit.Algorithm;
 import io.quarkiverse.ratelimit.FailureMode;
 import io.quarkiverse.ratelimit.Scope;
+import io.quarkiverse.ratelimit.TenantSource;
 import io.quarkiverse.ratelimit.runtime.redis.RateLimitScripts;
 import io.quarkus.runtime.annotations.RecordableConstructor;
 
@@ -22,6 +23,10 @@ public final class LimitDefinition {
     private final boolean refundOnServerError;
     private final long burst;
     private final Scope scope;
+    private final String policy;
+    private final TenantSource tenantSource;
+    private final String endpoint;
+    private final List<Integer> keyParameters;
     private final Duration window;
     private final List<String> scriptArguments;
 
@@ -30,10 +35,26 @@ public final class LimitDefinition {
         this(name, limit, windowMillis, algorithm, failureMode, cost, List.of(), false, 0, Scope.TENANT);
     }
 
-    /** @param burst units allowed at once for the token bucket and GCRA; 0 for {@code limit} */
-    @RecordableConstructor
     public LimitDefinition(String name, long limit, long windowMillis, Algorithm algorithm, FailureMode failureMode,
             long cost, List<String> refundOn, boolean refundOnServerError, long burst, Scope scope) {
+        this(name, limit, windowMillis, algorithm, failureMode, cost, refundOn, refundOnServerError, burst, scope, null,
+                TenantSource.DEFAULT, null, List.of());
+    }
+
+    /**
+     * @param burst units allowed at once for the token bucket and GCRA; 0 for {@code limit}
+     * @param policy the named policy whose configuration applies, {@code null} for none
+     * @param endpoint the key segment of the HTTP method and path template when counted per endpoint, else {@code null}
+     * @param keyParameters the positions of the method parameters whose values split the counter
+     */
+    @RecordableConstructor
+    public LimitDefinition(String name, long limit, long windowMillis, Algorithm algorithm, FailureMode failureMode,
+            long cost, List<String> refundOn, boolean refundOnServerError, long burst, Scope scope, String policy,
+            TenantSource tenantSource, String endpoint, List<Integer> keyParameters) {
+        this.policy = policy;
+        this.tenantSource = tenantSource;
+        this.endpoint = endpoint;
+        this.keyParameters = List.copyOf(keyParameters);
         this.name = name;
         this.limit = limit;
         this.windowMillis = windowMillis;
@@ -46,7 +67,39 @@ public final class LimitDefinition {
         this.scope = scope;
         this.window = Duration.ofMillis(windowMillis);
         this.scriptArguments = List.of(RateLimitScripts.moduleName(algorithm), Long.toString(limit),
-                Long.toString(windowMillis), Long.toString(cost), Long.toString(burst > 0 ? burst : limit));
+                Long.toString(windowMillis), Long.toString(cost), Long.toString(burst));
+    }
+
+    /** This limit with the values configuration gave it (a policy, a plan). */
+    public LimitDefinition withValues(long limit, long windowMillis, Algorithm algorithm, long burst, long cost,
+            Scope scope, FailureMode failureMode, TenantSource tenantSource) {
+        return new LimitDefinition(name, limit, windowMillis, algorithm, failureMode, cost, refundOn,
+                refundOnServerError, burst, scope, policy, tenantSource, endpoint, keyParameters);
+    }
+
+    /** The named policy whose configuration applies, {@code null} for none. */
+    public String getPolicy() {
+        return policy;
+    }
+
+    /** As declared: {@link TenantSource#DEFAULT} means the configured one. */
+    public TenantSource getTenantSource() {
+        return tenantSource;
+    }
+
+    /** The key segment naming the HTTP method and path template, {@code null} unless counted per endpoint. */
+    public String getEndpoint() {
+        return endpoint;
+    }
+
+    /** Positions of the method parameters whose values split the counter. */
+    public List<Integer> getKeyParameters() {
+        return keyParameters;
+    }
+
+    /** The field of this limit in a tenant's run-time limits: its policy, or its name when it has none. */
+    public String overrideName() {
+        return policy != null ? policy : name;
     }
 
     public String getName() {
@@ -110,7 +163,7 @@ public final class LimitDefinition {
         return cost;
     }
 
-    /** This limit's {@code ARGV} in {@code rate_limit.lua}: algorithm module, limit, window in ms, cost, burst. */
+    /** This limit's {@code ARGV} in {@code rate_limit.lua}: algorithm module, limit, window in ms, cost, burst (0: the limit). */
     public List<String> scriptArguments() {
         return scriptArguments;
     }
@@ -118,7 +171,8 @@ public final class LimitDefinition {
     /** Same counter semantics: two methods may share a name only if this holds. */
     public boolean sameLimitAs(LimitDefinition other) {
         return limit == other.limit && windowMillis == other.windowMillis && algorithm == other.algorithm
-                && scope == other.scope;
+                && scope == other.scope && java.util.Objects.equals(policy, other.policy)
+                && (endpoint == null) == (other.endpoint == null) && keyParameters.size() == other.keyParameters.size();
     }
 
     @Override

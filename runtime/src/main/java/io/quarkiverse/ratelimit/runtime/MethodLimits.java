@@ -1,9 +1,9 @@
 package io.quarkiverse.ratelimit.runtime;
 
 import java.util.List;
+import java.util.Map;
 
 import io.quarkiverse.ratelimit.Scope;
-import io.quarkiverse.ratelimit.runtime.http.RateLimitHeaders;
 import io.quarkus.runtime.annotations.RecordableConstructor;
 
 /** Everything the interceptor needs for one method, computed at build time. */
@@ -11,17 +11,24 @@ public final class MethodLimits {
 
     private final List<LimitDefinition> limits;
     private final ReturnKind returnKind;
-    private final String policyHeader;
     private final boolean refunds;
     private final String callTag;
     private final boolean needsTenant;
     private final boolean needsClientAddress;
+    private final Map<String, Integer> parameters;
+    private final boolean keyedByArguments;
 
-    @RecordableConstructor
     public MethodLimits(List<LimitDefinition> limits, ReturnKind returnKind) {
+        this(limits, returnKind, Map.of());
+    }
+
+    /** @param parameters the position of each named parameter of the method (JAX-RS name or Java name) */
+    @RecordableConstructor
+    public MethodLimits(List<LimitDefinition> limits, ReturnKind returnKind, Map<String, Integer> parameters) {
         this.limits = List.copyOf(limits);
         this.returnKind = returnKind;
-        this.policyHeader = RateLimitHeaders.policy(this.limits);
+        this.parameters = Map.copyOf(parameters);
+        this.keyedByArguments = this.limits.stream().anyMatch(limit -> !limit.getKeyParameters().isEmpty());
         this.refunds = this.limits.stream()
                 .anyMatch(limit -> !limit.getRefundOn().isEmpty() || limit.isRefundOnServerError());
         this.callTag = callTag(this.limits);
@@ -41,6 +48,21 @@ public final class MethodLimits {
             }
         }
         return null;
+    }
+
+    /** The position of each named parameter of the method. */
+    public Map<String, Integer> getParameters() {
+        return parameters;
+    }
+
+    /** Whether some limit splits its counter by argument values ({@code perParameter}). */
+    public boolean keyedByArguments() {
+        return keyedByArguments;
+    }
+
+    /** The same method with other limit values (configuration); the key layout must not change. */
+    public MethodLimits withLimits(List<LimitDefinition> configured) {
+        return new MethodLimits(configured, returnKind, parameters);
     }
 
     public String callTag() {
@@ -70,8 +92,4 @@ public final class MethodLimits {
         return returnKind;
     }
 
-    /** The {@code RateLimit-Policy} header value, the same for every call. */
-    public String policyHeader() {
-        return policyHeader;
-    }
 }

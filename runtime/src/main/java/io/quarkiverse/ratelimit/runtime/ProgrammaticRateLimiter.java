@@ -44,7 +44,9 @@ public class ProgrammaticRateLimiter implements RateLimiter {
     @Override
     public Uni<RateLimitDecision> tryAcquire(RateLimit limit, String tenant, long cost) {
         List<LimitDefinition> definitions = List.of(definition(limit, checkedCost(limit, cost)));
-        return limiter.acquire(keys.keys(tag(tenant), definitions), definitions).map(decisions -> decisions.get(0));
+        String tag = tag(tenant);
+        return limiter.acquire(keys.keys(tag, definitions), definitions, keys.overridesKey(tag))
+                .map(decisions -> decisions.get(0));
     }
 
     @Override
@@ -56,13 +58,15 @@ public class ProgrammaticRateLimiter implements RateLimiter {
         for (RateLimit limit : limits) {
             definitions.add(definition(limit, 1));
         }
-        return limiter.acquire(keys.keys(tag(tenant), definitions), definitions);
+        String tag = tag(tenant);
+        return limiter.acquire(keys.keys(tag, definitions), definitions, keys.overridesKey(tag));
     }
 
     @Override
     public Uni<Void> refund(RateLimit limit, String tenant, long cost) {
         List<LimitDefinition> definitions = List.of(definition(limit, checkedCost(limit, cost)));
-        return redis.refund(keys.keys(tag(tenant), definitions), definitions);
+        String tag = tag(tenant);
+        return redis.refund(keys.keys(tag, definitions), definitions, keys.overridesKey(tag));
     }
 
     @Override

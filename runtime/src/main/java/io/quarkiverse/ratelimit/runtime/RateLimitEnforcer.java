@@ -1,6 +1,5 @@
 package io.quarkiverse.ratelimit.runtime;
 
-
 import java.time.Duration;
 import java.util.List;
 
@@ -8,64 +7,101 @@ import jakarta.inject.Singleton;
 
 import io.quarkiverse.ratelimit.RateLimitDecision;
 import io.quarkiverse.ratelimit.RateLimitExceededException;
+import io.quarkiverse.ratelimit.TenantBlockedException;
 import io.quarkiverse.ratelimit.runtime.config.RateLimitConfig;
 import io.quarkiverse.ratelimit.runtime.fallback.ResilientRateLimiter;
 import io.quarkiverse.ratelimit.runtime.http.RateLimitHeaders;
 import io.quarkiverse.ratelimit.runtime.key.RateLimitKeys;
+import io.quarkiverse.ratelimit.runtime.policy.ConfiguredMethod;
+import io.quarkiverse.ratelimit.runtime.policy.TenantPlans;
 import io.quarkiverse.ratelimit.runtime.tenant.RequestTenantResolver;
+import io.quarkiverse.ratelimit.runtime.tenant.ResolvedTenant;
 import io.smallrye.mutiny.Uni;
 import io.vertx.ext.web.RoutingContext;
 
 /**
- * Admits or refuses one call of a rate-limited method: resolves the tenant, takes the decisions on Redis, puts the
- * rate-limit headers on the HTTP response (if there is one) and fails with {@link RateLimitExceededException} when a
- * limit refuses.
+ * Admits or refuses one call of a rate-limited method: resolves the tenant (refusing blocked tenants, waving exempt
+ * ones through) and its plan, takes the decisions on Redis, puts the rate-limit headers on the HTTP response (if there
+ * is one) and fails with {@link RateLimitExceededException} when a limit refuses.
  */
 @Singleton
 public class RateLimitEnforcer {
 
     private final RequestTenantResolver tenants;
+    private final TenantPlans plans;
     private final ResilientRateLimiter limiter;
     private final RedisRateLimiter redis;
     private final Duration refundTimeout;
     private final RateLimitKeys keys;
 
-    RateLimitEnforcer(RequestTenantResolver tenants, ResilientRateLimiter limiter, RedisRateLimiter redis,
-            RateLimitConfig config, RateLimitKeys keys) {
-        this.keys = keys;
+    RateLimitEnforcer(RequestTenantResolver tenants, TenantPlans plans, ResilientRateLimiter limiter,
+            RedisRateLimiter redis, RateLimitConfig config, RateLimitKeys keys) {
         this.tenants = tenants;
+        this.plans = plans;
         this.limiter = limiter;
         this.redis = redis;
         this.refundTimeout = config.decisionTimeout();
+        this.keys = keys;
     }
 
-    /** Admits the call, or fails with {@link RateLimitExceededException}; the admission can refund the call. */
-    public Uni<Admission> admit(MethodLimits limits) {
+    /**
+     * Admits the call, or fails with {@link RateLimitExceededException}; the admission can refund the call.
+     *
+     * @param arguments the call's arguments (tenant and key parameters), {@code null} when there are none
+     */
+    public Uni<Admission> admit(ConfiguredMethod method, Object[] arguments) {
         RoutingContext request = tenants.currentRequest();
-        Uni<String> tenant = limits.needsTenant() ? tenants.resolveTag(request) : Uni.createFrom().nullItem();
-        return tenant
-                .map(tenantTag -> this.keys.keys(limits, tenantTag,
-                        limits.needsClientAddress() ? RequestTenantResolver.clientTag(request) : null))
-                .flatMap(keys -> limiter.acquire(keys, limits.getLimits()).map(decisions -> {
-                    if (request != null) {
-                        RateLimitHeaders.attach(request, limits, decisions);
+        if (method.tenantRule() == null) {
+            return decide(request, method.limits(), null, arguments);
+        }
+        return tenants.resolve(method.tenantRule(), request, arguments, method.limits().getParameters())
+                .flatMap(tenant -> {
+                    if (tenant.id() == null) {
+                        return decide(request, method.limits(), tenant, arguments);
                     }
-                    boolean degraded = false;
-                    for (RateLimitDecision decision : decisions) {
-                        if (!decision.allowed()) {
-                            throw new RateLimitExceededException(decisions);
-                        }
-                        degraded |= decision.degraded();
+                    if (plans.isBlocked(tenant.id())) {
+                        throw new TenantBlockedException();
                     }
-                    return admission(request, keys, limits, degraded);
-                }));
+                    if (plans.isExempt(tenant.id())) {
+                        return Uni.createFrom().item(Admission.NONE);
+                    }
+                    if (!method.dependsOnPlan()) {
+                        return decide(request, method.limits(), tenant, arguments);
+                    }
+                    return plans.plan(tenant.id(), request)
+                            .flatMap(plan -> decide(request, method.limits(plan), tenant, arguments));
+                });
     }
 
-    private Admission admission(RoutingContext request, List<String> keys, MethodLimits limits, boolean degraded) {
+    private Uni<Admission> decide(RoutingContext request, MethodLimits limits, ResolvedTenant tenant,
+            Object[] arguments) {
+        List<String> limitKeys = keys.keys(limits, tenant == null ? null : tenant.tag(),
+                limits.needsClientAddress() ? tenants.clientTag(request) : null, arguments);
+        // a tenant's run-time limits share its hash tag; keys tagged per call (mixed scopes) cannot read them
+        String overridesKey = tenant != null && tenant.id() != null && limits.callTag() == null
+                ? keys.overridesKey(tenant.tag())
+                : null;
+        return limiter.acquire(limitKeys, limits.getLimits(), overridesKey).map(decisions -> {
+            if (request != null) {
+                RateLimitHeaders.attach(request, decisions);
+            }
+            boolean degraded = false;
+            for (RateLimitDecision decision : decisions) {
+                if (!decision.allowed()) {
+                    throw new RateLimitExceededException(decisions);
+                }
+                degraded |= decision.degraded();
+            }
+            return admission(request, limitKeys, limits, overridesKey, degraded);
+        });
+    }
+
+    private Admission admission(RoutingContext request, List<String> keys, MethodLimits limits, String overridesKey,
+            boolean degraded) {
         if (degraded || !limits.refunds()) {
             return Admission.NONE;
         }
-        Admission admission = new Admission(redis, keys, limits.getLimits(), refundTimeout);
+        Admission admission = new Admission(redis, keys, limits.getLimits(), overridesKey, refundTimeout);
         if (request != null && admission.refundsOnServerError()) {
             // at the end, when the status is final (at headers-end Quarkus REST may not have set it yet)
             request.addEndHandler(ignored -> {

@@ -11,6 +11,8 @@ import jakarta.interceptor.Interceptor;
 import jakarta.interceptor.InvocationContext;
 
 import io.quarkiverse.ratelimit.RateLimited;
+import io.quarkiverse.ratelimit.runtime.policy.ConfiguredLimits;
+import io.quarkiverse.ratelimit.runtime.policy.ConfiguredMethod;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.Context;
@@ -25,19 +27,21 @@ import io.vertx.core.Context;
 @Priority(Interceptor.Priority.PLATFORM_BEFORE + 50)
 public class RateLimitInterceptor {
 
-    private final RateLimitedMethods methods;
+    private final ConfiguredLimits methods;
     private final RateLimitEnforcer enforcer;
 
-    RateLimitInterceptor(RateLimitedMethods methods, RateLimitEnforcer enforcer) {
+    RateLimitInterceptor(ConfiguredLimits methods, RateLimitEnforcer enforcer) {
         this.methods = methods;
         this.enforcer = enforcer;
     }
 
     @AroundInvoke
     Object limit(InvocationContext invocation) throws Exception {
-        MethodLimits limits = methods.forMethod(invocation.getMethod());
+        ConfiguredMethod method = methods.forMethod(invocation.getMethod());
+        MethodLimits limits = method.limits();
+        Object[] arguments = limits.getParameters().isEmpty() ? null : invocation.getParameters();
         if (!Context.isOnEventLoopThread()) {
-            Admission admission = enforcer.admit(limits).await().indefinitely();
+            Admission admission = enforcer.admit(method, arguments).await().indefinitely();
             try {
                 return invocation.proceed();
             } catch (Exception e) {
@@ -51,7 +55,7 @@ public class RateLimitInterceptor {
                     + " cannot be awaited: return Uni, Multi or CompletionStage, or let it run on a worker thread");
         }
         Executor caller = CallerContext.current();
-        Uni<Admission> admitted = enforcer.admit(limits).emitOn(caller);
+        Uni<Admission> admitted = enforcer.admit(method, arguments).emitOn(caller);
         return switch (limits.getReturnKind()) {
             case UNI -> admitted.chain(admission -> RateLimitInterceptor.<Uni<Object>> proceed(invocation,
                     failure -> Uni.createFrom().failure(failure))

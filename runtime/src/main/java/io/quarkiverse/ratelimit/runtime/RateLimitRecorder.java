@@ -9,8 +9,8 @@ import io.quarkus.runtime.annotations.Recorder;
 public class RateLimitRecorder {
 
     public Supplier<RateLimitedMethods> rateLimitedMethods(Map<String, MethodLimits> byMethodId,
-            Map<String, ConcurrencyDefinition> concurrencyByMethodId) {
-        RateLimitedMethods methods = new RateLimitedMethods(byMethodId, concurrencyByMethodId);
+            Map<String, ConcurrencyDefinition> concurrencyByMethodId, boolean tokensAvailable) {
+        RateLimitedMethods methods = new RateLimitedMethods(byMethodId, concurrencyByMethodId, tokensAvailable);
         return () -> methods;
     }
 }

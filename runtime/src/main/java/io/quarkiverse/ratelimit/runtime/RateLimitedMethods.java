@@ -8,12 +8,15 @@ import java.util.concurrent.ConcurrentHashMap;
 public final class RateLimitedMethods {
 
     private final Map<String, MethodLimits> byMethodId;
-    private final Map<Method, MethodLimits> byMethod = new ConcurrentHashMap<>();
     private final Map<String, ConcurrencyDefinition> concurrencyByMethodId;
     private final Map<Method, ConcurrencyDefinition> concurrencyByMethod = new ConcurrentHashMap<>();
 
+    private final boolean tokensAvailable;
+
+    /** @param tokensAvailable whether the application can authenticate JSON Web Tokens (smallrye-jwt or oidc) */
     public RateLimitedMethods(Map<String, MethodLimits> byMethodId,
-            Map<String, ConcurrencyDefinition> concurrencyByMethodId) {
+            Map<String, ConcurrencyDefinition> concurrencyByMethodId, boolean tokensAvailable) {
+        this.tokensAvailable = tokensAvailable;
         this.byMethodId = Map.copyOf(byMethodId);
         this.concurrencyByMethodId = Map.copyOf(concurrencyByMethodId);
     }
@@ -33,24 +36,9 @@ public final class RateLimitedMethods {
         return limit;
     }
 
-    /** The limits of a method the interceptor was bound to; computed once per method. */
-    public MethodLimits forMethod(Method method) {
-        MethodLimits limits = byMethod.get(method);
-        if (limits == null) {
-            limits = byMethod.computeIfAbsent(method, this::lookUp);
-        }
-        return limits;
-    }
-
-    private MethodLimits lookUp(Method method) {
-        String id = MethodIds.of(method);
-        MethodLimits limits = byMethodId.get(id);
-        if (limits == null) {
-            throw new IllegalStateException("No @RateLimited limits were recorded at build time for " + id
-                    + "; a method inherited from a superclass is only limited if it is annotated or overridden"
-                    + " in the annotated class");
-        }
-        return limits;
+    /** Whether the application can authenticate JSON Web Tokens, for the {@code jwt-claim} tenant source. */
+    public boolean tokensAvailable() {
+        return tokensAvailable;
     }
 
     public Map<String, MethodLimits> all() {

@@ -1,11 +1,22 @@
 package io.quarkiverse.ratelimit.runtime.config;
 
 import java.time.Duration;
+import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalInt;
+import java.util.OptionalLong;
+import java.util.Set;
 
+import io.quarkiverse.ratelimit.Algorithm;
 import io.quarkiverse.ratelimit.FailureMode;
+import io.quarkiverse.ratelimit.MissingTenant;
+import io.quarkiverse.ratelimit.Scope;
+import io.quarkiverse.ratelimit.TenantSource;
 
 import io.quarkus.runtime.annotations.ConfigPhase;
+import io.quarkus.runtime.annotations.ConfigDocMapKey;
+import io.quarkus.runtime.annotations.ConfigDocSection;
 import io.quarkus.runtime.annotations.ConfigRoot;
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
@@ -26,6 +37,37 @@ public interface RateLimitConfig {
 
     /** How the tenant of a call (whose counter it uses) is found. */
     Tenant tenant();
+
+    /** How the client address of a call is found (for {@code CLIENT_ADDRESS} limits and tenant fallbacks). */
+    ClientAddress clientAddress();
+
+    /**
+     * Named policies, used by {@code @RateLimited(policy = "<name>")}: each value set here overrides the annotation's.
+     */
+    @ConfigDocMapKey("policy")
+    @ConfigDocSection
+    Map<String, Policy> policies();
+
+    /**
+     * Plans: {@code plans.<plan>.<policy>.limit} (and {@code window}, {@code burst}) give the tenants on
+     * {@code <plan>} their own values of a policy. A tenant without a plan, or whose plan does not mention a policy,
+     * gets the policy's values.
+     */
+    @ConfigDocMapKey("plan")
+    Map<String, Map<String, PlanLimit>> plans();
+
+    /** Per-tenant settings, by tenant id (quote ids that contain dots: {@code tenants."acme.com".plan}). */
+    @ConfigDocMapKey("tenant")
+    Map<String, TenantSettings> tenants();
+
+    /**
+     * Tenants that no limit counts (internal services): their calls skip the limiter entirely, and get no rate-limit
+     * headers.
+     */
+    Optional<Set<String>> exemptTenants();
+
+    /** Tenants whose every limited call is refused with {@code 403 Forbidden}, without consulting Redis. */
+    Optional<Set<String>> blockedTenants();
 
     /**
      * How long one decision may wait for Redis before the limit's failure mode decides instead. It is the point at
@@ -89,14 +131,123 @@ public interface RateLimitConfig {
     interface Tenant {
 
         /**
-         * The request header that names the tenant, for example {@code X-Tenant-Id}. When set, every limited call
-         * must carry it: a call without it is refused with {@code 400 Bad Request}. When not set, the tenant is the
-         * authenticated principal's name, or the client's IP address for anonymous calls (as Quarkus sees it: behind
-         * a proxy, configure {@code quarkus.http.proxy.*}).
+         * Where the tenant of a limit comes from, unless its annotation or policy says otherwise: {@code header},
+         * {@code principal}, {@code jwt-claim}, {@code path-parameter} or {@code resolver}. When not set: the header if
+         * {@code tenant.header} is set, else the principal, with anonymous calls counted per client address.
+         */
+        Optional<TenantSource> source();
+
+        /**
+         * The request header that names the tenant, for example {@code X-Tenant-Id}, for the {@code header} source.
+         * Setting it makes {@code header} the default source.
          * <p>
          * Tenant values are untrusted: they are escaped, and hashed when longer than 64 characters, before they
          * become part of a Redis key.
          */
         Optional<String> header();
+
+        /** The JSON Web Token claim that names the tenant, for the {@code jwt-claim} source. */
+        @WithDefault("tenant")
+        String claim();
+
+        /**
+         * The method parameter that names the tenant, for the {@code path-parameter} source: a {@code @PathParam}
+         * or {@code @RestPath} name, or the Java parameter name. Every method with a limit using this source must have
+         * it (checked at start-up).
+         */
+        @WithDefault("tenant")
+        String pathParameter();
+
+        /**
+         * What a limit does with a call whose source finds no tenant: {@code reject}, {@code anonymous} (one shared
+         * bucket) or {@code client-address} (a bucket per client address). When not set: {@code client-address} if
+         * neither {@code tenant.source} nor {@code tenant.header} is set (the zero-configuration behaviour), else
+         * {@code reject}.
+         */
+        Optional<MissingTenant> missing();
+
+        /**
+         * The status of a call rejected for having no tenant; when not set, 401 for the {@code principal} and
+         * {@code jwt-claim} sources and 400 for the others.
+         */
+        OptionalInt missingStatus();
+    }
+
+    interface ClientAddress {
+
+        /**
+         * The proxies (IP addresses or CIDR ranges, such as {@code 10.0.0.0/8} or {@code fd00::/8}) whose
+         * {@code Forwarded} and {@code X-Forwarded-For} headers are believed. The client address is the connection's
+         * peer unless the peer is one of these; then it is the nearest address in the forwarding chain that is not
+         * one of these. Empty by default: no header is believed, so no client can choose its own bucket. Independent
+         * of {@code quarkus.http.proxy.*}.
+         */
+        Optional<List<String>> trustedProxies();
+
+        /**
+         * IPv6 clients are counted per network of this prefix length: one subscriber usually holds a whole /64 and
+         * could otherwise take a fresh bucket per address. 128 counts every address alone.
+         */
+        @WithDefault("64")
+        int ipv6PrefixLength();
+    }
+
+    /** One named policy; every value is optional and, when set, overrides the annotation's. */
+    interface Policy {
+
+        /** How many units are allowed per window. */
+        OptionalLong limit();
+
+        /** The window length ({@code 1m}, {@code 10s}, {@code PT1H}). */
+        Optional<Duration> window();
+
+        /** How calls are counted. */
+        Optional<Algorithm> algorithm();
+
+        /** Units allowed at once (token bucket and GCRA). */
+        OptionalLong burst();
+
+        /** Units one call consumes. */
+        OptionalLong cost();
+
+        /** Whose calls one counter counts: {@code tenant}, {@code client-address} or {@code global}. */
+        Optional<Scope> scope();
+
+        /** What the limit does when Redis cannot decide. */
+        Optional<FailureMode> failureMode();
+
+        /** Where the tenant comes from, and what happens without one. */
+        PolicyTenant tenant();
+    }
+
+    interface PolicyTenant {
+
+        /** Where the tenant of this policy's limits comes from (see {@code quarkus.rate-limit.tenant.source}). */
+        Optional<TenantSource> source();
+
+        /** What this policy's limits do without a tenant (see {@code quarkus.rate-limit.tenant.missing}). */
+        Optional<MissingTenant> missing();
+
+        /** The status of a call rejected for having no tenant (see {@code quarkus.rate-limit.tenant.missing-status}). */
+        OptionalInt missingStatus();
+    }
+
+    /** A plan's values of one policy. */
+    interface PlanLimit {
+
+        /** How many units the plan's tenants are allowed per window. */
+        OptionalLong limit();
+
+        /** The window length for the plan's tenants. */
+        Optional<Duration> window();
+
+        /** Units allowed at once for the plan's tenants (token bucket and GCRA). */
+        OptionalLong burst();
+    }
+
+    interface TenantSettings {
+
+        /** The tenant's plan (a key of {@code quarkus.rate-limit.plans}). */
+        Optional<String> plan();
     }
 }

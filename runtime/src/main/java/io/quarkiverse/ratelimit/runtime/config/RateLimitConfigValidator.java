@@ -1,11 +1,20 @@
 package io.quarkiverse.ratelimit.runtime.config;
 
+import java.util.HashSet;
+import java.util.Set;
+
 import jakarta.enterprise.event.Observes;
 import jakarta.inject.Singleton;
 
 import org.eclipse.microprofile.config.ConfigProvider;
+import org.jboss.logging.Logger;
 
 import io.quarkiverse.ratelimit.FailureMode;
+import io.quarkiverse.ratelimit.TenantSource;
+import io.quarkiverse.ratelimit.runtime.RateLimitedMethods;
+import io.quarkiverse.ratelimit.runtime.key.RateLimitKeys;
+import io.quarkiverse.ratelimit.runtime.policy.ConfiguredLimits;
+import io.quarkiverse.ratelimit.runtime.tenant.RequestTenantResolver;
 import io.quarkus.redis.runtime.client.config.RedisConfig;
 import io.quarkus.runtime.StartupEvent;
 import io.quarkus.runtime.configuration.ConfigurationException;
@@ -14,11 +23,25 @@ import io.quarkus.runtime.configuration.ConfigurationException;
 @Singleton
 public class RateLimitConfigValidator {
 
+    private static final Logger LOG = Logger.getLogger(RateLimitConfigValidator.class);
+
     static final int MAX_KEY_PREFIX_LENGTH = 64;
 
-    void validate(@Observes StartupEvent event, RateLimitConfig config, RateLimitFixedConfig fixedConfig) {
+    void validate(@Observes StartupEvent event, RateLimitConfig config, RateLimitFixedConfig fixedConfig,
+            RateLimitedMethods methods, ConfiguredLimits configured, RequestTenantResolver tenants) {
         validate(config);
         decisionsRunOnAMaster(fixedConfig.redisClientName().orElse(RedisConfig.DEFAULT_CLIENT_NAME));
+        configured.all().forEach((methodId, method) -> {
+            if (method.tenantRule() != null) {
+                tenants.checkUsable(method.tenantRule(), methodId, method.limits().getParameters(),
+                        methods.tokensAvailable());
+            }
+        });
+        Set<String> used = new HashSet<>();
+        methods.all().values().forEach(method -> method.getLimits().forEach(limit -> used.add(limit.getPolicy())));
+        config.policies().keySet().stream().filter(policy -> !used.contains(policy)).forEach(policy -> LOG.warnf(
+                "quarkus.rate-limit.policies.%s is configured, but no @RateLimited(policy = \"%s\") uses it",
+                policy, policy));
     }
 
     /** Every decision writes: a client configured to talk to a replica would fail every one of them (READONLY). */
@@ -49,6 +72,22 @@ public class RateLimitConfigValidator {
         positive("quarkus.rate-limit.circuit-breaker.open-duration", config.circuitBreaker().openDuration().toMillis());
         positive("quarkus.rate-limit.local-fallback.expected-instances", config.localFallback().expectedInstances());
         positive("quarkus.rate-limit.local-fallback.max-entries", config.localFallback().maxEntries());
+        if (config.tenant().source().orElse(null) == TenantSource.DEFAULT) {
+            throw new ConfigurationException("quarkus.rate-limit.tenant.source must be header, principal, jwt-claim,"
+                    + " path-parameter or resolver, but is default", Set.of("quarkus.rate-limit.tenant.source"));
+        }
+        config.policies().forEach((policy, values) -> {
+            if (!RateLimitKeys.isValidName(policy)) {
+                throw new ConfigurationException("quarkus.rate-limit.policies.\"" + policy + "\" has an invalid name:"
+                        + " a policy name is 1 to 100 letters, digits, '.', '_' or '-'",
+                        Set.of("quarkus.rate-limit.policies"));
+            }
+            if (values.tenant().source().orElse(null) == TenantSource.DEFAULT) {
+                String property = "quarkus.rate-limit.policies." + policy + ".tenant.source";
+                throw new ConfigurationException(property + " must be header, principal, jwt-claim, path-parameter or"
+                        + " resolver, but is default", Set.of(property));
+            }
+        });
         config.tenant().header().ifPresent(header -> {
             if (!isHttpToken(header)) {
                 throw new ConfigurationException(

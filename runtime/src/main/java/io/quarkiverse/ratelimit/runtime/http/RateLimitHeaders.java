@@ -4,8 +4,6 @@ import java.time.Duration;
 import java.util.List;
 
 import io.quarkiverse.ratelimit.RateLimitDecision;
-import io.quarkiverse.ratelimit.runtime.LimitDefinition;
-import io.quarkiverse.ratelimit.runtime.MethodLimits;
 import io.vertx.ext.web.RoutingContext;
 
 /**
@@ -28,14 +26,15 @@ public final class RateLimitHeaders {
     private RateLimitHeaders() {
     }
 
-    public static String policy(List<LimitDefinition> limits) {
+    /** The quotas that decided: a tenant's plan or run-time limit shows here, not only the annotation's. */
+    public static String policy(List<RateLimitDecision> decisions) {
         StringBuilder value = new StringBuilder();
-        for (LimitDefinition limit : limits) {
+        for (RateLimitDecision decision : decisions) {
             if (!value.isEmpty()) {
                 value.append(", ");
             }
-            value.append('"').append(limit.getName()).append("\";q=").append(limit.getLimit())
-                    .append(";w=").append(wholeSecondsUp(limit.window()));
+            value.append('"').append(decision.limitName()).append("\";q=").append(decision.limit())
+                    .append(";w=").append(wholeSecondsUp(decision.window()));
         }
         return value.toString();
     }
@@ -67,9 +66,9 @@ public final class RateLimitHeaders {
      * method's result, the 429, another error). Values are computed now; the headers are written just before the
      * response headers go out.
      */
-    public static void attach(RoutingContext request, MethodLimits limits, List<RateLimitDecision> decisions) {
+    public static void attach(RoutingContext request, List<RateLimitDecision> decisions) {
         boolean first = request.get(PENDING) == null;
-        request.put(PENDING, new String[] { limits.policyHeader(), rateLimit(decisions) });
+        request.put(PENDING, new String[] { policy(decisions), rateLimit(decisions) });
         if (first) {
             request.addHeadersEndHandler(ignored -> {
                 String[] values = request.get(PENDING);

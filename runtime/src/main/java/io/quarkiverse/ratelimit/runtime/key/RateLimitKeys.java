@@ -13,8 +13,11 @@ import io.quarkiverse.ratelimit.runtime.config.RateLimitConfig;
 
 /**
  * Names the Redis key of one tenant's counter for one limit:
- * {@code <prefix>:{<tenant tag>}:<limit name>:<algorithm>}. The tenant tag is the hash tag, so every key of a tenant
- * lives in one Redis Cluster slot; the algorithm suffix keeps a changed algorithm from reading another's data.
+ * {@code <prefix>:{<tenant tag>}:<limit name>[:<endpoint>][:<argument>...]:<algorithm>}. The tenant tag is the hash
+ * tag, so every key of a tenant lives in one Redis Cluster slot; the endpoint (HTTP method and path template) and the
+ * escaped argument values appear only for limits counted per endpoint or per parameter; the algorithm suffix keeps a
+ * changed algorithm from reading another's data. A tenant's run-time limits are the hash
+ * {@code <prefix>:{<tenant tag>}:limits}.
  */
 @Singleton
 public class RateLimitKeys {
@@ -28,12 +31,24 @@ public class RateLimitKeys {
     /** The tag of everyone's counter of a {@link Scope#GLOBAL} limit. */
     static final String GLOBAL = "~global";
 
+    /** The tag of argument values that are {@code null}; escaping never produces it. */
+    static final String NULL_ARGUMENT = "~null";
+
     public String key(String tenantTag, LimitDefinition limit) {
         return prefix + ":{" + tenantTag + "}:" + limit.getName() + ':' + suffix(limit.getAlgorithm());
     }
 
-    /** The keys of every limit of one call of a method; one hash tag for all of them (see {@link MethodLimits#callTag()}). */
-    public List<String> keys(MethodLimits method, String tenantTag, String clientTag) {
+    /** The hash of a tenant's run-time limits: {@code <override name> = limit}. */
+    public String overridesKey(String tenantTag) {
+        return prefix + ":{" + tenantTag + "}:limits";
+    }
+
+    /**
+     * The keys of every limit of one call of a method; one hash tag for all of them (see {@link MethodLimits#callTag()}).
+     *
+     * @param arguments the call's arguments, for limits counted per parameter
+     */
+    public List<String> keys(MethodLimits method, String tenantTag, String clientTag, Object[] arguments) {
         List<LimitDefinition> limits = method.getLimits();
         List<String> keys = new ArrayList<>(limits.size());
         for (LimitDefinition limit : limits) {
@@ -42,9 +57,21 @@ public class RateLimitKeys {
                 case CLIENT_ADDRESS -> clientTag;
                 case GLOBAL -> GLOBAL;
             };
-            keys.add(method.callTag() == null ? key(subject, limit)
-                    : prefix + ":{" + method.callTag() + "}:" + subject + ':' + limit.getName() + ':'
-                            + suffix(limit.getAlgorithm()));
+            StringBuilder key = new StringBuilder(96).append(prefix).append(":{");
+            if (method.callTag() == null) {
+                key.append(subject).append('}');
+            } else {
+                key.append(method.callTag()).append("}:").append(subject);
+            }
+            key.append(':').append(limit.getName());
+            if (limit.getEndpoint() != null) {
+                key.append(':').append(limit.getEndpoint());
+            }
+            for (int position : limit.getKeyParameters()) {
+                Object value = arguments == null ? null : arguments[position];
+                key.append(':').append(value == null ? NULL_ARGUMENT : TenantTags.forTenant(value.toString()));
+            }
+            keys.add(key.append(':').append(suffix(limit.getAlgorithm())).toString());
         }
         return keys;
     }
@@ -61,6 +88,16 @@ public class RateLimitKeys {
     /** The leases of a tenant's {@code @ConcurrencyLimited} calls: {@code <prefix>:{<tenant tag>}:<name>:cl}. */
     public String concurrencyKey(String tenantTag, String name) {
         return prefix + ":{" + tenantTag + "}:" + name + ":cl";
+    }
+
+    private static final java.util.regex.Pattern NAME = java.util.regex.Pattern.compile("[A-Za-z0-9._-]{1,100}");
+
+    /**
+     * Whether a limit or policy name is safe in a key and a structured header: 1 to 100 letters, digits, {@code .},
+     * {@code _} and {@code -}.
+     */
+    public static boolean isValidName(String name) {
+        return NAME.matcher(name).matches();
     }
 
     static String suffix(Algorithm algorithm) {

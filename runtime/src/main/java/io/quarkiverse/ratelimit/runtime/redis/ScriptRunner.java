@@ -87,6 +87,11 @@ public class ScriptRunner {
         return redis.send(Request.cmd(Command.ZREM).arg(key).arg(member)).replaceWithVoid();
     }
 
+    /** Sends one plain command (administration: not a decision, so neither guarded nor counted). */
+    public Uni<Response> send(Request request) {
+        return redis.send(request);
+    }
+
     public Uni<Void> delete(String key) {
         return redis.send(Request.cmd(Command.DEL).arg(key)).replaceWithVoid();
     }

@@ -1,36 +1,50 @@
 package io.quarkiverse.ratelimit.runtime.tenant;
 
-import java.util.Optional;
+import java.util.Map;
+import java.util.Set;
 
 import jakarta.inject.Singleton;
 
+import io.quarkiverse.ratelimit.TenantRequiredException;
+import io.quarkiverse.ratelimit.TenantResolver;
+import io.quarkiverse.ratelimit.TenantSource;
 import io.quarkiverse.ratelimit.runtime.config.RateLimitConfig;
 import io.quarkiverse.ratelimit.runtime.key.TenantTags;
+import io.quarkiverse.ratelimit.runtime.policy.TenantRule;
 import io.quarkus.arc.Arc;
 import io.quarkus.arc.InjectableInstance;
+import io.quarkus.runtime.configuration.ConfigurationException;
 import io.quarkus.security.identity.CurrentIdentityAssociation;
 import io.quarkus.security.identity.SecurityIdentity;
 import io.quarkus.vertx.http.runtime.CurrentVertxRequest;
 import io.smallrye.mutiny.Uni;
-import io.vertx.core.net.SocketAddress;
 import io.vertx.ext.web.RoutingContext;
 
 /**
- * Finds the tenant of the current call and returns its key tag ({@link TenantTags}): the configured header when
- * {@code quarkus.rate-limit.tenant.header} is set, else the authenticated principal's name, else the client's address.
+ * Finds the tenant of the current call by a {@link TenantRule}: from its source (header, principal, JWT claim, method
+ * parameter, the application's {@link TenantResolver}), else by the rule's missing-tenant behaviour.
  */
 @Singleton
 public class RequestTenantResolver {
 
-    private final Optional<String> header;
+    private final String header;
+    private final String claim;
+    private final String pathParameter;
     private final InjectableInstance<CurrentIdentityAssociation> identity;
+    private final InjectableInstance<TenantResolver> resolver;
     private final CurrentVertxRequest currentRequest;
+    private final ClientAddresses clientAddresses;
 
     RequestTenantResolver(RateLimitConfig config, InjectableInstance<CurrentIdentityAssociation> identity,
-            CurrentVertxRequest currentRequest) {
-        this.header = config.tenant().header();
+            InjectableInstance<TenantResolver> resolver, CurrentVertxRequest currentRequest,
+            ClientAddresses clientAddresses) {
+        this.header = config.tenant().header().orElse(null);
+        this.claim = config.tenant().claim();
+        this.pathParameter = config.tenant().pathParameter();
         this.identity = identity;
+        this.resolver = resolver;
         this.currentRequest = currentRequest;
+        this.clientAddresses = clientAddresses;
     }
 
     /** The HTTP request being served, {@code null} when the call is not part of one. */
@@ -38,42 +52,99 @@ public class RequestTenantResolver {
         return Arc.container().requestContext().isActive() ? currentRequest.getCurrent() : null;
     }
 
-    /** @param request the current HTTP request, {@code null} when the call is not part of one */
-    public Uni<String> resolveTag(RoutingContext request) {
-        if (header.isPresent()) {
-            return Uni.createFrom().item(() -> fromHeader(request, header.get()));
+    /** Fails start-up when a rule's source cannot work in this application, naming the property. */
+    public void checkUsable(TenantRule rule, String method, Map<String, Integer> parameters, boolean tokensAvailable) {
+        switch (rule.source()) {
+            case HEADER -> {
+                if (header == null) {
+                    throw new ConfigurationException(method + " takes its tenant from a header, but"
+                            + " quarkus.rate-limit.tenant.header is not set", Set.of("quarkus.rate-limit.tenant.header"));
+                }
+            }
+            case RESOLVER -> {
+                if (!resolver.isResolvable()) {
+                    throw new ConfigurationException(method + " takes its tenant from a TenantResolver, but the"
+                            + " application has " + (resolver.isAmbiguous() ? "several" : "no") + " TenantResolver beans",
+                            Set.of("quarkus.rate-limit.tenant.source"));
+                }
+            }
+            case JWT_CLAIM -> {
+                if (!tokensAvailable) {
+                    throw new ConfigurationException(method + " takes its tenant from a JWT claim, but neither"
+                            + " quarkus-smallrye-jwt nor quarkus-oidc is in the application",
+                            Set.of("quarkus.rate-limit.tenant.source"));
+                }
+            }
+            case PATH_PARAMETER -> {
+                if (parameters == null || !parameters.containsKey(pathParameter)) {
+                    throw new ConfigurationException(method + " takes its tenant from the parameter '" + pathParameter
+                            + "', but has no parameter of that name" + (parameters == null ? "" : " (it has "
+                                    + parameters.keySet() + ")"),
+                            Set.of("quarkus.rate-limit.tenant.path-parameter"));
+                }
+            }
+            default -> {
+            }
         }
-        if (!identity.isResolvable() || !Arc.container().requestContext().isActive()) {
-            return Uni.createFrom().item(() -> fromClientAddress(request));
-        }
-        return identity.get().getDeferredIdentity()
-                .map(securityIdentity -> isAuthenticated(securityIdentity)
-                        ? TenantTags.forTenant(securityIdentity.getPrincipal().getName())
-                        : fromClientAddress(request));
     }
 
-    private static String fromHeader(RoutingContext request, String name) {
-        if (request == null) {
-            throw new MissingTenantException("The tenant header " + name + " is required, but the call is not an HTTP request");
-        }
-        String tenant = request.request().getHeader(name);
-        if (tenant == null || tenant.isBlank()) {
-            throw new MissingTenantException("The request header " + name + " is required and names the tenant");
-        }
-        return TenantTags.forTenant(tenant);
+    /**
+     * @param request the current HTTP request, {@code null} when the call is not part of one
+     * @param arguments the method's arguments (for the path-parameter source), {@code null} when unknown
+     * @param parameters the positions of the method's named parameters
+     */
+    public Uni<ResolvedTenant> resolve(TenantRule rule, RoutingContext request, Object[] arguments,
+            Map<String, Integer> parameters) {
+        return source(rule.source(), request, arguments, parameters).map(tenant -> {
+            if (tenant != null && !tenant.isBlank()) {
+                return new ResolvedTenant(tenant, TenantTags.forTenant(tenant));
+            }
+            return switch (rule.missing()) {
+                case ANONYMOUS -> new ResolvedTenant(null, TenantTags.ANONYMOUS);
+                case CLIENT_ADDRESS -> new ResolvedTenant(null, clientAddresses.tag(request));
+                case REJECT -> throw new TenantRequiredException(missingMessage(rule.source(), request),
+                        rule.missingStatus());
+            };
+        });
     }
 
     /** The client address's tag for {@code CLIENT_ADDRESS}-scoped limits (the shared anonymous tag outside HTTP). */
-    public static String clientTag(RoutingContext request) {
-        return fromClientAddress(request);
+    public String clientTag(RoutingContext request) {
+        return clientAddresses.tag(request);
     }
 
-    private static String fromClientAddress(RoutingContext request) {
-        SocketAddress address = request == null ? null : request.request().remoteAddress();
-        if (address == null || address.hostAddress() == null) {
-            return TenantTags.ANONYMOUS;
+    private Uni<String> source(TenantSource source, RoutingContext request, Object[] arguments,
+            Map<String, Integer> parameters) {
+        return switch (source) {
+            case HEADER -> Uni.createFrom().item(request == null ? null : request.request().getHeader(header));
+            case PRINCIPAL -> identity().map(id -> isAuthenticated(id) ? id.getPrincipal().getName() : null);
+            case JWT_CLAIM -> identity().map(id -> isAuthenticated(id) ? JwtClaims.claim(id.getPrincipal(), claim) : null);
+            case PATH_PARAMETER -> {
+                Integer at = parameters == null ? null : parameters.get(pathParameter);
+                Object value = at == null || arguments == null ? null : arguments[at];
+                yield Uni.createFrom().item(value == null ? null : value.toString());
+            }
+            case RESOLVER -> resolver.get().resolve(request);
+            case DEFAULT -> throw new IllegalStateException("A tenant rule has a concrete source");
+        };
+    }
+
+    private Uni<SecurityIdentity> identity() {
+        if (!identity.isResolvable() || !Arc.container().requestContext().isActive()) {
+            return Uni.createFrom().nullItem();
         }
-        return TenantTags.forClientAddress(address.hostAddress());
+        return identity.get().getDeferredIdentity();
+    }
+
+    private String missingMessage(TenantSource source, RoutingContext request) {
+        return switch (source) {
+            case HEADER -> request == null ? "The tenant header " + header + " is required, but the call is not an HTTP request"
+                    : "The request header " + header + " is required and names the tenant";
+            case PRINCIPAL -> "Authentication is required: the tenant is the authenticated user";
+            case JWT_CLAIM -> "A bearer token with the claim '" + claim + "' is required: it names the tenant";
+            case PATH_PARAMETER -> "The parameter '" + pathParameter + "' is required and names the tenant";
+            case RESOLVER, DEFAULT -> "The tenant of this call could not be determined";
+        };
     }
 
     private static boolean isAuthenticated(SecurityIdentity identity) {

@@ -7,20 +7,21 @@ import java.util.List;
 
 import org.junit.jupiter.api.Test;
 
-import io.quarkiverse.ratelimit.Algorithm;
-import io.quarkiverse.ratelimit.FailureMode;
 import io.quarkiverse.ratelimit.RateLimitDecision;
-import io.quarkiverse.ratelimit.runtime.LimitDefinition;
 
 class RateLimitHeadersTest {
 
     @Test
     void thePolicyListsEveryLimitWithItsQuotaAndWindowInSeconds() {
         assertThat(RateLimitHeaders.policy(List.of(
-                new LimitDefinition("burst", 10, 1000, Algorithm.FIXED_WINDOW, FailureMode.DEFAULT, 1),
-                new LimitDefinition("hourly", 1000, 3_600_000, Algorithm.SLIDING_WINDOW_COUNTER, FailureMode.DEFAULT, 1),
-                new LimitDefinition("sub-second", 5, 500, Algorithm.FIXED_WINDOW, FailureMode.DEFAULT, 1))))
+                decision("burst", 10, Duration.ofSeconds(1)),
+                decision("hourly", 1000, Duration.ofHours(1)),
+                decision("sub-second", 5, Duration.ofMillis(500)))))
                 .isEqualTo("\"burst\";q=10;w=1, \"hourly\";q=1000;w=3600, \"sub-second\";q=5;w=1");
+    }
+
+    private static RateLimitDecision decision(String name, long limit, Duration window) {
+        return new RateLimitDecision(name, limit, window, true, limit, window, Duration.ZERO, false);
     }
 
     @Test

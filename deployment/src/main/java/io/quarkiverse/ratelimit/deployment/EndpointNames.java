@@ -1,0 +1,111 @@
+package io.quarkiverse.ratelimit.deployment;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import org.jboss.jandex.AnnotationInstance;
+import org.jboss.jandex.AnnotationValue;
+import org.jboss.jandex.DotName;
+import org.jboss.jandex.MethodInfo;
+
+/**
+ * What the JAX-RS annotations of a method say about it: the names of its parameters and its endpoint (HTTP method and
+ * path template), read from the index at build time.
+ */
+final class EndpointNames {
+
+    private static final List<String> HTTP_METHODS = List.of("GET", "POST", "PUT", "DELETE", "PATCH", "HEAD", "OPTIONS");
+    private static final DotName PATH = DotName.createSimple("jakarta.ws.rs.Path");
+    private static final List<DotName> NAMED_PARAMETERS = List.of(
+            DotName.createSimple("jakarta.ws.rs.PathParam"), DotName.createSimple("jakarta.ws.rs.QueryParam"),
+            DotName.createSimple("jakarta.ws.rs.HeaderParam"), DotName.createSimple("jakarta.ws.rs.FormParam"),
+            DotName.createSimple("jakarta.ws.rs.CookieParam"), DotName.createSimple("jakarta.ws.rs.MatrixParam"),
+            DotName.createSimple("org.jboss.resteasy.reactive.RestPath"),
+            DotName.createSimple("org.jboss.resteasy.reactive.RestQuery"),
+            DotName.createSimple("org.jboss.resteasy.reactive.RestHeader"),
+            DotName.createSimple("org.jboss.resteasy.reactive.RestForm"),
+            DotName.createSimple("org.jboss.resteasy.reactive.RestCookie"),
+            DotName.createSimple("org.jboss.resteasy.reactive.RestMatrix"));
+
+    private EndpointNames() {
+    }
+
+    /**
+     * Every name a parameter answers to, with its position: its JAX-RS name ({@code @PathParam("carrier")}, or
+     * {@code @RestPath} without a value: the Java name) and its Java name (when compiled with {@code -parameters}).
+     */
+    static Map<String, Integer> parameters(MethodInfo method) {
+        Map<String, Integer> positions = new LinkedHashMap<>();
+        for (int i = 0; i < method.parametersCount(); i++) {
+            String javaName = method.parameterName(i);
+            for (DotName annotationName : NAMED_PARAMETERS) {
+                AnnotationInstance annotation = parameterAnnotation(method, i, annotationName);
+                if (annotation != null) {
+                    AnnotationValue value = annotation.value();
+                    String name = value == null || value.asString().isEmpty() ? javaName : value.asString();
+                    if (name != null) {
+                        positions.putIfAbsent(name, i);
+                    }
+                }
+            }
+            if (javaName != null) {
+                positions.putIfAbsent(javaName, i);
+            }
+        }
+        return positions;
+    }
+
+    private static AnnotationInstance parameterAnnotation(MethodInfo method, int position, DotName name) {
+        for (AnnotationInstance annotation : method.annotations(name)) {
+            if (annotation.target() != null && annotation.target().kind() == org.jboss.jandex.AnnotationTarget.Kind.METHOD_PARAMETER
+                    && annotation.target().asMethodParameter().position() == position) {
+                return annotation;
+            }
+        }
+        return null;
+    }
+
+    /**
+     * The key segment of a REST endpoint: its HTTP method and path template, {@code POST:/carriers/{carrier}/labels}
+     * (regular expressions of templates dropped, characters that do not belong in a key escaped); {@code null} when the
+     * method is not a REST endpoint.
+     */
+    static String endpoint(MethodInfo method) {
+        String httpMethod = null;
+        for (String candidate : HTTP_METHODS) {
+            if (method.hasDeclaredAnnotation(DotName.createSimple("jakarta.ws.rs." + candidate))) {
+                httpMethod = candidate;
+            }
+        }
+        if (httpMethod == null) {
+            return null;
+        }
+        AnnotationInstance classPath = method.declaringClass().declaredAnnotation(PATH);
+        AnnotationInstance methodPath = method.declaredAnnotation(PATH);
+        String path = "/" + (classPath == null ? "" : classPath.value().asString()) + "/"
+                + (methodPath == null ? "" : methodPath.value().asString());
+        return httpMethod + ":" + escape(template(path));
+    }
+
+    /** Normalizes slashes and drops the regular expressions of templates: {@code {id: \\d+}} becomes {@code {id}}. */
+    static String template(String path) {
+        String withoutRegex = path.replaceAll("\\{\\s*([^}:\\s]+)\\s*:[^}]*}", "{$1}");
+        String normalized = withoutRegex.replaceAll("/+", "/");
+        return normalized.length() > 1 && normalized.endsWith("/") ? normalized.substring(0, normalized.length() - 1)
+                : normalized;
+    }
+
+    private static String escape(String path) {
+        StringBuilder escaped = new StringBuilder(path.length());
+        for (byte b : path.getBytes(java.nio.charset.StandardCharsets.UTF_8)) {
+            char c = (char) (b & 0xFF);
+            if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || "/{}._-~".indexOf(c) >= 0) {
+                escaped.append(c);
+            } else {
+                escaped.append('%').append(String.format("%02X", (int) c));
+            }
+        }
+        return escaped.toString();
+    }
+}

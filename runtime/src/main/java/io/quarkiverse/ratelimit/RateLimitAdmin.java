@@ -1,0 +1,43 @@
+package io.quarkiverse.ratelimit;
+
+import java.util.List;
+import java.util.Map;
+
+import io.smallrye.mutiny.Uni;
+
+/**
+ * Changes limits while the application runs, for every instance at once: inject it (for example into an operator's
+ * endpoint), or enable the built-in HTTP endpoints ({@code quarkus.rate-limit.admin.enabled}).
+ * <p>
+ * A tenant's run-time limit is stored in Redis, in a hash beside the tenant's counters, and read by the same atomic
+ * script that decides: a change applies to the very next decision on every instance, with no cache to expire. It
+ * replaces the limit of every limit that uses {@code policy} (or, for a limit without a policy, is named so), whatever
+ * the tenant's plan; it stays until removed. It does not apply while Redis is unavailable (the local fallback uses the
+ * configured limits), nor to methods that mix scopes.
+ */
+public interface RateLimitAdmin {
+
+    /** Sets {@code tenant}'s limit (units per window) for {@code policy}; greater than zero. */
+    Uni<Void> setLimit(String tenant, String policy, long limit);
+
+    /** Removes {@code tenant}'s run-time limit for {@code policy}: the configured one applies again. */
+    Uni<Void> removeLimit(String tenant, String policy);
+
+    /** {@code tenant}'s run-time limits, by policy. */
+    Uni<Map<String, Long>> limits(String tenant);
+
+    /**
+     * What {@code tenant} has left of each limit of {@code policy}, without consuming anything. Counters split per
+     * parameter are not included (they cannot be listed without scanning Redis).
+     */
+    Uni<List<RateLimitDecision>> status(String tenant, String policy);
+
+    /**
+     * Forgets what {@code tenant} consumed of every limit of {@code policy}. Counters split per parameter are not reset;
+     * they expire with their window.
+     */
+    Uni<Void> reset(String tenant, String policy);
+
+    /** The policies (and names of limits without one) this application knows: what the other methods accept. */
+    List<String> policies();
+}

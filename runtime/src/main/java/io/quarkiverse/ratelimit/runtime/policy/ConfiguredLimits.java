@@ -1,0 +1,244 @@
+package io.quarkiverse.ratelimit.runtime.policy;
+
+import java.lang.reflect.Method;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+
+import jakarta.inject.Singleton;
+
+import io.quarkiverse.ratelimit.Algorithm;
+import io.quarkiverse.ratelimit.FailureMode;
+import io.quarkiverse.ratelimit.MissingTenant;
+import io.quarkiverse.ratelimit.Scope;
+import io.quarkiverse.ratelimit.TenantSource;
+import io.quarkiverse.ratelimit.runtime.LimitDefinition;
+import io.quarkiverse.ratelimit.runtime.MethodIds;
+import io.quarkiverse.ratelimit.runtime.MethodLimits;
+import io.quarkiverse.ratelimit.runtime.RateLimitedMethods;
+import io.quarkiverse.ratelimit.runtime.config.RateLimitConfig;
+import io.quarkiverse.ratelimit.runtime.config.RateLimitConfig.PlanLimit;
+import io.quarkiverse.ratelimit.runtime.config.RateLimitConfig.Policy;
+import io.quarkus.runtime.configuration.ConfigurationException;
+
+/**
+ * Applies the configuration to the limits recorded at build time, once, at start-up: each policy's values override the
+ * annotation's, each plan gets its own variant of the limits that use a policy, and every method gets its tenant rule.
+ * Whatever cannot work fails start-up with a {@link ConfigurationException} naming the property.
+ */
+@Singleton
+public class ConfiguredLimits {
+
+    static final String PREFIX = "quarkus.rate-limit.";
+
+    private final Map<String, ConfiguredMethod> byMethodId = new HashMap<>();
+    private final Map<Method, ConfiguredMethod> byMethod = new ConcurrentHashMap<>();
+    private final RateLimitConfig config;
+
+    ConfiguredLimits(RateLimitedMethods methods, RateLimitConfig config) {
+        this.config = config;
+        validatePlansAndTenants(config, methods);
+        Map<String, LimitDefinition> byName = new HashMap<>();
+        methods.all().forEach((methodId, declared) -> {
+            ConfiguredMethod configured = configure(methodId, declared);
+            for (LimitDefinition limit : configured.limits().getLimits()) {
+                LimitDefinition earlier = byName.putIfAbsent(limit.getName(), limit);
+                if (earlier != null && !earlier.sameLimitAs(limit)) {
+                    throw new ConfigurationException("Limit '" + limit.getName() + "' is shared by several methods,"
+                            + " which the configuration of policy '" + limit.getPolicy() + "' made disagree: " + earlier
+                            + " and " + limit + "; methods sharing a limit name share its counter and must agree",
+                            Set.of(PREFIX + "policies"));
+                }
+            }
+            byMethodId.put(methodId, configured);
+        });
+    }
+
+    /** The configured limits of a method the interceptor was bound to; looked up once per method. */
+    public ConfiguredMethod forMethod(Method method) {
+        ConfiguredMethod configured = byMethod.get(method);
+        if (configured == null) {
+            configured = byMethod.computeIfAbsent(method, m -> {
+                ConfiguredMethod found = byMethodId.get(MethodIds.of(m));
+                if (found == null) {
+                    throw new IllegalStateException("No @RateLimited limits were recorded at build time for "
+                            + MethodIds.of(m) + "; a method inherited from a superclass is only limited if it is"
+                            + " annotated or overridden in the annotated class");
+                }
+                return found;
+            });
+        }
+        return configured;
+    }
+
+    /** Every configured method, by method id. */
+    public Map<String, ConfiguredMethod> all() {
+        return byMethodId;
+    }
+
+    /** A limit as the policy configuration (and a plan's values, when {@code plan} is not null) leave it. */
+    public LimitDefinition configure(LimitDefinition declared, String plan) {
+        String policyName = declared.getPolicy();
+        if (policyName == null) {
+            return declared;
+        }
+        Policy policy = config.policies().get(policyName);
+        String property = PREFIX + "policies." + policyName + ".";
+        long limit = declared.getLimit();
+        long windowMillis = declared.getWindowMillis();
+        Algorithm algorithm = declared.getAlgorithm();
+        long burst = declared.getBurst();
+        long cost = declared.getCost();
+        Scope scope = declared.getScope();
+        FailureMode failureMode = declared.getFailureMode();
+        TenantSource tenantSource = declared.getTenantSource();
+        if (policy != null) {
+            limit = policy.limit().orElse(limit);
+            windowMillis = policy.window().map(window -> window.toMillis()).orElse(windowMillis);
+            algorithm = policy.algorithm().orElse(algorithm);
+            burst = policy.burst().orElse(burst);
+            cost = policy.cost().orElse(cost);
+            scope = policy.scope().orElse(scope);
+            failureMode = policy.failureMode().orElse(failureMode);
+            tenantSource = policy.tenant().source().orElse(tenantSource);
+        }
+        if (plan != null) {
+            PlanLimit planLimit = config.plans().get(plan).get(policyName);
+            if (planLimit != null) {
+                property = PREFIX + "plans." + plan + "." + policyName + ".";
+                limit = planLimit.limit().orElse(limit);
+                windowMillis = planLimit.window().map(window -> window.toMillis()).orElse(windowMillis);
+                burst = planLimit.burst().orElse(burst);
+            }
+        }
+        if (policy == null && (limit <= 0 || windowMillis <= 0)) {
+            throw new ConfigurationException("Policy '" + policyName + "' is used by @RateLimited limit '"
+                    + declared.getName() + "' but not configured: set " + property + "limit and " + property + "window",
+                    Set.of(property + "limit"));
+        }
+        positive(property + "limit", limit);
+        positive(property + "window", windowMillis);
+        if (burst < 0 || burst > 0 && algorithm != Algorithm.TOKEN_BUCKET && algorithm != Algorithm.GCRA) {
+            throw new ConfigurationException(property + "burst is " + burst + ", but a burst is a positive number of"
+                    + " units, for token-bucket and gcra only", Set.of(property + "burst"));
+        }
+        long capacity = burst > 0 ? burst : limit;
+        if (cost < 0 || cost > capacity) {
+            throw new ConfigurationException(property + "cost is " + cost + ", but it must be between 0 and the limit ("
+                    + capacity + "), or no call could ever be admitted", Set.of(property + "cost"));
+        }
+        if (failureMode == FailureMode.DEFAULT && policy != null && policy.failureMode().isPresent()) {
+            throw new ConfigurationException(property + "failure-mode must be local, fail-open or fail-closed",
+                    Set.of(property + "failure-mode"));
+        }
+        return declared.withValues(limit, windowMillis, algorithm, burst, cost, scope, failureMode, tenantSource);
+    }
+
+    private ConfiguredMethod configure(String methodId, MethodLimits declared) {
+        List<LimitDefinition> limits = new ArrayList<>();
+        for (LimitDefinition limit : declared.getLimits()) {
+            limits.add(configure(limit, null));
+        }
+        MethodLimits configured = declared.withLimits(limits);
+        Map<String, MethodLimits> byPlan = new HashMap<>();
+        config.plans().forEach((plan, policies) -> {
+            boolean changes = false;
+            List<LimitDefinition> planLimits = new ArrayList<>();
+            for (LimitDefinition limit : declared.getLimits()) {
+                changes |= limit.getPolicy() != null && policies.containsKey(limit.getPolicy());
+                planLimits.add(configure(limit, plan));
+            }
+            if (changes) {
+                byPlan.put(plan, declared.withLimits(planLimits));
+            }
+        });
+        return new ConfiguredMethod(configured, byPlan, tenantRule(methodId, limits));
+    }
+
+    /** The one tenant rule of a method's per-tenant limits; {@code null} when it has none. */
+    private TenantRule tenantRule(String methodId, List<LimitDefinition> limits) {
+        TenantRule rule = null;
+        for (LimitDefinition limit : limits) {
+            if (limit.getScope() != Scope.TENANT) {
+                continue;
+            }
+            TenantRule limitRule = tenantRule(limit);
+            if (rule != null && !rule.equals(limitRule)) {
+                throw new ConfigurationException("The per-tenant limits of " + methodId + " find their tenant"
+                        + " differently (" + rule + " and " + limitRule + "); one call has one tenant: give them the"
+                        + " same tenant source and missing-tenant behaviour, or make one of them a separate method",
+                        Set.of(PREFIX + "tenant.source"));
+            }
+            rule = limitRule;
+        }
+        return rule;
+    }
+
+    /** The tenant rule of calls that follow only the global configuration ({@code @ConcurrencyLimited}). */
+    public TenantRule defaultTenantRule() {
+        return tenantRule(TenantSource.DEFAULT, null, "default");
+    }
+
+    private TenantRule tenantRule(LimitDefinition limit) {
+        return tenantRule(limit.getTenantSource(),
+                limit.getPolicy() == null ? null : config.policies().get(limit.getPolicy()), limit.getName());
+    }
+
+    private TenantRule tenantRule(TenantSource declared, Policy policy, String limitName) {
+        RateLimitConfig.Tenant global = config.tenant();
+        boolean configured = global.source().isPresent() || global.header().isPresent();
+        TenantSource source = declared;
+        if (source == TenantSource.DEFAULT) {
+            source = global.source().orElse(global.header().isPresent() ? TenantSource.HEADER : TenantSource.PRINCIPAL);
+        } else {
+            configured = true;
+        }
+        if (policy != null && policy.tenant().source().isPresent()) {
+            configured = true;
+        }
+        MissingTenant missing = policy != null && policy.tenant().missing().isPresent() ? policy.tenant().missing().get()
+                : global.missing().orElse(configured ? MissingTenant.REJECT : MissingTenant.CLIENT_ADDRESS);
+        int status = policy != null && policy.tenant().missingStatus().isPresent()
+                ? policy.tenant().missingStatus().getAsInt()
+                : global.missingStatus().orElse(
+                        source == TenantSource.PRINCIPAL || source == TenantSource.JWT_CLAIM ? 401 : 400);
+        if (status < 400 || status > 599) {
+            throw new ConfigurationException("The missing-tenant status of limit '" + limitName + "' is " + status
+                    + ", but a refused call needs a 4xx or 5xx status", Set.of(PREFIX + "tenant.missing-status"));
+        }
+        return new TenantRule(source, missing, status);
+    }
+
+    private static void validatePlansAndTenants(RateLimitConfig config, RateLimitedMethods methods) {
+        config.tenants().forEach((tenant, settings) -> settings.plan().ifPresent(plan -> {
+            if (!config.plans().containsKey(plan)) {
+                String property = PREFIX + "tenants.\"" + tenant + "\".plan";
+                throw new ConfigurationException(property + " is '" + plan + "', but no plan of that name is"
+                        + " configured (quarkus.rate-limit.plans." + plan + ".<policy>.limit)", Set.of(property));
+            }
+        }));
+        Set<String> usedPolicies = new java.util.TreeSet<>();
+        methods.all().values().forEach(method -> method.getLimits().forEach(limit -> {
+            if (limit.getPolicy() != null) {
+                usedPolicies.add(limit.getPolicy());
+            }
+        }));
+        config.plans().forEach((plan, policies) -> policies.keySet().forEach(policy -> {
+            if (!usedPolicies.contains(policy)) {
+                String property = PREFIX + "plans." + plan + "." + policy;
+                throw new ConfigurationException(property + ".* names policy '" + policy + "', which no @RateLimited"
+                        + " uses (policies in use: " + usedPolicies + ")", Set.of(property));
+            }
+        }));
+    }
+
+    private static void positive(String property, long value) {
+        if (value <= 0) {
+            throw new ConfigurationException(property + " must be greater than zero, but is "
+                    + (value == 0 ? "not set" : value), Set.of(property));
+        }
+    }
+}

@@ -1,0 +1,44 @@
+package io.quarkiverse.ratelimit.runtime.policy;
+
+import java.util.Map;
+
+import io.quarkiverse.ratelimit.runtime.MethodLimits;
+
+/**
+ * One rate-limited method as configuration leaves it at start-up: its limits with the policies applied, the variant of
+ * them for each plan, and how its tenant is found.
+ */
+public final class ConfiguredMethod {
+
+    private final MethodLimits limits;
+    private final Map<String, MethodLimits> byPlan;
+    private final TenantRule tenantRule;
+
+    ConfiguredMethod(MethodLimits limits, Map<String, MethodLimits> byPlan, TenantRule tenantRule) {
+        this.limits = limits;
+        this.byPlan = Map.copyOf(byPlan);
+        this.tenantRule = tenantRule;
+    }
+
+    /** The limits for a tenant on {@code plan} ({@code null}: no plan): the plan's values where it has some. */
+    public MethodLimits limits(String plan) {
+        if (plan == null || byPlan.isEmpty()) {
+            return limits;
+        }
+        return byPlan.getOrDefault(plan, limits);
+    }
+
+    public MethodLimits limits() {
+        return limits;
+    }
+
+    /** Whether some plan changes a limit of this method (else the plan need not be looked up). */
+    public boolean dependsOnPlan() {
+        return !byPlan.isEmpty();
+    }
+
+    /** {@code null} when no limit of the method is per tenant. */
+    public TenantRule tenantRule() {
+        return tenantRule;
+    }
+}
