@@ -1,5 +1,6 @@
 package io.quarkiverse.ratelimit.deployment;
 
+import static io.quarkus.deployment.annotations.ExecutionTime.RUNTIME_INIT;
 import static io.quarkus.deployment.annotations.ExecutionTime.STATIC_INIT;
 
 import java.util.ArrayList;
@@ -12,6 +13,7 @@ import java.util.Set;
 import jakarta.enterprise.inject.spi.DeploymentException;
 import jakarta.inject.Singleton;
 
+import org.eclipse.microprofile.config.ConfigProvider;
 import org.jboss.jandex.DotName;
 import org.jboss.jandex.MethodInfo;
 
@@ -68,12 +70,16 @@ import io.quarkus.deployment.builditem.nativeimage.NativeImageResourceBuildItem;
 import io.quarkus.redis.deployment.client.RequestedRedisClientBuildItem;
 import io.quarkus.redis.runtime.client.config.RedisConfig;
 import io.quarkus.resteasy.reactive.spi.ExceptionMapperBuildItem;
-
-import org.eclipse.microprofile.config.ConfigProvider;
+import io.quarkus.vertx.http.deployment.BodyHandlerBuildItem;
+import io.quarkus.vertx.http.deployment.NonApplicationRootPathBuildItem;
+import io.quarkus.vertx.http.deployment.RouteBuildItem;
 
 class RateLimitProcessor {
 
     static final String FEATURE = "rate-limit";
+
+    /** The administration endpoints, under the non-application root ({@code /q/rate-limit}). */
+    static final String ADMIN_PATH = "rate-limit";
 
     /** After {@code Priorities.USER} (5000): an application's own mapper for these exceptions wins. */
     private static final int MAPPER_PRIORITY = 5100;
@@ -163,6 +169,19 @@ class RateLimitProcessor {
         }
         if (!failures.isEmpty()) {
             errors.produce(new ValidationErrorBuildItem(failures));
+        }
+    }
+
+    @BuildStep
+    @Record(RUNTIME_INIT)
+    void adminEndpoints(RateLimitFixedConfig config, RateLimitRecorder recorder,
+            NonApplicationRootPathBuildItem nonApplicationRoot, BodyHandlerBuildItem bodyHandler,
+            BuildProducer<RouteBuildItem> routes) {
+        if (config.admin().enabled()) {
+            routes.produce(nonApplicationRoot.routeBuilder()
+                    .routeFunction(ADMIN_PATH + "/*", recorder.readingBodies(bodyHandler.getHandler()))
+                    .handler(recorder.adminHandler(nonApplicationRoot.resolvePath(ADMIN_PATH)))
+                    .build());
         }
     }
 

@@ -47,6 +47,11 @@ class RateLimitedResourceTest {
     }
 
     @Test
+    void theAdministrationEndpointsAreOffByDefault() {
+        given().get("/q/rate-limit/policies").then().statusCode(404);
+    }
+
+    @Test
     void admitsTheLimitThenAnswers429WithHeadersAndProblemBody() {
         for (int i = 2; i >= 0; i--) {
             given().header("X-Tenant-Id", "t-admits").get("/limited")

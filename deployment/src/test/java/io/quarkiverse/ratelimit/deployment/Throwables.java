@@ -6,13 +6,13 @@ import java.util.Deque;
 import java.util.IdentityHashMap;
 import java.util.Set;
 
-final class Throwables {
+public final class Throwables {
 
     private Throwables() {
     }
 
     /** Every message in the cause and suppressed tree: build errors arrive wrapped and aggregated. */
-    static String allMessages(Throwable root) {
+    public static String allMessages(Throwable root) {
         StringBuilder messages = new StringBuilder();
         Set<Throwable> seen = Collections.newSetFromMap(new IdentityHashMap<>());
         Deque<Throwable> pending = new ArrayDeque<>();

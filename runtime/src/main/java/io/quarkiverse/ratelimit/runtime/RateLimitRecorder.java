@@ -1,12 +1,27 @@
 package io.quarkiverse.ratelimit.runtime;
 
 import java.util.Map;
+import java.util.function.Consumer;
 import java.util.function.Supplier;
 
+import io.quarkiverse.ratelimit.runtime.admin.AdminHandler;
 import io.quarkus.runtime.annotations.Recorder;
+import io.vertx.core.Handler;
+import io.vertx.ext.web.Route;
+import io.vertx.ext.web.RoutingContext;
 
 @Recorder
 public class RateLimitRecorder {
+
+    /** Makes a route read request bodies (for the administration endpoints' PUT) before its handler. */
+    public Consumer<Route> readingBodies(Handler<RoutingContext> bodyHandler) {
+        return route -> route.handler(bodyHandler);
+    }
+
+    /** The administration endpoints, served under {@code base}. */
+    public Handler<RoutingContext> adminHandler(String base) {
+        return new AdminHandler(base);
+    }
 
     public Supplier<RateLimitedMethods> rateLimitedMethods(Map<String, MethodLimits> byMethodId,
             Map<String, ConcurrencyDefinition> concurrencyByMethodId, boolean tokensAvailable) {

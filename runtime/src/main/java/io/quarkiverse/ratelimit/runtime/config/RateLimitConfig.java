@@ -69,6 +69,16 @@ public interface RateLimitConfig {
     /** Tenants whose every limited call is refused with {@code 403 Forbidden}, without consulting Redis. */
     Optional<Set<String>> blockedTenants();
 
+    /** Who may use the administration endpoints ({@code quarkus.rate-limit.admin.enabled}). */
+    AdminAccess admin();
+
+    interface AdminAccess {
+
+        /** The role an authenticated identity needs to call the administration endpoints. */
+        @WithDefault("rate-limit-admin")
+        String role();
+    }
+
     /**
      * How long one decision may wait for Redis before the limit's failure mode decides instead. It is the point at
      * which the limiter concludes that Redis is broken, not the normal latency of a decision (well under a

@@ -5,6 +5,7 @@ import java.util.Optional;
 import io.quarkus.runtime.annotations.ConfigPhase;
 import io.quarkus.runtime.annotations.ConfigRoot;
 import io.smallrye.config.ConfigMapping;
+import io.smallrye.config.WithDefault;
 
 /** Configuration fixed at build time. */
 @ConfigMapping(prefix = "quarkus.rate-limit")
@@ -20,4 +21,18 @@ public interface RateLimitFixedConfig {
      * to 4096.
      */
     Optional<String> redisClientName();
+
+    /** The HTTP endpoints of {@code RateLimitAdmin}. */
+    AdminEndpoints admin();
+
+    interface AdminEndpoints {
+
+        /**
+         * Whether to serve the administration endpoints under {@code <non-application root>/rate-limit}
+         * ({@code /q/rate-limit} by default): a tenant's run-time limits, status and counters. Off by default; when
+         * on, every call must come from an authenticated identity with the role {@code quarkus.rate-limit.admin.role}.
+         */
+        @WithDefault("false")
+        boolean enabled();
+    }
 }

@@ -1,13 +1,13 @@
 package io.quarkiverse.ratelimit.runtime.http;
 
 /** Builds small {@code application/problem+json} bodies (RFC 9457) without a JSON library. */
-final class ProblemDetails {
+public final class ProblemDetails {
 
-    static final String MEDIA_TYPE = "application/problem+json";
+    public static final String MEDIA_TYPE = "application/problem+json";
 
     private final StringBuilder json = new StringBuilder(256).append('{');
 
-    ProblemDetails(int status, String title, String detail) {
+    public ProblemDetails(int status, String title, String detail) {
         member("type", "about:blank");
         member("title", title);
         member("status", status);
@@ -37,7 +37,7 @@ final class ProblemDetails {
         return this;
     }
 
-    String toJson() {
+    public String toJson() {
         return json + "}";
     }
 
