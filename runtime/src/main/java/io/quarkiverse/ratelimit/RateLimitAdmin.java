@@ -9,11 +9,10 @@ import io.smallrye.mutiny.Uni;
  * Changes limits while the application runs, for every instance at once: inject it (for example into an operator's
  * endpoint), or enable the built-in HTTP endpoints ({@code quarkus.rate-limit.admin.enabled}).
  * <p>
- * A tenant's run-time limit is stored in Redis, in a hash beside the tenant's counters, and read by the same atomic
- * script that decides: a change applies to the very next decision on every instance, with no cache to expire. It
- * replaces the limit of every limit that uses {@code policy} (or, for a limit without a policy, is named so), whatever
- * the tenant's plan; it stays until removed. It does not apply while Redis is unavailable (the local fallback uses the
- * configured limits), nor to methods that mix scopes.
+ * A tenant's run-time limit is stored in Redis; every instance keeps a copy, refreshed when it changes: a change applies
+ * at once on the instance that made it and within {@code quarkus.rate-limit.run-time-limits.refresh-interval} (1 s) on
+ * every other. It replaces the limit of every limit that uses {@code policy} (or, for a limit without a policy, is
+ * named so), whatever the tenant's plan; it stays until removed, and stays in force while Redis is unreachable.
  */
 public interface RateLimitAdmin {
 

@@ -42,6 +42,7 @@ import io.quarkiverse.ratelimit.runtime.http.ConcurrencyLimitExceededExceptionMa
 import io.quarkiverse.ratelimit.runtime.http.TenantBlockedExceptionMapper;
 import io.quarkiverse.ratelimit.runtime.http.TenantRequiredExceptionMapper;
 import io.quarkiverse.ratelimit.runtime.policy.ConfiguredLimits;
+import io.quarkiverse.ratelimit.runtime.policy.RunTimeLimits;
 import io.quarkiverse.ratelimit.runtime.policy.TenantPlans;
 import io.quarkiverse.ratelimit.runtime.tenant.ClientAddresses;
 import io.quarkiverse.ratelimit.runtime.http.RateLimitExceededExceptionMapper;
@@ -105,7 +106,7 @@ class RateLimitProcessor {
                         ResilientRateLimiter.class, ProgrammaticRateLimiter.class, ConcurrencyLimiter.class,
                         ConcurrencyLimitInterceptor.class,
                         ScriptRunner.class, RateLimitKeys.class, RequestTenantResolver.class, ClientAddresses.class,
-                        ConfiguredLimits.class, TenantPlans.class, RedisRateLimitAdmin.class, RateLimitConfigValidator.class)
+                        ConfiguredLimits.class, TenantPlans.class, RunTimeLimits.class, RedisRateLimitAdmin.class, RateLimitConfigValidator.class)
                 .setUnremovable()
                 .build();
     }

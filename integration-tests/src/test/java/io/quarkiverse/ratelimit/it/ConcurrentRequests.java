@@ -25,6 +25,21 @@ public final class ConcurrentRequests {
 
     /** @param uriOfRequest the URI of the i-th request, so a burst can spread over several instances */
     public static Map<Integer, Integer> send(int count, IntFunction<URI> uriOfRequest, String tenant) {
+        List<HttpRequest> requests = new ArrayList<>(count);
+        for (int i = 0; i < count; i++) {
+            requests.add(HttpRequest.newBuilder(uriOfRequest.apply(i))
+                    .timeout(Duration.ofSeconds(30))
+                    .header("X-Tenant-Id", tenant)
+                    .GET()
+                    .build());
+        }
+        Map<Integer, Integer> byStatus = new TreeMap<>();
+        sendAll(requests).forEach(status -> byStatus.merge(status, 1, Integer::sum));
+        return byStatus;
+    }
+
+    /** Sends every request before awaiting any; the status of each, in order. */
+    public static List<Integer> sendAll(List<HttpRequest> requests) {
         ExecutorService executor = Executors.newFixedThreadPool(16);
         HttpClient client = HttpClient.newBuilder()
                 .executor(executor)
@@ -32,20 +47,15 @@ public final class ConcurrentRequests {
                 .version(HttpClient.Version.HTTP_1_1)
                 .build();
         try {
-            List<CompletableFuture<HttpResponse<String>>> responses = new ArrayList<>(count);
-            for (int i = 0; i < count; i++) {
-                HttpRequest request = HttpRequest.newBuilder(uriOfRequest.apply(i))
-                        .timeout(Duration.ofSeconds(30))
-                        .header("X-Tenant-Id", tenant)
-                        .GET()
-                        .build();
+            List<CompletableFuture<HttpResponse<String>>> responses = new ArrayList<>(requests.size());
+            for (HttpRequest request : requests) {
                 responses.add(client.sendAsync(request, HttpResponse.BodyHandlers.ofString()));
             }
-            Map<Integer, Integer> byStatus = new TreeMap<>();
+            List<Integer> statuses = new ArrayList<>(requests.size());
             for (CompletableFuture<HttpResponse<String>> response : responses) {
-                byStatus.merge(response.join().statusCode(), 1, Integer::sum);
+                statuses.add(response.join().statusCode());
             }
-            return byStatus;
+            return statuses;
         } finally {
             executor.shutdownNow();
         }

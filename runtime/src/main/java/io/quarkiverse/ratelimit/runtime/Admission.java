@@ -22,19 +22,16 @@ public final class Admission {
     private static final Logger LOG = Logger.getLogger(Admission.class);
 
     /** A call that has nothing to give back: no refund configured, or decided without Redis. */
-    static final Admission NONE = new Admission(null, List.of(), List.of(), null, Duration.ZERO);
+    static final Admission NONE = new Admission(null, List.of(), List.of(), Duration.ZERO);
 
     private final RedisRateLimiter redis;
     private final List<String> keys;
     private final List<LimitDefinition> limits;
-    private final String overridesKey;
     private final Duration timeout;
     private final Set<String> refunded = ConcurrentHashMap.newKeySet();
 
-    Admission(RedisRateLimiter redis, List<String> keys, List<LimitDefinition> limits, String overridesKey,
-            Duration timeout) {
+    Admission(RedisRateLimiter redis, List<String> keys, List<LimitDefinition> limits, Duration timeout) {
         this.redis = redis;
-        this.overridesKey = overridesKey;
         this.keys = keys;
         this.limits = limits;
         this.timeout = timeout;
@@ -69,7 +66,7 @@ public final class Admission {
         if (toRefund.isEmpty()) {
             return Uni.createFrom().voidItem();
         }
-        return redis.refund(refundKeys, toRefund, overridesKey)
+        return redis.refund(refundKeys, toRefund)
                 .ifNoItem().after(timeout).fail()
                 .onFailure().recoverWithItem(failure -> {
                     LOG.debugf(failure, "Could not refund %s; the call counts", toRefund);

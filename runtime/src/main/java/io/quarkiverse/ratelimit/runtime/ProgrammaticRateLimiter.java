@@ -15,6 +15,7 @@ import io.quarkiverse.ratelimit.Scope;
 import io.quarkiverse.ratelimit.runtime.fallback.ResilientRateLimiter;
 import io.quarkiverse.ratelimit.runtime.key.RateLimitKeys;
 import io.quarkiverse.ratelimit.runtime.key.TenantTags;
+import io.quarkiverse.ratelimit.runtime.policy.RunTimeLimits;
 import io.smallrye.mutiny.Uni;
 
 /** The {@link RateLimiter} bean: the annotation's decision path, with limits and tenants given by the caller. */
@@ -25,9 +26,11 @@ public class ProgrammaticRateLimiter implements RateLimiter {
     private final RedisRateLimiter redis;
     private final ConcurrencyLimiter concurrency;
     private final RateLimitKeys keys;
+    private final RunTimeLimits runTimeLimits;
 
     ProgrammaticRateLimiter(ResilientRateLimiter limiter, RedisRateLimiter redis, ConcurrencyLimiter concurrency,
-            RateLimitKeys keys) {
+            RateLimitKeys keys, RunTimeLimits runTimeLimits) {
+        this.runTimeLimits = runTimeLimits;
         this.limiter = limiter;
         this.redis = redis;
         this.concurrency = concurrency;
@@ -43,10 +46,9 @@ public class ProgrammaticRateLimiter implements RateLimiter {
 
     @Override
     public Uni<RateLimitDecision> tryAcquire(RateLimit limit, String tenant, long cost) {
-        List<LimitDefinition> definitions = List.of(definition(limit, checkedCost(limit, cost)));
         String tag = tag(tenant);
-        return limiter.acquire(keys.keys(tag, definitions), definitions, keys.overridesKey(tag))
-                .map(decisions -> decisions.get(0));
+        List<LimitDefinition> definitions = runTimeLimits.apply(List.of(definition(limit, checkedCost(limit, cost))), tag);
+        return limiter.acquire(keys.keys(tag, definitions), definitions).map(decisions -> decisions.get(0));
     }
 
     @Override
@@ -59,14 +61,15 @@ public class ProgrammaticRateLimiter implements RateLimiter {
             definitions.add(definition(limit, 1));
         }
         String tag = tag(tenant);
-        return limiter.acquire(keys.keys(tag, definitions), definitions, keys.overridesKey(tag));
+        List<LimitDefinition> applied = runTimeLimits.apply(definitions, tag);
+        return limiter.acquire(keys.keys(tag, applied), applied);
     }
 
     @Override
     public Uni<Void> refund(RateLimit limit, String tenant, long cost) {
-        List<LimitDefinition> definitions = List.of(definition(limit, checkedCost(limit, cost)));
         String tag = tag(tenant);
-        return redis.refund(keys.keys(tag, definitions), definitions, keys.overridesKey(tag));
+        List<LimitDefinition> definitions = runTimeLimits.apply(List.of(definition(limit, checkedCost(limit, cost))), tag);
+        return redis.refund(keys.keys(tag, definitions), definitions);
     }
 
     @Override

@@ -13,6 +13,7 @@ import io.quarkiverse.ratelimit.runtime.fallback.ResilientRateLimiter;
 import io.quarkiverse.ratelimit.runtime.http.RateLimitHeaders;
 import io.quarkiverse.ratelimit.runtime.key.RateLimitKeys;
 import io.quarkiverse.ratelimit.runtime.policy.ConfiguredMethod;
+import io.quarkiverse.ratelimit.runtime.policy.RunTimeLimits;
 import io.quarkiverse.ratelimit.runtime.policy.TenantPlans;
 import io.quarkiverse.ratelimit.runtime.tenant.RequestTenantResolver;
 import io.quarkiverse.ratelimit.runtime.tenant.ResolvedTenant;
@@ -33,9 +34,11 @@ public class RateLimitEnforcer {
     private final RedisRateLimiter redis;
     private final Duration refundTimeout;
     private final RateLimitKeys keys;
+    private final RunTimeLimits runTimeLimits;
 
     RateLimitEnforcer(RequestTenantResolver tenants, TenantPlans plans, ResilientRateLimiter limiter,
-            RedisRateLimiter redis, RateLimitConfig config, RateLimitKeys keys) {
+            RedisRateLimiter redis, RateLimitConfig config, RateLimitKeys keys, RunTimeLimits runTimeLimits) {
+        this.runTimeLimits = runTimeLimits;
         this.tenants = tenants;
         this.plans = plans;
         this.limiter = limiter;
@@ -66,10 +69,10 @@ public class RateLimitEnforcer {
                         return Uni.createFrom().item(Admission.NONE);
                     }
                     if (!method.dependsOnPlan()) {
-                        return decide(request, method.limits(), tenant, arguments);
+                        return decide(request, runTimeLimits.apply(method.limits(), tenant.tag()), tenant, arguments);
                     }
-                    return plans.plan(tenant.id(), request)
-                            .flatMap(plan -> decide(request, method.limits(plan), tenant, arguments));
+                    return plans.plan(tenant.id(), request).flatMap(plan -> decide(request,
+                            runTimeLimits.apply(method.limits(plan), tenant.tag()), tenant, arguments));
                 });
     }
 
@@ -77,11 +80,7 @@ public class RateLimitEnforcer {
             Object[] arguments) {
         List<String> limitKeys = keys.keys(limits, tenant == null ? null : tenant.tag(),
                 limits.needsClientAddress() ? tenants.clientTag(request) : null, arguments);
-        // a tenant's run-time limits share its hash tag; keys tagged per call (mixed scopes) cannot read them
-        String overridesKey = tenant != null && tenant.id() != null && limits.callTag() == null
-                ? keys.overridesKey(tenant.tag())
-                : null;
-        return limiter.acquire(limitKeys, limits.getLimits(), overridesKey).map(decisions -> {
+        return limiter.acquire(limitKeys, limits.getLimits()).map(decisions -> {
             if (request != null) {
                 RateLimitHeaders.attach(request, decisions);
             }
@@ -92,16 +91,15 @@ public class RateLimitEnforcer {
                 }
                 degraded |= decision.degraded();
             }
-            return admission(request, limitKeys, limits, overridesKey, degraded);
+            return admission(request, limitKeys, limits, degraded);
         });
     }
 
-    private Admission admission(RoutingContext request, List<String> keys, MethodLimits limits, String overridesKey,
-            boolean degraded) {
+    private Admission admission(RoutingContext request, List<String> keys, MethodLimits limits, boolean degraded) {
         if (degraded || !limits.refunds()) {
             return Admission.NONE;
         }
-        Admission admission = new Admission(redis, keys, limits.getLimits(), overridesKey, refundTimeout);
+        Admission admission = new Admission(redis, keys, limits.getLimits(), refundTimeout);
         if (request != null && admission.refundsOnServerError()) {
             // at the end, when the status is final (at headers-end Quarkus REST may not have set it yet)
             request.addEndHandler(ignored -> {

@@ -15,13 +15,14 @@ import io.quarkiverse.ratelimit.Scope;
 import io.quarkiverse.ratelimit.runtime.key.RateLimitKeys;
 import io.quarkiverse.ratelimit.runtime.key.TenantTags;
 import io.quarkiverse.ratelimit.runtime.policy.ConfiguredLimits;
+import io.quarkiverse.ratelimit.runtime.policy.RunTimeLimits;
 import io.quarkiverse.ratelimit.runtime.policy.TenantPlans;
 import io.quarkiverse.ratelimit.runtime.redis.ScriptRunner;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.redis.client.Command;
 import io.vertx.mutiny.redis.client.Request;
 
-/** The {@link RateLimitAdmin} bean: run-time limits in the tenant's {@code <prefix>:{<tenant>}:limits} hash. */
+/** The {@link RateLimitAdmin} bean: run-time limits shared through Redis ({@link RunTimeLimits}). */
 @Singleton
 public class RedisRateLimitAdmin implements RateLimitAdmin {
 
@@ -30,16 +31,20 @@ public class RedisRateLimitAdmin implements RateLimitAdmin {
     private final RateLimitKeys keys;
     private final ConfiguredLimits configured;
     private final TenantPlans plans;
+    private final RunTimeLimits runTimeLimits;
     private final Map<String, List<LimitDefinition>> limitsByPolicy;
+    private final Map<String, List<LimitDefinition>> countersByPolicy;
 
     RedisRateLimitAdmin(ScriptRunner redis, RedisRateLimiter limiter, RateLimitKeys keys, ConfiguredLimits configured,
-            TenantPlans plans) {
+            TenantPlans plans, RunTimeLimits runTimeLimits) {
+        this.runTimeLimits = runTimeLimits;
         this.redis = redis;
         this.limiter = limiter;
         this.keys = keys;
         this.configured = configured;
         this.plans = plans;
-        this.limitsByPolicy = limitsByOverrideName(configured);
+        this.limitsByPolicy = limitsByOverrideName(configured, false);
+        this.countersByPolicy = limitsByOverrideName(configured, true);
     }
 
     @Override
@@ -47,32 +52,30 @@ public class RedisRateLimitAdmin implements RateLimitAdmin {
         if (limit <= 0) {
             throw new IllegalArgumentException("A limit is greater than zero, not " + limit);
         }
-        perTenantLimits(policy);
-        return redis.send(Request.cmd(Command.HSET).arg(overridesKey(tenant)).arg(policy).arg(limit)).replaceWithVoid();
+        for (LimitDefinition affected : perTenantLimits(policy)) {
+            long capacity = affected.getBurst() > 0 ? affected.getBurst() : limit;
+            if (affected.getCost() > capacity) {
+                throw new IllegalArgumentException("A call of '" + affected.getName() + "' costs " + affected.getCost()
+                        + ", so its limit must be at least that, not " + limit);
+            }
+        }
+        return runTimeLimits.set(tag(tenant), policy, limit);
     }
 
     @Override
     public Uni<Void> removeLimit(String tenant, String policy) {
         perTenantLimits(policy);
-        return redis.send(Request.cmd(Command.HDEL).arg(overridesKey(tenant)).arg(policy)).replaceWithVoid();
+        return runTimeLimits.remove(tag(tenant), policy);
     }
 
     @Override
     public Uni<Map<String, Long>> limits(String tenant) {
-        return redis.send(Request.cmd(Command.HGETALL).arg(overridesKey(tenant))).map(reply -> {
-            Map<String, Long> limits = new TreeMap<>();
-            if (reply != null) {
-                for (String field : reply.getKeys()) {
-                    limits.put(field, reply.get(field).toLong());
-                }
-            }
-            return limits;
-        });
+        return runTimeLimits.read(tag(tenant));
     }
 
     @Override
     public Uni<List<RateLimitDecision>> status(String tenant, String policy) {
-        List<LimitDefinition> limits = unsplit(perTenantLimits(policy));
+        List<LimitDefinition> limits = counters(policy);
         String tag = tag(tenant);
         return plans.plan(tenant, null).flatMap(plan -> {
             List<LimitDefinition> probes = new ArrayList<>(limits.size());
@@ -81,14 +84,14 @@ public class RedisRateLimitAdmin implements RateLimitAdmin {
                 probes.add(planned.withValues(planned.getLimit(), planned.getWindowMillis(), planned.getAlgorithm(),
                         planned.getBurst(), 0, planned.getScope(), planned.getFailureMode(), planned.getTenantSource()));
             }
-            MethodLimits method = new MethodLimits(probes, ReturnKind.UNI);
-            return limiter.acquire(keys.keys(method, tag, null, null), probes, keys.overridesKey(tag));
+            List<LimitDefinition> applied = runTimeLimits.apply(probes, tag);
+            return limiter.acquire(keys.keys(new MethodLimits(applied, ReturnKind.UNI), tag, null, null), applied);
         });
     }
 
     @Override
     public Uni<Void> reset(String tenant, String policy) {
-        List<LimitDefinition> limits = unsplit(perTenantLimits(policy));
+        List<LimitDefinition> limits = counters(policy);
         if (limits.isEmpty()) {
             return Uni.createFrom().voidItem();
         }
@@ -104,8 +107,10 @@ public class RedisRateLimitAdmin implements RateLimitAdmin {
         return List.copyOf(limitsByPolicy.keySet());
     }
 
-    private static List<LimitDefinition> unsplit(List<LimitDefinition> limits) {
-        return limits.stream().filter(limit -> limit.getKeyParameters().isEmpty()).toList();
+    /** The counters of {@code policy} whose keys are known without a call: one per tenant, not split per parameter. */
+    private List<LimitDefinition> counters(String policy) {
+        perTenantLimits(policy);
+        return countersByPolicy.getOrDefault(policy, List.of());
     }
 
     /** The distinct per-tenant limits {@code policy} names (one per limit name and endpoint). */
@@ -119,14 +124,19 @@ public class RedisRateLimitAdmin implements RateLimitAdmin {
         return limits;
     }
 
-    private static Map<String, List<LimitDefinition>> limitsByOverrideName(ConfiguredLimits configured) {
+    /**
+     * The distinct per-tenant limits by the name their run-time limit uses; with {@code countersOnly}, only those
+     * whose key is the tenant's own (not split per parameter, not tagged per call by a method that mixes scopes).
+     */
+    private static Map<String, List<LimitDefinition>> limitsByOverrideName(ConfiguredLimits configured,
+            boolean countersOnly) {
         Map<String, Map<String, LimitDefinition>> byName = new TreeMap<>();
         configured.all().values().forEach(method -> {
-            if (method.limits().callTag() != null) {
+            if (countersOnly && method.limits().callTag() != null) {
                 return;
             }
             for (LimitDefinition limit : method.limits().getLimits()) {
-                if (limit.getScope() == Scope.TENANT) {
+                if (limit.getScope() == Scope.TENANT && (!countersOnly || limit.getKeyParameters().isEmpty())) {
                     byName.computeIfAbsent(limit.overrideName(), name -> new LinkedHashMap<>())
                             .putIfAbsent(limit.getName() + ":" + limit.getEndpoint(), limit);
                 }
@@ -135,10 +145,6 @@ public class RedisRateLimitAdmin implements RateLimitAdmin {
         Map<String, List<LimitDefinition>> limits = new TreeMap<>();
         byName.forEach((name, distinct) -> limits.put(name, List.copyOf(distinct.values())));
         return java.util.Collections.unmodifiableMap(limits);
-    }
-
-    private String overridesKey(String tenant) {
-        return keys.overridesKey(tag(tenant));
     }
 
     private static String tag(String tenant) {

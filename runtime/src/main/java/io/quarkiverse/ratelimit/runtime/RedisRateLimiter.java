@@ -7,7 +7,6 @@ import java.util.List;
 import jakarta.inject.Singleton;
 
 import io.quarkiverse.ratelimit.RateLimitDecision;
-import io.quarkiverse.ratelimit.Scope;
 import io.quarkiverse.ratelimit.runtime.redis.LuaScript;
 import io.quarkiverse.ratelimit.runtime.redis.ScriptRunner;
 import io.smallrye.mutiny.Uni;
@@ -33,34 +32,23 @@ public class RedisRateLimiter {
      * One decision per limit, in declaration order; the call is admitted only if every one allows it.
      *
      * @param limitKeys the key of each limit ({@code RateLimitKeys}), all in one hash slot
-     * @param overridesKey the tenant's run-time limits (same slot), {@code null} when the call has no tenant's
      */
-    public Uni<List<RateLimitDecision>> acquire(List<String> limitKeys, List<LimitDefinition> limits,
-            String overridesKey) {
-        return run(scripts.scripts().rateLimit(), limitKeys, limits, overridesKey)
-                .map(reply -> decisions(limits, reply));
+    public Uni<List<RateLimitDecision>> acquire(List<String> limitKeys, List<LimitDefinition> limits) {
+        return run(scripts.scripts().rateLimit(), limitKeys, limits).map(reply -> decisions(limits, reply));
     }
 
     /** Gives back, in one atomic call, what an admitted call consumed of each limit (clamped by every algorithm). */
-    public Uni<Void> refund(List<String> limitKeys, List<LimitDefinition> limits, String overridesKey) {
-        return run(scripts.scripts().refund(), limitKeys, limits, overridesKey).replaceWithVoid();
+    public Uni<Void> refund(List<String> limitKeys, List<LimitDefinition> limits) {
+        return run(scripts.scripts().refund(), limitKeys, limits).replaceWithVoid();
     }
 
-    private Uni<Response> run(LuaScript script, List<String> limitKeys, List<LimitDefinition> limits,
-            String overridesKey) {
-        List<String> args = new ArrayList<>(1 + 6 * limits.size());
+    private Uni<Response> run(LuaScript script, List<String> limitKeys, List<LimitDefinition> limits) {
+        List<String> args = new ArrayList<>(1 + 5 * limits.size());
         args.add(REDIS_CLOCK);
         for (LimitDefinition limit : limits) {
             args.addAll(limit.scriptArguments());
-            args.add(overridesKey != null && limit.getScope() == Scope.TENANT ? limit.overrideName() : "");
         }
-        List<String> keys = limitKeys;
-        if (overridesKey != null) {
-            keys = new ArrayList<>(limitKeys.size() + 1);
-            keys.addAll(limitKeys);
-            keys.add(overridesKey);
-        }
-        return scripts.run(script, keys, args);
+        return scripts.run(script, limitKeys, args);
     }
 
     /** Deletes the state of one limit's key. */
@@ -68,14 +56,14 @@ public class RedisRateLimiter {
         return scripts.delete(key);
     }
 
-    /** The script returns five integers per limit: allowed, remaining, reset_ms, retry_after_ms, limit. */
+    /** The script returns four integers per limit: allowed, remaining, reset_ms, retry_after_ms. */
     static List<RateLimitDecision> decisions(List<LimitDefinition> limits, Response reply) {
         List<RateLimitDecision> decisions = new ArrayList<>(limits.size());
         for (int i = 0; i < limits.size(); i++) {
             LimitDefinition limit = limits.get(i);
-            int at = 5 * i;
+            int at = 4 * i;
             long retryAfterMillis = reply.get(at + 3).toLong();
-            decisions.add(new RateLimitDecision(limit.getName(), reply.get(at + 4).toLong(), limit.window(),
+            decisions.add(new RateLimitDecision(limit.getName(), limit.getLimit(), limit.window(),
                     reply.get(at).toLong() == 1, Math.max(0, reply.get(at + 1).toLong()),
                     Duration.ofMillis(reply.get(at + 2).toLong()),
                     retryAfterMillis < 0 ? null : Duration.ofMillis(retryAfterMillis), false));

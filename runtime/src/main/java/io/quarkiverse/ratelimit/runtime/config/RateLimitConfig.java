@@ -72,6 +72,19 @@ public interface RateLimitConfig {
     /** Who may use the administration endpoints ({@code quarkus.rate-limit.admin.enabled}). */
     AdminAccess admin();
 
+    /** Tenants' run-time limits ({@code RateLimitAdmin}). */
+    RunTimeLimitsSync runTimeLimits();
+
+    interface RunTimeLimitsSync {
+
+        /**
+         * How often each instance checks Redis for changed run-time limits (one {@code GET} of a version counter; the
+         * limits are reloaded only when it moved): the most time a change takes to apply on every instance.
+         */
+        @WithDefault("1s")
+        Duration refreshInterval();
+    }
+
     interface AdminAccess {
 
         /** The role an authenticated identity needs to call the administration endpoints. */

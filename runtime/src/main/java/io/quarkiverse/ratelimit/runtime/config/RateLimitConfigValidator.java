@@ -72,6 +72,8 @@ public class RateLimitConfigValidator {
         positive("quarkus.rate-limit.circuit-breaker.open-duration", config.circuitBreaker().openDuration().toMillis());
         positive("quarkus.rate-limit.local-fallback.expected-instances", config.localFallback().expectedInstances());
         positive("quarkus.rate-limit.local-fallback.max-entries", config.localFallback().maxEntries());
+        positive("quarkus.rate-limit.run-time-limits.refresh-interval",
+                config.runTimeLimits().refreshInterval().toMillis());
         if (config.tenant().source().orElse(null) == TenantSource.DEFAULT) {
             throw new ConfigurationException("quarkus.rate-limit.tenant.source must be header, principal, jwt-claim,"
                     + " path-parameter or resolver, but is default", Set.of("quarkus.rate-limit.tenant.source"));

@@ -53,13 +53,9 @@ public class ResilientRateLimiter {
                 });
     }
 
-    /**
-     * One decision per limit, in order; the call is admitted only if every one allows it.
-     *
-     * @param overridesKey the tenant's run-time limits in Redis, {@code null} for none (the local fallback ignores them)
-     */
-    public Uni<List<RateLimitDecision>> acquire(List<String> keys, List<LimitDefinition> limits, String overridesKey) {
-        return guarded(() -> redis.acquire(keys, limits, overridesKey), failure -> withoutRedis(keys, limits, failure));
+    /** One decision per limit, in order; the call is admitted only if every one allows it. */
+    public Uni<List<RateLimitDecision>> acquire(List<String> keys, List<LimitDefinition> limits) {
+        return guarded(() -> redis.acquire(keys, limits), failure -> withoutRedis(keys, limits, failure));
     }
 
     /**

@@ -16,8 +16,7 @@ import io.quarkiverse.ratelimit.runtime.config.RateLimitConfig;
  * {@code <prefix>:{<tenant tag>}:<limit name>[:<endpoint>][:<argument>...]:<algorithm>}. The tenant tag is the hash
  * tag, so every key of a tenant lives in one Redis Cluster slot; the endpoint (HTTP method and path template) and the
  * escaped argument values appear only for limits counted per endpoint or per parameter; the algorithm suffix keeps a
- * changed algorithm from reading another's data. A tenant's run-time limits are the hash
- * {@code <prefix>:{<tenant tag>}:limits}.
+ * changed algorithm from reading another's data.
  */
 @Singleton
 public class RateLimitKeys {
@@ -36,11 +35,6 @@ public class RateLimitKeys {
 
     public String key(String tenantTag, LimitDefinition limit) {
         return prefix + ":{" + tenantTag + "}:" + limit.getName() + ':' + suffix(limit.getAlgorithm());
-    }
-
-    /** The hash of a tenant's run-time limits: {@code <override name> = limit}. */
-    public String overridesKey(String tenantTag) {
-        return prefix + ":{" + tenantTag + "}:limits";
     }
 
     /**

@@ -36,39 +36,24 @@ final class ScriptHarness implements AutoCloseable {
 
     /** Several limits in one call, as the application sends them. */
     List<Reply> callAll(long nowMicros, Limit... limits) {
-        return callWithOverrides(nowMicros, null, limits).stream().map(Applied::reply).toList();
-    }
-
-    /** Several limits in one call, reading run-time limits from the hash {@code overridesKey} ({@code null}: none). */
-    List<Applied> callWithOverrides(long nowMicros, String overridesKey, Limit... limits) {
         @SuppressWarnings("unchecked")
-        List<Long> reply = (List<Long>) redis.command(command(script, nowMicros, overridesKey, limits));
-        List<Applied> replies = new ArrayList<>();
-        for (int i = 0; i < reply.size(); i += 5) {
-            replies.add(new Applied(new Reply(reply.get(i) == 1, reply.get(i + 1), reply.get(i + 2), reply.get(i + 3)),
-                    reply.get(i + 4)));
+        List<Long> reply = (List<Long>) redis.command(command(script, nowMicros, limits));
+        List<Reply> replies = new ArrayList<>();
+        for (int i = 0; i < reply.size(); i += 4) {
+            replies.add(new Reply(reply.get(i) == 1, reply.get(i + 1), reply.get(i + 2), reply.get(i + 3)));
         }
         return replies;
     }
 
     static String[] command(LuaScript script, long nowMicros, Limit... limits) {
-        return command(script, nowMicros, null, limits);
-    }
-
-    static String[] command(LuaScript script, long nowMicros, String overridesKey, Limit... limits) {
-        List<String> command = new ArrayList<>(List.of("EVAL", script.source(),
-                Integer.toString(limits.length + (overridesKey == null ? 0 : 1))));
+        List<String> command = new ArrayList<>(List.of("EVAL", script.source(), Integer.toString(limits.length)));
         for (Limit limit : limits) {
             command.add(limit.key());
-        }
-        if (overridesKey != null) {
-            command.add(overridesKey);
         }
         command.add(Long.toString(nowMicros));
         for (Limit limit : limits) {
             command.addAll(List.of(RateLimitScripts.moduleName(limit.algorithm()), Long.toString(limit.limit()),
-                    Long.toString(WINDOW_MS), Long.toString(limit.cost()), Long.toString(limit.burst()),
-                    limit.overrideField()));
+                    Long.toString(WINDOW_MS), Long.toString(limit.cost()), Long.toString(limit.burst())));
         }
         return command.toArray(String[]::new);
     }
@@ -110,24 +95,13 @@ final class ScriptHarness implements AutoCloseable {
         server.close();
     }
 
-    /** @param burst 0 for the limit; @param overrideField the limit's field in the run-time limits hash, or '' */
-    record Limit(String key, Algorithm algorithm, long limit, long cost, long burst, String overrideField) {
+    /** @param burst 0 for the limit */
+    record Limit(String key, Algorithm algorithm, long limit, long cost, long burst) {
         Limit(String key, Algorithm algorithm, long limit, long cost) {
-            this(key, algorithm, limit, cost, limit);
-        }
-
-        Limit(String key, Algorithm algorithm, long limit, long cost, long burst) {
-            this(key, algorithm, limit, cost, burst, "");
+            this(key, algorithm, limit, cost, 0);
         }
     }
 
     record Reply(boolean allowed, long remaining, long resetMillis, long retryAfterMillis) {
-    }
-
-    /** @param limit the limit the script applied (a run-time override, or the one sent) */
-    record Applied(Reply reply, long limit) {
-        boolean allowed() {
-            return reply.allowed();
-        }
     }
 }

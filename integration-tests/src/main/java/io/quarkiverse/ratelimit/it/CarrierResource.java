@@ -1,0 +1,31 @@
+package io.quarkiverse.ratelimit.it;
+
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+
+import io.quarkiverse.ratelimit.RateLimited;
+
+/**
+ * Seed 004's carrier-integration gateway: each tenant's label and rate requests are limited per carrier, with the
+ * values of its plan ({@code application.properties}: policies {@code labels} and {@code rates}, plans
+ * {@code enterprise} and {@code starter}).
+ */
+@Path("/carriers/{carrier}")
+public class CarrierResource {
+
+    @POST
+    @Path("labels")
+    @RateLimited(policy = "labels", perParameter = "carrier")
+    public String createLabel(@PathParam("carrier") String carrier) {
+        return "label from " + carrier;
+    }
+
+    @GET
+    @Path("rates")
+    @RateLimited(policy = "rates", perParameter = "carrier")
+    public String quoteRates(@PathParam("carrier") String carrier) {
+        return "rates from " + carrier;
+    }
+}

@@ -1,0 +1,160 @@
+package io.quarkiverse.ratelimit.runtime.policy;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+import jakarta.enterprise.event.Observes;
+import jakarta.inject.Singleton;
+
+import org.jboss.logging.Logger;
+
+import io.quarkiverse.ratelimit.Scope;
+import io.quarkiverse.ratelimit.runtime.LimitDefinition;
+import io.quarkiverse.ratelimit.runtime.MethodLimits;
+import io.quarkiverse.ratelimit.runtime.config.RateLimitConfig;
+import io.quarkiverse.ratelimit.runtime.redis.ScriptRunner;
+import io.quarkus.runtime.ShutdownEvent;
+import io.quarkus.runtime.StartupEvent;
+import io.smallrye.mutiny.Uni;
+import io.vertx.core.Vertx;
+import io.vertx.mutiny.redis.client.Command;
+import io.vertx.mutiny.redis.client.Request;
+import io.vertx.mutiny.redis.client.Response;
+
+/**
+ * Tenants' run-time limits, set by operators ({@code RateLimitAdmin}) and shared by every instance through Redis:
+ * the hash {@code <prefix>:{~run-time-limits}} (field {@code "<tenant tag> <policy>"}, value the limit) and the
+ * counter {@code <prefix>:{~run-time-limits}:version}, which every change increments. Each instance keeps a copy and
+ * checks the version every {@code run-time-limits.refresh-interval}, reloading the hash when it moved: a change
+ * applies on every instance within that interval (at once on the instance that made it), and decisions stay
+ * single-key, atomic scripts (no extra key per call, so no TRYAGAIN while a cluster slot migrates). While Redis is
+ * unreachable the last copy stays in force, also for the local fallback. These two keys are configuration, not
+ * counters: they have no TTL.
+ */
+@Singleton
+public class RunTimeLimits {
+
+    private static final Logger LOG = Logger.getLogger(RunTimeLimits.class);
+
+    private final ScriptRunner redis;
+    private final String hashKey;
+    private final String versionKey;
+    private final long refreshMillis;
+    private final Vertx vertx;
+    private volatile Map<String, Map<String, Long>> byTenantTag = Map.of();
+    private volatile String version;
+    private long timer = -1;
+
+    RunTimeLimits(ScriptRunner redis, RateLimitConfig config, Vertx vertx) {
+        this.redis = redis;
+        this.hashKey = config.keyPrefix() + ":{~run-time-limits}";
+        this.versionKey = hashKey + ":version";
+        this.refreshMillis = config.runTimeLimits().refreshInterval().toMillis();
+        this.vertx = vertx;
+    }
+
+    void start(@Observes StartupEvent event) {
+        refresh().subscribe().with(done -> {
+        }, failure -> LOG.debugf(failure, "Could not load the run-time limits yet"));
+        timer = vertx.setPeriodic(refreshMillis, id -> refresh().subscribe().with(done -> {
+        }, failure -> LOG.debugf(failure, "Could not refresh the run-time limits; the last ones stay in force")));
+    }
+
+    void stop(@Observes ShutdownEvent event) {
+        if (timer >= 0) {
+            vertx.cancelTimer(timer);
+        }
+    }
+
+    /** The limits with the tenant's run-time values applied; the same object when it has none. */
+    public MethodLimits apply(MethodLimits limits, String tenantTag) {
+        Map<String, Long> tenantLimits = byTenantTag.get(tenantTag);
+        if (tenantLimits == null) {
+            return limits;
+        }
+        List<LimitDefinition> applied = apply(limits.getLimits(), tenantLimits);
+        return applied == limits.getLimits() ? limits : limits.withLimits(applied);
+    }
+
+    /** The limits of one tenant with its run-time values applied; the same list when it has none. */
+    public List<LimitDefinition> apply(List<LimitDefinition> limits, String tenantTag) {
+        Map<String, Long> tenantLimits = byTenantTag.get(tenantTag);
+        return tenantLimits == null ? limits : apply(limits, tenantLimits);
+    }
+
+    private static List<LimitDefinition> apply(List<LimitDefinition> limits, Map<String, Long> tenantLimits) {
+        List<LimitDefinition> applied = null;
+        for (int i = 0; i < limits.size(); i++) {
+            LimitDefinition limit = limits.get(i);
+            Long value = limit.getScope() == Scope.TENANT ? tenantLimits.get(limit.overrideName()) : null;
+            if (value != null && value != limit.getLimit()) {
+                if (applied == null) {
+                    applied = new ArrayList<>(limits);
+                }
+                applied.set(i, limit.withValues(value, limit.getWindowMillis(), limit.getAlgorithm(), limit.getBurst(),
+                        limit.getCost(), limit.getScope(), limit.getFailureMode(), limit.getTenantSource()));
+            }
+        }
+        return applied == null ? limits : applied;
+    }
+
+    /** Stores a tenant's limit for a policy; this instance applies it at once, the others within the interval. */
+    public Uni<Void> set(String tenantTag, String policy, long limit) {
+        return change(Request.cmd(Command.HSET).arg(hashKey).arg(field(tenantTag, policy)).arg(limit));
+    }
+
+    public Uni<Void> remove(String tenantTag, String policy) {
+        return change(Request.cmd(Command.HDEL).arg(hashKey).arg(field(tenantTag, policy)));
+    }
+
+    /** A tenant's run-time limits, by policy, as Redis holds them now. */
+    public Uni<Map<String, Long>> read(String tenantTag) {
+        return redis.send(Request.cmd(Command.HGETALL).arg(hashKey))
+                .map(reply -> parse(reply).getOrDefault(tenantTag, Map.of()))
+                .map(TreeMap::new);
+    }
+
+    private Uni<Void> change(Request change) {
+        return redis.send(change)
+                .chain(() -> redis.send(Request.cmd(Command.INCR).arg(versionKey)))
+                .chain(this::refresh);
+    }
+
+    /** Reloads the hash when the version moved. */
+    Uni<Void> refresh() {
+        return redis.send(Request.cmd(Command.GET).arg(versionKey)).chain(reply -> {
+            String current = reply == null ? "" : reply.toString();
+            if (current.equals(version)) {
+                return Uni.createFrom().voidItem();
+            }
+            return redis.send(Request.cmd(Command.HGETALL).arg(hashKey)).map(hash -> {
+                byTenantTag = parse(hash);
+                version = current;
+                return null;
+            });
+        });
+    }
+
+    private static Map<String, Map<String, Long>> parse(Response hash) {
+        Map<String, Map<String, Long>> limits = new HashMap<>();
+        if (hash == null) {
+            return limits;
+        }
+        for (String field : hash.getKeys()) {
+            int separator = field.indexOf(' ');
+            if (separator > 0) {
+                limits.computeIfAbsent(field.substring(0, separator), tag -> new HashMap<>())
+                        .put(field.substring(separator + 1), hash.get(field).toLong());
+            }
+        }
+        return limits;
+    }
+
+    /** Tenant tags and policy names never contain a space (both are escaped or validated). */
+    private static String field(String tenantTag, String policy) {
+        return tenantTag + ' ' + policy;
+    }
+}
