@@ -50,6 +50,23 @@ record AppInstance(Process process, URI uri, Path log) {
         }
     }
 
+    /** Two instances on {@code redis}, ready to serve. */
+    static List<AppInstance> startTwo(LocalRedisServer redis, String... properties) {
+        List<AppInstance> instances = List.of(start(redis, properties), start(redis, properties));
+        instances.forEach(AppInstance::awaitReady);
+        return instances;
+    }
+
+    /** Stops what a test class started (either may be {@code null} when start-up failed). */
+    static void stopAll(List<AppInstance> instances, LocalRedisServer redis) {
+        if (instances != null) {
+            instances.forEach(AppInstance::stop);
+        }
+        if (redis != null) {
+            redis.close();
+        }
+    }
+
     void awaitReady() {
         HttpClient client = HttpClient.newHttpClient();
         Awaitility.await("instance on " + uri + " (log: " + log + ")")

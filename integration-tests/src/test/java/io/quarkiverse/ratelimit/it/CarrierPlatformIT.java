@@ -46,20 +46,14 @@ class CarrierPlatformIT {
                 "quarkus.rate-limit.policies.rates.window=1d",
                 "quarkus.security.users.embedded.users.operator=operator-password",
                 "quarkus.security.users.embedded.roles.operator=rate-limit-admin" };
-        instances = List.of(AppInstance.start(redis, properties), AppInstance.start(redis, properties));
-        instances.forEach(AppInstance::awaitReady);
+        instances = AppInstance.startTwo(redis, properties);
         // instances in production are warm: one burst first, so that the measured one is not the JIT's first
         admittedByGroup(calls("warm-up", "GET", "warm-up", "rates", 200));
     }
 
     @AfterAll
     static void stopAll() {
-        if (instances != null) {
-            instances.forEach(AppInstance::stop);
-        }
-        if (redis != null) {
-            redis.close();
-        }
+        AppInstance.stopAll(instances, redis);
     }
 
     @Test

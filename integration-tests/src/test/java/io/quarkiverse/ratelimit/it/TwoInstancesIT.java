@@ -25,18 +25,12 @@ class TwoInstancesIT {
     @BeforeAll
     static void startRedisAndTwoInstances() {
         redis = LocalRedisServer.start();
-        instances = List.of(AppInstance.start(redis), AppInstance.start(redis));
-        instances.forEach(AppInstance::awaitReady);
+        instances = AppInstance.startTwo(redis);
     }
 
     @AfterAll
     static void stopAll() {
-        if (instances != null) {
-            instances.forEach(AppInstance::stop);
-        }
-        if (redis != null) {
-            redis.close();
-        }
+        AppInstance.stopAll(instances, redis);
     }
 
     @ParameterizedTest

@@ -2,6 +2,7 @@ package io.quarkiverse.ratelimit.runtime;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Objects;
 
 import io.quarkiverse.ratelimit.Algorithm;
 import io.quarkiverse.ratelimit.FailureMode;
@@ -171,7 +172,7 @@ public final class LimitDefinition {
     /** Same counter semantics: two methods may share a name only if this holds. */
     public boolean sameLimitAs(LimitDefinition other) {
         return limit == other.limit && windowMillis == other.windowMillis && algorithm == other.algorithm
-                && scope == other.scope && java.util.Objects.equals(policy, other.policy)
+                && scope == other.scope && Objects.equals(policy, other.policy)
                 && (endpoint == null) == (other.endpoint == null) && keyParameters.size() == other.keyParameters.size();
     }
 

@@ -6,6 +6,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 
 import jakarta.inject.Singleton;
@@ -220,7 +221,7 @@ public class ConfiguredLimits {
                         + " configured (quarkus.rate-limit.plans." + plan + ".<policy>.limit)", Set.of(property));
             }
         }));
-        Set<String> usedPolicies = new java.util.TreeSet<>();
+        Set<String> usedPolicies = new TreeSet<>();
         methods.all().values().forEach(method -> method.getLimits().forEach(limit -> {
             if (limit.getPolicy() != null) {
                 usedPolicies.add(limit.getPolicy());
