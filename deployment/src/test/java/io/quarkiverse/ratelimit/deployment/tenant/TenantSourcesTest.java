@@ -3,6 +3,9 @@ package io.quarkiverse.ratelimit.deployment.tenant;
 import static io.restassured.RestAssured.given;
 import static org.hamcrest.Matchers.containsString;
 
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
 import java.util.UUID;
 
 import jakarta.enterprise.context.ApplicationScoped;
@@ -125,6 +128,19 @@ class TenantSourcesTest {
         }
         given().get("/sources/accounts/" + first).then().statusCode(429);
         given().get("/sources/accounts/" + second).then().statusCode(200);
+    }
+
+    @Test
+    void hostilePathParameterTenantsNeitherBreakNorShareKeys() {
+        // ':' escapes to %3A and '%' to %25, so these two never share a tag; the long ones are hashed apart
+        List<String> hostile = List.of("a:b", "a%3Ab", "{x}", "*", "x".repeat(300), "x".repeat(299) + "y",
+                "\u00e9t\u00e9", "a b");
+        for (String tenant : hostile) {
+            String path = "/sources/accounts/" + URLEncoder.encode(tenant, StandardCharsets.UTF_8).replace("+", "%20");
+            given().urlEncodingEnabled(false).get(path).then().statusCode(200);
+            given().urlEncodingEnabled(false).get(path).then().statusCode(200);
+            given().urlEncodingEnabled(false).get(path).then().statusCode(429);
+        }
     }
 
     @Test
