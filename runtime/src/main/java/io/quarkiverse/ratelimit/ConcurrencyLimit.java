@@ -2,7 +2,8 @@ package io.quarkiverse.ratelimit;
 
 import java.time.Duration;
 import java.util.Objects;
-import java.util.regex.Pattern;
+
+import io.quarkiverse.ratelimit.runtime.key.RateLimitKeys;
 
 /**
  * A concurrency limit defined in code, for {@link RateLimiter#acquireSlot}: the programmatic counterpart of
@@ -10,7 +11,6 @@ import java.util.regex.Pattern;
  */
 public final class ConcurrencyLimit {
 
-    private static final Pattern NAME = Pattern.compile("[A-Za-z0-9._-]{1,100}");
 
     private final String name;
     private final int limit;
@@ -27,7 +27,7 @@ public final class ConcurrencyLimit {
     /** {@code limit} slots per tenant, each held at most one minute unless {@link #lease(Duration)} says otherwise. */
     public static ConcurrencyLimit of(String name, int limit) {
         Objects.requireNonNull(name, "name");
-        if (!NAME.matcher(name).matches()) {
+        if (!RateLimitKeys.isValidName(name)) {
             throw new IllegalArgumentException("A concurrency limit name is 1 to 100 letters, digits, '.', '_' or '-': "
                     + name);
         }

@@ -2,7 +2,8 @@ package io.quarkiverse.ratelimit;
 
 import java.time.Duration;
 import java.util.Objects;
-import java.util.regex.Pattern;
+
+import io.quarkiverse.ratelimit.runtime.key.RateLimitKeys;
 
 /**
  * A limit defined in code, for {@link RateLimiter}: the programmatic counterpart of {@link RateLimited}. Immutable;
@@ -14,7 +15,6 @@ import java.util.regex.Pattern;
  */
 public final class RateLimit {
 
-    private static final Pattern NAME = Pattern.compile("[A-Za-z0-9._-]{1,100}");
 
     private final String name;
     private final long limit;
@@ -41,7 +41,7 @@ public final class RateLimit {
     public static RateLimit of(String name, long limit, Duration window) {
         Objects.requireNonNull(name, "name");
         Objects.requireNonNull(window, "window");
-        if (!NAME.matcher(name).matches()) {
+        if (!RateLimitKeys.isValidName(name)) {
             throw new IllegalArgumentException("A rate limit name is 1 to 100 letters, digits, '.', '_' or '-': " + name);
         }
         if (limit <= 0) {

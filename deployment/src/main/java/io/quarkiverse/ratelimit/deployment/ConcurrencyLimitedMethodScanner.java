@@ -17,6 +17,7 @@ import org.jboss.jandex.MethodInfo;
 import io.quarkiverse.ratelimit.ConcurrencyLimited;
 import io.quarkiverse.ratelimit.FailureMode;
 import io.quarkiverse.ratelimit.runtime.ConcurrencyDefinition;
+import io.quarkiverse.ratelimit.runtime.key.RateLimitKeys;
 import io.quarkiverse.ratelimit.runtime.ReturnKind;
 import io.quarkus.runtime.configuration.DurationConverter;
 
@@ -89,7 +90,7 @@ final class ConcurrencyLimitedMethodScanner {
         if (leaseDuration == null || leaseDuration.toMillis() <= 0) {
             valid = problem(method, "has lease = \"" + lease + "\"; it must be a duration of at least 1ms");
         }
-        if (!RateLimitedMethodScanner.NAME.matcher(name).matches()) {
+        if (!RateLimitKeys.isValidName(name)) {
             valid = problem(method, "has name = \"" + name + "\"; a name is 1 to 100 letters, digits, '.', '_' or '-'");
         }
         ReturnKind returnKind = RateLimitedMethodScanner.returnKind(method);

@@ -12,7 +12,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Consumer;
-import java.util.regex.Pattern;
 
 import org.eclipse.microprofile.config.Config;
 import org.jboss.jandex.AnnotationInstance;
@@ -33,6 +32,7 @@ import io.quarkiverse.ratelimit.runtime.LimitDefinition;
 import io.quarkiverse.ratelimit.runtime.MethodIds;
 import io.quarkiverse.ratelimit.runtime.MethodLimits;
 import io.quarkiverse.ratelimit.runtime.ReturnKind;
+import io.quarkiverse.ratelimit.runtime.key.RateLimitKeys;
 import io.quarkus.runtime.configuration.DurationConverter;
 
 /**
@@ -48,7 +48,6 @@ final class RateLimitedMethodScanner {
             DotName.createSimple("java.util.concurrent.CompletionStage"),
             DotName.createSimple("java.util.concurrent.CompletableFuture"));
     private static final DotName NON_BLOCKING = DotName.createSimple("io.smallrye.common.annotation.NonBlocking");
-    static final Pattern NAME = Pattern.compile("[A-Za-z0-9._-]{1,100}");
 
     private final IndexView index;
     private final Consumer<String> problems;
@@ -206,7 +205,7 @@ final class RateLimitedMethodScanner {
             AnnotationValue nameValue = annotation.value("name");
             String explicitName = nameValue == null ? "" : nameValue.asString();
 
-            if (policy != null && !NAME.matcher(policy).matches()) {
+            if (policy != null && !RateLimitKeys.isValidName(policy)) {
                 valid = problem(method, "has policy = \"" + policy + "\"; a policy name is 1 to 100 letters, digits,"
                         + " '.', '_' or '-'");
             } else if (limit < 0 || limit == 0 && !policySets(policy, "limit")) {
@@ -235,7 +234,7 @@ final class RateLimitedMethodScanner {
                     valid = false;
                 }
             }
-            if (!explicitName.isEmpty() && !NAME.matcher(explicitName).matches()) {
+            if (!explicitName.isEmpty() && !RateLimitKeys.isValidName(explicitName)) {
                 valid = problem(method, "has name = \"" + explicitName + "\"; a limit name is 1 to 100 letters, digits,"
                         + " '.', '_' or '-'");
             }

@@ -16,7 +16,6 @@ public final class MethodLimits {
     private final boolean needsTenant;
     private final boolean needsClientAddress;
     private final Map<String, Integer> parameters;
-    private final boolean keyedByArguments;
 
     public MethodLimits(List<LimitDefinition> limits, ReturnKind returnKind) {
         this(limits, returnKind, Map.of());
@@ -28,7 +27,6 @@ public final class MethodLimits {
         this.limits = List.copyOf(limits);
         this.returnKind = returnKind;
         this.parameters = Map.copyOf(parameters);
-        this.keyedByArguments = this.limits.stream().anyMatch(limit -> !limit.getKeyParameters().isEmpty());
         this.refunds = this.limits.stream()
                 .anyMatch(limit -> !limit.getRefundOn().isEmpty() || limit.isRefundOnServerError());
         this.callTag = callTag(this.limits);
@@ -53,11 +51,6 @@ public final class MethodLimits {
     /** The position of each named parameter of the method. */
     public Map<String, Integer> getParameters() {
         return parameters;
-    }
-
-    /** Whether some limit splits its counter by argument values ({@code perParameter}). */
-    public boolean keyedByArguments() {
-        return keyedByArguments;
     }
 
     /** The same method with other limit values (configuration); the key layout must not change. */
