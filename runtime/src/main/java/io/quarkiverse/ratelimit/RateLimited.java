@@ -125,7 +125,8 @@ public @interface RateLimited {
      * The name of this limit, used in the {@code RateLimit-Policy} and {@code RateLimit} headers and in the Redis key.
      * Letters, digits, {@code .}, {@code _} and {@code -}; at most 100 characters. Defaults to
      * {@code <SimpleClassName>.<method>} (plus {@code -<window>} when the method has several limits). Methods that
-     * declare the same name share one counter, and must then declare the same limit, window and algorithm.
+     * declare the same name share one counter, and must then agree on it: limit, window, algorithm, scope, policy and key
+     * layout ({@link #perEndpoint()}, the number of {@link #perParameter()}).
      */
     @Nonbinding
     String name() default "";

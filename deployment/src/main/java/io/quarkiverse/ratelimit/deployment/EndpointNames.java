@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Map;
 
 import org.jboss.jandex.AnnotationInstance;
+import org.jboss.jandex.AnnotationTarget;
 import org.jboss.jandex.AnnotationValue;
 import org.jboss.jandex.DotName;
 import org.jboss.jandex.MethodInfo;
@@ -15,7 +16,8 @@ import org.jboss.jandex.MethodInfo;
  */
 final class EndpointNames {
 
-    private static final List<String> HTTP_METHODS = List.of("GET", "POST", "PUT", "DELETE", "PATCH", "HEAD", "OPTIONS");
+    private static final List<String> HTTP_METHODS = List.of("GET", "POST", "PUT", "DELETE", "PATCH", "HEAD",
+            "OPTIONS");
     private static final DotName PATH = DotName.createSimple("jakarta.ws.rs.Path");
     private static final List<DotName> NAMED_PARAMETERS = List.of(
             DotName.createSimple("jakarta.ws.rs.PathParam"), DotName.createSimple("jakarta.ws.rs.QueryParam"),
@@ -58,8 +60,9 @@ final class EndpointNames {
 
     private static AnnotationInstance parameterAnnotation(MethodInfo method, int position, DotName name) {
         for (AnnotationInstance annotation : method.annotations(name)) {
-            if (annotation.target() != null && annotation.target().kind() == org.jboss.jandex.AnnotationTarget.Kind.METHOD_PARAMETER
-                    && annotation.target().asMethodParameter().position() == position) {
+            AnnotationTarget target = annotation.target();
+            if (target != null && target.kind() == AnnotationTarget.Kind.METHOD_PARAMETER
+                    && target.asMethodParameter().position() == position) {
                 return annotation;
             }
         }
@@ -100,7 +103,9 @@ final class EndpointNames {
         StringBuilder escaped = new StringBuilder(path.length());
         for (byte b : path.getBytes(java.nio.charset.StandardCharsets.UTF_8)) {
             char c = (char) (b & 0xFF);
-            if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || "/{}._-~".indexOf(c) >= 0) {
+            boolean kept = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')
+                    || "/{}._-~".indexOf(c) >= 0;
+            if (kept) {
                 escaped.append(c);
             } else {
                 escaped.append('%').append(String.format("%02X", (int) c));

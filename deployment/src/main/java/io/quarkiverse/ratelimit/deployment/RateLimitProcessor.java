@@ -106,7 +106,8 @@ class RateLimitProcessor {
                         ResilientRateLimiter.class, ProgrammaticRateLimiter.class, ConcurrencyLimiter.class,
                         ConcurrencyLimitInterceptor.class,
                         ScriptRunner.class, RateLimitKeys.class, RequestTenantResolver.class, ClientAddresses.class,
-                        ConfiguredLimits.class, TenantPlans.class, RunTimeLimits.class, RedisRateLimitAdmin.class, RateLimitConfigValidator.class)
+                        ConfiguredLimits.class, TenantPlans.class, RunTimeLimits.class, RedisRateLimitAdmin.class,
+                        RateLimitConfigValidator.class)
                 .setUnremovable()
                 .build();
     }

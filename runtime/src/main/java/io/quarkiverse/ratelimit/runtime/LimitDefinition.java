@@ -164,7 +164,7 @@ public final class LimitDefinition {
         return cost;
     }
 
-    /** This limit's {@code ARGV} in {@code rate_limit.lua}: algorithm module, limit, window in ms, cost, burst (0: the limit). */
+    /** This limit's {@code ARGV} in {@code rate_limit.lua}: algorithm module, limit, window in ms, cost, burst (0: limit). */
     public List<String> scriptArguments() {
         return scriptArguments;
     }

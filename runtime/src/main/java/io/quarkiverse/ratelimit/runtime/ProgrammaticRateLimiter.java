@@ -47,7 +47,8 @@ public class ProgrammaticRateLimiter implements RateLimiter {
     @Override
     public Uni<RateLimitDecision> tryAcquire(RateLimit limit, String tenant, long cost) {
         String tag = tag(tenant);
-        List<LimitDefinition> definitions = runTimeLimits.apply(List.of(definition(limit, checkedCost(limit, cost))), tag);
+        List<LimitDefinition> definitions = runTimeLimits.apply(List.of(definition(limit, checkedCost(limit, cost))),
+                tag);
         return limiter.acquire(keys.keys(tag, definitions), definitions).map(decisions -> decisions.get(0));
     }
 
@@ -68,7 +69,8 @@ public class ProgrammaticRateLimiter implements RateLimiter {
     @Override
     public Uni<Void> refund(RateLimit limit, String tenant, long cost) {
         String tag = tag(tenant);
-        List<LimitDefinition> definitions = runTimeLimits.apply(List.of(definition(limit, checkedCost(limit, cost))), tag);
+        List<LimitDefinition> definitions = runTimeLimits.apply(List.of(definition(limit, checkedCost(limit, cost))),
+                tag);
         return redis.refund(keys.keys(tag, definitions), definitions);
     }
 

@@ -42,7 +42,8 @@ class TenantSourcesTest {
             .overrideConfigKey("quarkus.http.auth.basic", "true")
             .overrideConfigKey("quarkus.rate-limit.policies.shared-anonymous.tenant.missing", "anonymous")
             .overrideConfigKey("quarkus.rate-limit.policies.shared-anonymous.tenant.source", "principal")
-            .overrideConfigKey("quarkus.rate-limit.policies.teapot.tenant.missing-status", "418");
+            .overrideConfigKey("quarkus.rate-limit.policies.teapot.tenant.missing-status", "418")
+            .overrideConfigKey("quarkus.rate-limit.policies.login.scope", "client-address");
 
     @Path("/sources")
     public static class Sources {
@@ -79,6 +80,13 @@ class TenantSourcesTest {
         @Path("anonymous")
         @RateLimited(limit = 2, window = "1h", policy = "shared-anonymous")
         public String sharedAnonymous() {
+            return "ok";
+        }
+
+        @GET
+        @Path("login")
+        @RateLimited(limit = 2, window = "1h", policy = "login")
+        public String login() {
             return "ok";
         }
 
@@ -157,6 +165,14 @@ class TenantSourcesTest {
         given().get("/sources/anonymous").then().statusCode(200);
         given().get("/sources/anonymous").then().statusCode(429);
         given().auth().preemptive().basic("alice", "alice-password").get("/sources/anonymous").then().statusCode(200);
+    }
+
+    @Test
+    void aPolicyCanCountPerClientAddressInstead() {
+        // a login endpoint: every caller from this address shares one bucket, whatever tenant it claims, and needs none
+        given().get("/sources/login").then().statusCode(200);
+        given().header("X-Tenant-Id", UUID.randomUUID().toString()).get("/sources/login").then().statusCode(200);
+        given().header("X-Tenant-Id", UUID.randomUUID().toString()).get("/sources/login").then().statusCode(429);
     }
 
     @Test

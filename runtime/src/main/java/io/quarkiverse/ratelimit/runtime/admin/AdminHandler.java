@@ -2,6 +2,7 @@ package io.quarkiverse.ratelimit.runtime.admin;
 
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.function.Supplier;
 
@@ -75,8 +76,8 @@ public class AdminHandler implements Handler<RoutingContext> {
     private void tenantRoute(RoutingContext context, RateLimitAdmin admin, HttpMethod method, String tenant,
             String collection, String policy, int segments) {
         if (collection.equals("limits") && segments == 3 && method == HttpMethod.GET) {
-            reply(context, () -> admin.limits(tenant).map(limits -> new JsonObject(new java.util.LinkedHashMap<>(limits))
-                    .encode()), 200);
+            reply(context, () -> admin.limits(tenant).map(limits -> new JsonObject(new LinkedHashMap<>(limits)).encode()),
+                    200);
         } else if (collection.equals("limits") && segments == 4 && method == HttpMethod.PUT) {
             long limit = requestedLimit(context.body().buffer());
             if (limit <= 0) {

@@ -93,14 +93,23 @@ public interface RateLimitConfig {
     }
 
     /**
-     * How long one decision may wait for Redis before the limit's failure mode decides instead. It is the point at
-     * which the limiter concludes that Redis is broken, not the normal latency of a decision (well under a
-     * millisecond), so it must exceed the worst latency a healthy Redis shows to a saturated instance: a cold 2-core
-     * instance taking a burst of 300 concurrent requests saw 300 to 400 ms, hence 1 s. Only the calls in flight when
-     * Redis breaks pay it: after {@code circuit-breaker.failure-threshold} failures no call waits on Redis at all.
+     * How long Redis may stay silent before a waiting decision gives up on it and the limit's failure mode decides
+     * instead. It is the point at which the limiter concludes that Redis is broken, not the normal latency of a
+     * decision (well under a millisecond). A decision that waits longer while Redis keeps answering other calls is not
+     * failed over: Redis works, this instance is busy (see {@code busy-timeout}). Only the calls in flight when Redis
+     * breaks pay it: after {@code circuit-breaker.failure-threshold} failures no call waits on Redis at all.
      */
     @WithDefault("1s")
     Duration decisionTimeout();
+
+    /**
+     * How long a decision may wait while Redis keeps answering other calls: a saturated instance (a cold JVM taking a
+     * burst of hundreds of requests on two cores) can take seconds to process replies that Redis sent in
+     * microseconds, and those calls are decided exactly by Redis rather than failed over. Beyond it the failure mode
+     * decides.
+     */
+    @WithDefault("10s")
+    Duration busyTimeout();
 
     /**
      * What a limit does when Redis cannot decide (down, paused, timing out, or the circuit breaker is open), unless

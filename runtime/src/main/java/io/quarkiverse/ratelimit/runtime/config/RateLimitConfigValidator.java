@@ -64,6 +64,11 @@ public class RateLimitConfigValidator {
                     + " characters without whitespace, '{' or '}', but is '" + prefix + "'");
         }
         positive("quarkus.rate-limit.decision-timeout", config.decisionTimeout().toMillis());
+        if (config.busyTimeout().compareTo(config.decisionTimeout()) < 0) {
+            throw new ConfigurationException("quarkus.rate-limit.busy-timeout (" + config.busyTimeout() + ") must be at"
+                    + " least quarkus.rate-limit.decision-timeout (" + config.decisionTimeout() + ")",
+                    Set.of("quarkus.rate-limit.busy-timeout"));
+        }
         if (config.failureMode() == FailureMode.DEFAULT) {
             throw new ConfigurationException(
                     "quarkus.rate-limit.failure-mode must be local, fail-open or fail-closed, but is default");

@@ -20,6 +20,7 @@ import io.quarkiverse.ratelimit.RateLimiterUnavailableException;
 import io.quarkiverse.ratelimit.runtime.LimitDefinition;
 import io.quarkiverse.ratelimit.runtime.RedisRateLimiter;
 import io.quarkiverse.ratelimit.runtime.config.RateLimitConfig;
+import io.quarkiverse.ratelimit.runtime.redis.ScriptRunner;
 import io.smallrye.mutiny.Uni;
 
 /**
@@ -33,16 +34,21 @@ public class ResilientRateLimiter {
     private static final Logger LOG = Logger.getLogger(ResilientRateLimiter.class);
 
     private final RedisRateLimiter redis;
+    private final ScriptRunner scripts;
     private final LocalRateLimiter local;
     private final CircuitBreaker breaker;
     private final Duration timeout;
+    private final Duration busyTimeout;
     private final FailureMode defaultFailureMode;
     private final LongAdder redisAttempts = new LongAdder();
     private final LongAdder degradedCalls = new LongAdder();
 
-    ResilientRateLimiter(RedisRateLimiter redis, RateLimitConfig config, Event<CircuitBreakerTransition> transitions) {
+    ResilientRateLimiter(RedisRateLimiter redis, ScriptRunner scripts, RateLimitConfig config,
+            Event<CircuitBreakerTransition> transitions) {
         this.redis = redis;
+        this.scripts = scripts;
         this.timeout = config.decisionTimeout();
+        this.busyTimeout = config.busyTimeout();
         this.defaultFailureMode = config.failureMode();
         this.local = new LocalRateLimiter(config.localFallback().maxEntries(),
                 config.localFallback().expectedInstances(), System::currentTimeMillis);
@@ -67,8 +73,9 @@ public class ResilientRateLimiter {
             return Uni.createFrom().item(() -> withoutRedis.apply(null));
         }
         redisAttempts.increment();
-        return redisCall.get()
-                .ifNoItem().after(timeout).failWith(() -> new TimeoutException("Redis did not decide within " + timeout))
+        // memoized: waiting on is subscribing again, never sending the call again
+        Uni<T> reply = redisCall.get().memoize().indefinitely();
+        return whileRedisAnswers(reply, System.nanoTime())
                 .onItemOrFailure().transformToUni((item, failure) -> {
                     if (failure == null) {
                         breaker.onSuccess();
@@ -78,6 +85,25 @@ public class ResilientRateLimiter {
                     LOG.debugf(failure, "Redis could not decide; using the failure mode");
                     return Uni.createFrom().item(() -> withoutRedis.apply(failure));
                 });
+    }
+
+    /**
+     * Waits for {@code reply} while Redis is alive. A call that has had no reply for {@code decision-timeout} fails
+     * over only if Redis has answered no other call meanwhile either: when it has, Redis works and this instance is
+     * merely saturated (a cold JVM taking a burst on few cores), and failing over would trade an exact decision for a
+     * local guess, and open the circuit breaker, for nothing. Such a call waits on, up to {@code busy-timeout}.
+     */
+    private <T> Uni<T> whileRedisAnswers(Uni<T> reply, long startedNanos) {
+        return reply.ifNoItem().after(timeout).recoverWithUni(() -> {
+            long now = System.nanoTime();
+            boolean redisAnswers = now - scripts.lastReplyNanos() < timeout.toNanos();
+            if (redisAnswers && now - startedNanos < busyTimeout.toNanos()) {
+                return whileRedisAnswers(reply, startedNanos);
+            }
+            return Uni.createFrom().failure(new TimeoutException(redisAnswers
+                    ? "Redis did not decide within " + busyTimeout + " while busy"
+                    : "Redis answered nothing for " + timeout));
+        });
     }
 
     /** The failure mode that applies: the declared one, or the configured default. */

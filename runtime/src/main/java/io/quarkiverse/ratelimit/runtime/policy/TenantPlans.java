@@ -39,7 +39,8 @@ public class TenantPlans {
         if (plan != null || !resolver.isResolvable()) {
             return Uni.createFrom().item(plan);
         }
-        return resolver.get().resolve(tenant, request).map(resolved -> resolved != null && plans.contains(resolved) ? resolved : null);
+        return resolver.get().resolve(tenant, request)
+                .map(resolved -> resolved != null && plans.contains(resolved) ? resolved : null);
     }
 
     public boolean isExempt(String tenant) {

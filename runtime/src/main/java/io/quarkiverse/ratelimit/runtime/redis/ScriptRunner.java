@@ -1,5 +1,6 @@
 package io.quarkiverse.ratelimit.runtime.redis;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.atomic.LongAdder;
 
@@ -65,13 +66,27 @@ public class ScriptRunner {
         return new InFlightLimit(Math.max(1, poolSize - 1));
     }
 
+    /** Long ago: until Redis has answered once, it has no credit. */
+    private volatile long lastReplyNanos = System.nanoTime() - Duration.ofDays(1).toNanos();
+
     public RateLimitScripts scripts() {
         return scripts;
     }
 
     /** Runs {@code script} with the given keys and arguments; a NOSCRIPT reply is answered by one EVAL. */
     public Uni<Response> run(LuaScript script, List<String> keys, List<String> args) {
-        return inFlight == null ? evalSha(script, keys, args) : inFlight.run(() -> evalSha(script, keys, args));
+        Uni<Response> reply = inFlight == null ? evalSha(script, keys, args)
+                : inFlight.run(() -> evalSha(script, keys, args));
+        return reply.onItem().invoke(this::answered);
+    }
+
+    /** When Redis last answered a script (or the start-up preload): {@link System#nanoTime()}. */
+    public long lastReplyNanos() {
+        return lastReplyNanos;
+    }
+
+    private void answered() {
+        lastReplyNanos = System.nanoTime();
     }
 
     private Uni<Response> evalSha(LuaScript script, List<String> keys, List<String> args) {
@@ -107,6 +122,7 @@ public class ScriptRunner {
             redis.send(Request.cmd(Command.SCRIPT).arg("LOAD").arg(script.source()))
                     .subscribe().with(
                             sha -> {
+                                answered();
                                 if (!script.sha1().equals(sha.toString())) {
                                     LOG.warnf("Redis cached %s as %s, expected %s", script.name(), sha, script.sha1());
                                 }

@@ -118,7 +118,8 @@ public class RequestTenantResolver {
         return switch (source) {
             case HEADER -> Uni.createFrom().item(request == null ? null : request.request().getHeader(header));
             case PRINCIPAL -> identity().map(id -> isAuthenticated(id) ? id.getPrincipal().getName() : null);
-            case JWT_CLAIM -> identity().map(id -> isAuthenticated(id) ? JwtClaims.claim(id.getPrincipal(), claim) : null);
+            case JWT_CLAIM -> identity()
+                    .map(id -> isAuthenticated(id) ? JwtClaims.claim(id.getPrincipal(), claim) : null);
             case PATH_PARAMETER -> {
                 Integer at = parameters == null ? null : parameters.get(pathParameter);
                 Object value = at == null || arguments == null ? null : arguments[at];
@@ -138,7 +139,8 @@ public class RequestTenantResolver {
 
     private String missingMessage(TenantSource source, RoutingContext request) {
         return switch (source) {
-            case HEADER -> request == null ? "The tenant header " + header + " is required, but the call is not an HTTP request"
+            case HEADER -> request == null
+                    ? "The tenant header " + header + " is required, but the call is not an HTTP request"
                     : "The request header " + header + " is required and names the tenant";
             case PRINCIPAL -> "Authentication is required: the tenant is the authenticated user";
             case JWT_CLAIM -> "A bearer token with the claim '" + claim + "' is required: it names the tenant";
