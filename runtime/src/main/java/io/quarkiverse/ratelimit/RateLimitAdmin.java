@@ -37,6 +37,16 @@ public interface RateLimitAdmin {
      */
     Uni<Void> reset(String tenant, String policy);
 
+    /**
+     * Refuses every limited call of {@code tenant} with {@code 403 Forbidden} ({@link TenantBlockedException}), on
+     * every instance within the refresh interval, until {@link #unblock}: an abusive tenant stopped without a
+     * redeploy. Tenants blocked for good belong in {@code quarkus.rate-limit.blocked-tenants}.
+     */
+    Uni<Void> block(String tenant);
+
+    /** Lifts {@link #block}. */
+    Uni<Void> unblock(String tenant);
+
     /** The policies (and names of limits without one) this application knows: what the other methods accept. */
     List<String> policies();
 }

@@ -62,7 +62,7 @@ public class RateLimitEnforcer {
                     if (tenant.id() == null) {
                         return decide(request, method.limits(), tenant, arguments);
                     }
-                    if (plans.isBlocked(tenant.id())) {
+                    if (plans.isBlocked(tenant.id()) || runTimeLimits.isBlocked(tenant.tag())) {
                         throw new TenantBlockedException();
                     }
                     if (plans.isExempt(tenant.id())) {

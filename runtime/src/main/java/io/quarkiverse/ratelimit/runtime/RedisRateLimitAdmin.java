@@ -103,6 +103,16 @@ public class RedisRateLimitAdmin implements RateLimitAdmin {
     }
 
     @Override
+    public Uni<Void> block(String tenant) {
+        return runTimeLimits.block(tag(tenant), true);
+    }
+
+    @Override
+    public Uni<Void> unblock(String tenant) {
+        return runTimeLimits.block(tag(tenant), false);
+    }
+
+    @Override
     public List<String> policies() {
         return List.copyOf(limitsByPolicy.keySet());
     }

@@ -72,6 +72,18 @@ class AdminEndpointsTest {
     }
 
     @Test
+    void anOperatorBlocksATenantAndLiftsIt() {
+        String tenant = "blocked-" + UUID.randomUUID();
+        calls(tenant, 1, 200);
+        ops().put("/q/rate-limit/tenants/" + tenant + "/blocked").then().statusCode(204);
+        calls(tenant, 2, 403);
+        calls("other-" + UUID.randomUUID(), 1, 200);
+        ops().delete("/q/rate-limit/tenants/" + tenant + "/blocked").then().statusCode(204);
+        calls(tenant, 1, 200);
+        calls(tenant, 1, 429);
+    }
+
+    @Test
     void badRequestsAreRefusedWithAProblem() {
         ops().contentType("application/json").body("{\"limit\": -1}")
                 .put("/q/rate-limit/tenants/t/limits/labels").then().statusCode(400)

@@ -144,6 +144,16 @@ class PoliciesAndPlansTest {
     }
 
     @Test
+    void aTenantBlockedAtRunTimeIsForbiddenUntilUnblocked() {
+        String tenant = "run-time-blocked-" + UUID.randomUUID();
+        admin.block(tenant).await().indefinitely();
+        given().header("X-Tenant-Id", tenant).get("/carriers/ups/rates").then().statusCode(403);
+        assertThat(admin.limits(tenant).await().indefinitely()).as("blocking is not a limit").isEmpty();
+        admin.unblock(tenant).await().indefinitely();
+        given().header("X-Tenant-Id", tenant).get("/carriers/ups/rates").then().statusCode(200);
+    }
+
+    @Test
     void exemptTenantsAreNotCountedAndBlockedTenantsAreForbidden() {
         assertThat(admitted("internal-billing", "post", "/carriers/ups/labels", 20)).isEqualTo(20);
         given().header("X-Tenant-Id", "internal-billing").post("/carriers/ups/labels").then()

@@ -30,6 +30,8 @@ import io.vertx.ext.web.RoutingContext;
  * DELETE {base}/tenants/{tenant}/limits/{policy}           remove one
  * GET    {base}/tenants/{tenant}/policies/{policy}         what the tenant has left
  * DELETE {base}/tenants/{tenant}/policies/{policy}/counters  forget what it consumed
+ * PUT    {base}/tenants/{tenant}/blocked                   refuse all its calls (403)
+ * DELETE {base}/tenants/{tenant}/blocked                   lift that
  * </pre>
  */
 public class AdminHandler implements Handler<RoutingContext> {
@@ -61,6 +63,11 @@ public class AdminHandler implements Handler<RoutingContext> {
         try {
             if (segments.length == 1 && segments[0].equals("policies") && method == HttpMethod.GET) {
                 json(context, 200, new JsonArray(admin.policies()).encode());
+            } else if (segments.length == 3 && segments[0].equals("tenants") && segments[2].equals("blocked")
+                    && (method == HttpMethod.PUT || method == HttpMethod.DELETE)) {
+                String tenant = decode(segments[1]);
+                reply(context, () -> (method == HttpMethod.PUT ? admin.block(tenant) : admin.unblock(tenant))
+                        .replaceWith(""), 204);
             } else if (segments.length >= 3 && segments[0].equals("tenants")) {
                 String tenant = decode(segments[1]);
                 String policy = segments.length > 3 ? decode(segments[3]) : null;

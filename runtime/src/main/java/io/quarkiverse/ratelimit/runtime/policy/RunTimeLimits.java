@@ -30,7 +30,8 @@ import io.vertx.mutiny.redis.client.Response;
  * counter {@code <prefix>:{~run-time-limits}:version}, which every change increments. Each instance keeps a copy and
  * checks the version every {@code run-time-limits.refresh-interval}, reloading the hash when it moved: a change
  * applies on every instance within that interval (at once on the instance that made it), and decisions stay
- * single-key, atomic scripts (no extra key per call, so no TRYAGAIN while a cluster slot migrates). While Redis is
+ * single-key, atomic scripts (no extra key per call, so no TRYAGAIN while a cluster slot migrates). Tenants blocked at
+ * run time are kept in the same hash, under the field {@code "<tenant tag> ~blocked"}. While Redis is
  * unreachable the last copy stays in force, also for the local fallback. These two keys are configuration, not
  * counters: they have no TTL.
  */
@@ -38,6 +39,9 @@ import io.vertx.mutiny.redis.client.Response;
 public class RunTimeLimits {
 
     private static final Logger LOG = Logger.getLogger(RunTimeLimits.class);
+
+    /** The field of a blocked tenant; no policy name starts with {@code ~}. */
+    private static final String BLOCKED = "~blocked";
 
     private final ScriptRunner redis;
     private final String hashKey;
@@ -112,9 +116,23 @@ public class RunTimeLimits {
 
     /** A tenant's run-time limits, by policy, as Redis holds them now. */
     public Uni<Map<String, Long>> read(String tenantTag) {
-        return redis.send(Request.cmd(Command.HGETALL).arg(hashKey))
-                .map(reply -> parse(reply).getOrDefault(tenantTag, Map.of()))
-                .map(TreeMap::new);
+        return redis.send(Request.cmd(Command.HGETALL).arg(hashKey)).map(reply -> {
+            Map<String, Long> limits = new TreeMap<>(parse(reply).getOrDefault(tenantTag, Map.of()));
+            limits.remove(BLOCKED);
+            return limits;
+        });
+    }
+
+    /** Blocks or unblocks a tenant: every limited call of a blocked tenant is refused with 403. */
+    public Uni<Void> block(String tenantTag, boolean blocked) {
+        return blocked ? change(Request.cmd(Command.HSET).arg(hashKey).arg(field(tenantTag, BLOCKED)).arg(1))
+                : remove(tenantTag, BLOCKED);
+    }
+
+    /** Whether the tenant is blocked at run time (as this instance last saw it). */
+    public boolean isBlocked(String tenantTag) {
+        Map<String, Long> tenant = byTenantTag.get(tenantTag);
+        return tenant != null && tenant.containsKey(BLOCKED);
     }
 
     private Uni<Void> change(Request change) {
