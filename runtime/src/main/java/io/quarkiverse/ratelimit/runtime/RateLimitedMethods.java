@@ -36,6 +36,11 @@ public final class RateLimitedMethods {
         return limit;
     }
 
+    /** Whether some method is {@code @ConcurrencyLimited}. */
+    public boolean hasConcurrencyLimits() {
+        return !concurrencyByMethodId.isEmpty();
+    }
+
     /** Whether the application can authenticate JSON Web Tokens, for the {@code jwt-claim} tenant source. */
     public boolean tokensAvailable() {
         return tokensAvailable;

@@ -12,7 +12,8 @@ class MissingPathParameterTest {
 
     @RegisterExtension
     static final QuarkusUnitTest app = StartupFailures.expect(
-            "takes its tenant from the parameter 'tenant', but has no parameter of that name (it has [carrier])")
+            "takes its tenant from the parameter 'tenant' (quarkus.rate-limit.tenant.path-parameter), but has no"
+                    + " parameter of that name (it has [carrier])")
             .overrideConfigKey("quarkus.rate-limit.policies.labels.tenant.source", "path-parameter");
 
     @Test

@@ -1,6 +1,7 @@
 package io.quarkiverse.ratelimit.runtime.config;
 
 import java.util.HashSet;
+import java.util.Map;
 import java.util.Set;
 
 import jakarta.enterprise.event.Observes;
@@ -37,6 +38,11 @@ public class RateLimitConfigValidator {
                         methods.tokensAvailable());
             }
         });
+        if (methods.hasConcurrencyLimits()) {
+            // @ConcurrencyLimited follows the global rule only: it has no method parameters to take a tenant from
+            tenants.checkUsable(configured.defaultTenantRule(), "@ConcurrencyLimited", Map.of(),
+                    methods.tokensAvailable());
+        }
         Set<String> used = new HashSet<>();
         methods.all().values().forEach(method -> method.getLimits().forEach(limit -> used.add(limit.getPolicy())));
         config.policies().keySet().stream().filter(policy -> !used.contains(policy)).forEach(policy -> LOG.warnf(

@@ -49,7 +49,7 @@ public class ConfiguredLimits {
                 LimitDefinition earlier = byName.putIfAbsent(limit.getName(), limit);
                 if (earlier != null && !earlier.sameLimitAs(limit)) {
                     throw new ConfigurationException("Limit '" + limit.getName() + "' is shared by several methods,"
-                            + " which the configuration of policy '" + limit.getPolicy() + "' made disagree: " + earlier
+                            + " which quarkus.rate-limit.policies." + limit.getPolicy() + ".* made disagree: " + earlier
                             + " and " + limit + "; methods sharing a limit name share its counter and must agree",
                             Set.of(PREFIX + "policies"));
                 }
@@ -170,7 +170,8 @@ public class ConfiguredLimits {
             if (rule != null && !rule.equals(limitRule)) {
                 throw new ConfigurationException("The per-tenant limits of " + methodId + " find their tenant"
                         + " differently (" + rule + " and " + limitRule + "); one call has one tenant: give them the"
-                        + " same tenant source and missing-tenant behaviour, or make one of them a separate method",
+                        + " same tenant source and missing-tenant behaviour (annotation, quarkus.rate-limit.policies.<policy>"
+                        + ".tenant.*), or make one of them a separate method",
                         Set.of(PREFIX + "tenant.source"));
             }
             rule = limitRule;

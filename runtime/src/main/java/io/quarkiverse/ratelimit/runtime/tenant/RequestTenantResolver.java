@@ -54,37 +54,29 @@ public class RequestTenantResolver {
 
     /** Fails start-up when a rule's source cannot work in this application, naming the property. */
     public void checkUsable(TenantRule rule, String method, Map<String, Integer> parameters, boolean tokensAvailable) {
-        switch (rule.source()) {
-            case HEADER -> {
-                if (header == null) {
-                    throw new ConfigurationException(method + " takes its tenant from a header, but"
-                            + " quarkus.rate-limit.tenant.header is not set", Set.of("quarkus.rate-limit.tenant.header"));
-                }
-            }
-            case RESOLVER -> {
-                if (!resolver.isResolvable()) {
-                    throw new ConfigurationException(method + " takes its tenant from a TenantResolver, but the"
-                            + " application has " + (resolver.isAmbiguous() ? "several" : "no") + " TenantResolver beans",
-                            Set.of("quarkus.rate-limit.tenant.source"));
-                }
-            }
-            case JWT_CLAIM -> {
-                if (!tokensAvailable) {
-                    throw new ConfigurationException(method + " takes its tenant from a JWT claim, but neither"
-                            + " quarkus-smallrye-jwt nor quarkus-oidc is in the application",
-                            Set.of("quarkus.rate-limit.tenant.source"));
-                }
-            }
-            case PATH_PARAMETER -> {
-                if (parameters == null || !parameters.containsKey(pathParameter)) {
-                    throw new ConfigurationException(method + " takes its tenant from the parameter '" + pathParameter
-                            + "', but has no parameter of that name" + (parameters == null ? "" : " (it has "
-                                    + parameters.keySet() + ")"),
-                            Set.of("quarkus.rate-limit.tenant.path-parameter"));
-                }
-            }
-            default -> {
-            }
+        String problem = switch (rule.source()) {
+            case HEADER -> header != null ? null
+                    : "takes its tenant from a header, but quarkus.rate-limit.tenant.header is not set";
+            case RESOLVER -> resolver.isResolvable() ? null
+                    : "takes its tenant from a TenantResolver (tenant source resolver), but the application has "
+                            + (resolver.isAmbiguous() ? "several" : "no") + " TenantResolver beans";
+            case JWT_CLAIM -> tokensAvailable ? null
+                    : "takes its tenant from a JWT claim (tenant source jwt-claim), but neither quarkus-smallrye-jwt"
+                            + " nor quarkus-oidc is in the application";
+            case PATH_PARAMETER -> parameters != null && parameters.containsKey(pathParameter) ? null
+                    : "takes its tenant from the parameter '" + pathParameter
+                            + "' (quarkus.rate-limit.tenant.path-parameter), but has no parameter of that name"
+                            + (parameters == null || parameters.isEmpty() ? "" : " (it has " + parameters.keySet() + ")");
+            case PRINCIPAL, DEFAULT -> null;
+        };
+        if (problem != null) {
+            String property = switch (rule.source()) {
+                case HEADER -> "quarkus.rate-limit.tenant.header";
+                case PATH_PARAMETER -> "quarkus.rate-limit.tenant.path-parameter";
+                default -> "quarkus.rate-limit.tenant.source";
+            };
+            throw new ConfigurationException(method + " " + problem + "; the tenant source comes from the annotation,"
+                    + " the policy's tenant.source or quarkus.rate-limit.tenant.source", Set.of(property));
         }
     }
 
