@@ -34,7 +34,7 @@ class PoliciesAndPlansTest {
 
     @RegisterExtension
     static final QuarkusUnitTest app = new QuarkusUnitTest()
-            .withApplicationRoot(jar -> jar.addClasses(Carriers.class, PlansByPrefix.class))
+            .withApplicationRoot(jar -> jar.addClasses(Carriers.class, PlansByPrefix.class, Shared.class))
             .overrideConfigKey("quarkus.rate-limit.tenant.header", "X-Tenant-Id")
             // the annotation says 100: configuration wins
             .overrideConfigKey("quarkus.rate-limit.policies.rates.limit", "3")
@@ -63,6 +63,33 @@ class PoliciesAndPlansTest {
         @RateLimited(policy = "rates", limit = 100, window = "1h", perEndpoint = true)
         public String rates(@PathParam("carrier") String carrier) {
             return carrier;
+        }
+    }
+
+    /** One limit name on two endpoints: shared by default, split with {@code perEndpoint}. */
+    @Path("/shared")
+    public static class Shared {
+
+        @GET
+        @Path("a")
+        @RateLimited(limit = 2, window = "1h", name = "shared-name")
+        @RateLimited(limit = 2, window = "1h", name = "split-name", perEndpoint = true)
+        public String a() {
+            return "a";
+        }
+
+        @GET
+        @Path("b")
+        @RateLimited(limit = 2, window = "1h", name = "shared-name")
+        public String b() {
+            return "b";
+        }
+
+        @POST
+        @Path("a")
+        @RateLimited(limit = 2, window = "1h", name = "split-name", perEndpoint = true)
+        public String postA() {
+            return "a";
         }
     }
 
@@ -104,6 +131,17 @@ class PoliciesAndPlansTest {
         assertThat(admitted(tenant, "post", "/carriers/ups/labels", 5)).isEqualTo(2);
         assertThat(admitted(tenant, "post", "/carriers/dhl/labels", 5)).isEqualTo(2);
         assertThat(admitted(tenant, "post", "/carriers/ups:dhl*/labels", 5)).as("a hostile carrier value").isEqualTo(2);
+    }
+
+    @Test
+    void endpointsShareACounterOnlyByNameAndPerEndpointSplitsItAgain() {
+        String tenant = "endpoints-" + UUID.randomUUID();
+        assertThat(admitted(tenant, "get", "/shared/a", 1) + admitted(tenant, "get", "/shared/b", 3))
+                .as("GET a and GET b share 'shared-name'").isEqualTo(2);
+
+        String other = "endpoints-" + UUID.randomUUID();
+        assertThat(admitted(other, "get", "/shared/a", 3)).isEqualTo(2);
+        assertThat(admitted(other, "post", "/shared/a", 3)).as("POST a: its own 'split-name' counter").isEqualTo(2);
     }
 
     @Test
