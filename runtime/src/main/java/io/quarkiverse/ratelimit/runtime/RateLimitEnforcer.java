@@ -15,6 +15,7 @@ import io.quarkiverse.ratelimit.runtime.key.RateLimitKeys;
 import io.quarkiverse.ratelimit.runtime.policy.ConfiguredMethod;
 import io.quarkiverse.ratelimit.runtime.policy.RunTimeLimits;
 import io.quarkiverse.ratelimit.runtime.policy.TenantPlans;
+import io.quarkiverse.ratelimit.runtime.tenant.ClientAddresses;
 import io.quarkiverse.ratelimit.runtime.tenant.RequestTenantResolver;
 import io.quarkiverse.ratelimit.runtime.tenant.ResolvedTenant;
 import io.smallrye.mutiny.Uni;
@@ -29,6 +30,7 @@ import io.vertx.ext.web.RoutingContext;
 public class RateLimitEnforcer {
 
     private final RequestTenantResolver tenants;
+    private final ClientAddresses clientAddresses;
     private final TenantPlans plans;
     private final ResilientRateLimiter limiter;
     private final RedisRateLimiter redis;
@@ -36,10 +38,12 @@ public class RateLimitEnforcer {
     private final RateLimitKeys keys;
     private final RunTimeLimits runTimeLimits;
 
-    RateLimitEnforcer(RequestTenantResolver tenants, TenantPlans plans, ResilientRateLimiter limiter,
-            RedisRateLimiter redis, RateLimitConfig config, RateLimitKeys keys, RunTimeLimits runTimeLimits) {
+    RateLimitEnforcer(RequestTenantResolver tenants, ClientAddresses clientAddresses, TenantPlans plans,
+            ResilientRateLimiter limiter, RedisRateLimiter redis, RateLimitConfig config, RateLimitKeys keys,
+            RunTimeLimits runTimeLimits) {
         this.runTimeLimits = runTimeLimits;
         this.tenants = tenants;
+        this.clientAddresses = clientAddresses;
         this.plans = plans;
         this.limiter = limiter;
         this.redis = redis;
@@ -79,7 +83,7 @@ public class RateLimitEnforcer {
     private Uni<Admission> decide(RoutingContext request, MethodLimits limits, ResolvedTenant tenant,
             Object[] arguments) {
         List<String> limitKeys = keys.keys(limits, tenant == null ? null : tenant.tag(),
-                limits.needsClientAddress() ? tenants.clientTag(request) : null, arguments);
+                limits.needsClientAddress() ? clientAddresses.tag(request) : null, arguments);
         return limiter.acquire(limitKeys, limits.getLimits()).map(decisions -> {
             if (request != null) {
                 RateLimitHeaders.attach(request, decisions);

@@ -85,7 +85,7 @@ public class RedisRateLimitAdmin implements RateLimitAdmin {
                         planned.getBurst(), 0, planned.getScope(), planned.getFailureMode(), planned.getTenantSource()));
             }
             List<LimitDefinition> applied = runTimeLimits.apply(probes, tag);
-            return limiter.acquire(keys.keys(new MethodLimits(applied, ReturnKind.UNI), tag, null, null), applied);
+            return limiter.acquire(keys.keys(tag, applied), applied);
         });
     }
 
@@ -96,7 +96,7 @@ public class RedisRateLimitAdmin implements RateLimitAdmin {
             return Uni.createFrom().voidItem();
         }
         String tag = tag(tenant);
-        List<String> counters = keys.keys(new MethodLimits(limits, ReturnKind.UNI), tag, null, null);
+        List<String> counters = keys.keys(tag, limits);
         Request delete = Request.cmd(Command.DEL);
         counters.forEach(delete::arg);
         return redis.send(delete).replaceWithVoid();

@@ -2,6 +2,7 @@ package io.quarkiverse.ratelimit.runtime.key;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.regex.Pattern;
 
 import jakarta.inject.Singleton;
 
@@ -33,8 +34,9 @@ public class RateLimitKeys {
     /** The tag of argument values that are {@code null}; escaping never produces it. */
     static final String NULL_ARGUMENT = "~null";
 
+    /** The key of one tenant's counter of a limit that is not split per parameter. */
     public String key(String tenantTag, LimitDefinition limit) {
-        return prefix + ":{" + tenantTag + "}:" + limit.getName() + ':' + suffix(limit.getAlgorithm());
+        return key(null, tenantTag, limit, null);
     }
 
     /**
@@ -51,26 +53,34 @@ public class RateLimitKeys {
                 case CLIENT_ADDRESS -> clientTag;
                 case GLOBAL -> GLOBAL;
             };
-            StringBuilder key = new StringBuilder(96).append(prefix).append(":{");
-            if (method.callTag() == null) {
-                key.append(subject).append('}');
-            } else {
-                key.append(method.callTag()).append("}:").append(subject);
-            }
-            key.append(':').append(limit.getName());
-            if (limit.getEndpoint() != null) {
-                key.append(':').append(limit.getEndpoint());
-            }
-            for (int position : limit.getKeyParameters()) {
-                Object value = arguments == null ? null : arguments[position];
-                key.append(':').append(value == null ? NULL_ARGUMENT : TenantTags.forTenant(value.toString()));
-            }
-            keys.add(key.append(':').append(suffix(limit.getAlgorithm())).toString());
+            keys.add(key(method.callTag(), subject, limit, arguments));
         }
         return keys;
     }
 
-    /** The keys of limits that all count one tenant (the programmatic API). */
+    /**
+     * @param callTag the hash tag of a call that mixes scopes, {@code null} when the subject is the tag
+     * @param arguments the call's arguments, for limits counted per parameter ({@code null}: none known)
+     */
+    private String key(String callTag, String subject, LimitDefinition limit, Object[] arguments) {
+        StringBuilder key = new StringBuilder(96).append(prefix).append(":{");
+        if (callTag == null) {
+            key.append(subject).append('}');
+        } else {
+            key.append(callTag).append("}:").append(subject);
+        }
+        key.append(':').append(limit.getName());
+        if (limit.getEndpoint() != null) {
+            key.append(':').append(limit.getEndpoint());
+        }
+        for (int position : limit.getKeyParameters()) {
+            Object value = arguments == null ? null : arguments[position];
+            key.append(':').append(value == null ? NULL_ARGUMENT : TenantTags.forTenant(value.toString()));
+        }
+        return key.append(':').append(suffix(limit.getAlgorithm())).toString();
+    }
+
+    /** The keys of limits that all count one tenant, not split per parameter (the programmatic and admin APIs). */
     public List<String> keys(String tenantTag, List<LimitDefinition> limits) {
         List<String> keys = new ArrayList<>(limits.size());
         for (LimitDefinition limit : limits) {
@@ -84,7 +94,7 @@ public class RateLimitKeys {
         return prefix + ":{" + tenantTag + "}:" + name + ":cl";
     }
 
-    private static final java.util.regex.Pattern NAME = java.util.regex.Pattern.compile("[A-Za-z0-9._-]{1,100}");
+    private static final Pattern NAME = Pattern.compile("[A-Za-z0-9._-]{1,100}");
 
     /**
      * Whether a limit or policy name is safe in a key and a structured header: 1 to 100 letters, digits, {@code .},

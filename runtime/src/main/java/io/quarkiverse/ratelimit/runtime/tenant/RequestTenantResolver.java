@@ -100,11 +100,6 @@ public class RequestTenantResolver {
         });
     }
 
-    /** The client address's tag for {@code CLIENT_ADDRESS}-scoped limits (the shared anonymous tag outside HTTP). */
-    public String clientTag(RoutingContext request) {
-        return clientAddresses.tag(request);
-    }
-
     private Uni<String> source(TenantSource source, RoutingContext request, Object[] arguments,
             Map<String, Integer> parameters) {
         return switch (source) {
