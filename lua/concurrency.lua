@@ -2,8 +2,10 @@
 -- holds a lease (a sorted-set member scored by its expiry) until it ends (ZREM by the caller); the
 -- leases of a crashed instance expire by themselves, so a tenant is never locked out for good.
 --
+-- lua/prelude.lua, inlined at the prelude marker below, defines now_ms.
+--
 -- KEYS[1]  sorted set of leases { lease id -> expiry in milliseconds }
--- ARGV[1]  now in microseconds, or '' for Redis TIME (an explicit clock is for tests only)
+-- ARGV[1]  the clock, as lua/prelude.lua lays it out
 -- ARGV[2]  limit: calls in flight at most (integer > 0)
 -- ARGV[3]  lease in milliseconds: the longest a call may hold its slot (integer > 0)
 -- ARGV[4]  lease id of this call (unique)
@@ -14,13 +16,8 @@
 -- A refused call writes nothing but the removal of expired leases. TTL: one lease after the newest.
 -- O(log n) in the leases held.
 
-local now_ms
-if ARGV[1] ~= '' then
-  now_ms = tonumber(ARGV[1]) / 1000
-else
-  local time = redis.call('TIME')
-  now_ms = tonumber(time[1]) * 1000 + tonumber(time[2]) / 1000
-end
+--@prelude
+
 local limit = tonumber(ARGV[2])
 local lease_ms = tonumber(ARGV[3])
 

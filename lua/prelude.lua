@@ -1,12 +1,17 @@
--- The start of rate_limit.lua and refund.lua (inlined at their prelude marker):
---   ALGORITHMS  the module of every algorithm (lua/<algorithm>.lua), by name, inlined at the marker
---   now_ms      the clock in milliseconds: ARGV[1] in microseconds when given (tests only), else Redis TIME
---   limit_args  limit i's algorithm module, limit, window_ms, cost and burst (ARGV 5 per limit after ARGV[1];
---               a burst of 0 is the limit)
+-- The start of every entry script (rate_limit.lua, refund.lua, concurrency.lua), inlined at its
+-- prelude marker. It defines the clock and the argument layout, the Lua half of the contract whose
+-- Java half is runtime/redis/ScriptArguments.java (a test runs the two against each other):
+--
+--   ARGV[1]                          now in microseconds, or '' for Redis TIME (an explicit clock is
+--                                    for tests only)
+--   ARGV[2 + ARGS_PER_LIMIT(i - 1)]  limit i: algorithm module name, limit, window_ms, cost, burst
+--                                    (5 values; a burst of 0 means the limit)
+--
+--   now_ms          the clock in milliseconds (fractional)
+--   limit_args(i)   limit i's algorithm module name, limit, window_ms, cost and burst (0 replaced by the
+--                   limit)
 
-local ALGORITHMS = {
-  --@algorithms
-}
+local ARGS_PER_LIMIT = 5
 
 local now_ms
 if ARGV[1] ~= '' then
@@ -17,11 +22,11 @@ else
 end
 
 local function limit_args(i)
-  local arg = 2 + 5 * (i - 1)
+  local arg = 2 + ARGS_PER_LIMIT * (i - 1)
   local limit = tonumber(ARGV[arg + 1])
   local burst = tonumber(ARGV[arg + 4])
   if burst == 0 then
     burst = limit
   end
-  return ALGORITHMS[ARGV[arg]], limit, tonumber(ARGV[arg + 2]), tonumber(ARGV[arg + 3]), burst
+  return ARGV[arg], limit, tonumber(ARGV[arg + 2]), tonumber(ARGV[arg + 3]), burst
 end

@@ -2,7 +2,7 @@ package io.quarkiverse.ratelimit.deployment;
 
 import org.jboss.jandex.MethodInfo;
 
-import io.quarkiverse.ratelimit.runtime.ConcurrencyDefinition;
+import io.quarkiverse.ratelimit.runtime.limit.ConcurrencyDefinition;
 import io.quarkus.builder.item.MultiBuildItem;
 
 /** A method with a valid {@code @ConcurrencyLimited} (its own or its class's). */

@@ -16,9 +16,9 @@ import org.jboss.jandex.MethodInfo;
 
 import io.quarkiverse.ratelimit.ConcurrencyLimited;
 import io.quarkiverse.ratelimit.FailureMode;
-import io.quarkiverse.ratelimit.runtime.ConcurrencyDefinition;
+import io.quarkiverse.ratelimit.runtime.limit.ConcurrencyDefinition;
 import io.quarkiverse.ratelimit.runtime.key.RateLimitKeys;
-import io.quarkiverse.ratelimit.runtime.ReturnKind;
+import io.quarkiverse.ratelimit.runtime.limit.ReturnKind;
 import io.quarkus.runtime.configuration.DurationConverter;
 
 /** Reads and validates every {@code @ConcurrencyLimited}; a class annotation covers the methods it declares. */

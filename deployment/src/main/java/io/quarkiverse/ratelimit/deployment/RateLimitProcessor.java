@@ -24,24 +24,24 @@ import io.quarkiverse.ratelimit.RateLimited;
 import io.quarkiverse.ratelimit.TenantBlockedException;
 import io.quarkiverse.ratelimit.TenantRequiredException;
 import io.quarkiverse.ratelimit.RateLimiterUnavailableException;
-import io.quarkiverse.ratelimit.runtime.ConcurrencyDefinition;
-import io.quarkiverse.ratelimit.runtime.ConcurrencyLimitInterceptor;
-import io.quarkiverse.ratelimit.runtime.ConcurrencyLimiter;
-import io.quarkiverse.ratelimit.runtime.MethodLimits;
-import io.quarkiverse.ratelimit.runtime.ProgrammaticRateLimiter;
-import io.quarkiverse.ratelimit.runtime.RateLimitEnforcer;
-import io.quarkiverse.ratelimit.runtime.RateLimitInterceptor;
+import io.quarkiverse.ratelimit.runtime.limit.ConcurrencyDefinition;
+import io.quarkiverse.ratelimit.runtime.decide.ConcurrencyLimitInterceptor;
+import io.quarkiverse.ratelimit.runtime.decide.ConcurrencyLeases;
+import io.quarkiverse.ratelimit.runtime.limit.MethodLimits;
+import io.quarkiverse.ratelimit.runtime.decide.ProgrammaticRateLimiter;
+import io.quarkiverse.ratelimit.runtime.decide.CallAdmitter;
+import io.quarkiverse.ratelimit.runtime.decide.RateLimitInterceptor;
 import io.quarkiverse.ratelimit.runtime.RateLimitRecorder;
-import io.quarkiverse.ratelimit.runtime.RateLimitedMethods;
-import io.quarkiverse.ratelimit.runtime.RedisRateLimiter;
-import io.quarkiverse.ratelimit.runtime.RedisRateLimitAdmin;
+import io.quarkiverse.ratelimit.runtime.limit.DeclaredLimits;
+import io.quarkiverse.ratelimit.runtime.redis.RedisDecisions;
+import io.quarkiverse.ratelimit.runtime.admin.RedisRateLimitAdmin;
 import io.quarkiverse.ratelimit.runtime.config.RateLimitConfigValidator;
 import io.quarkiverse.ratelimit.runtime.config.RateLimitFixedConfig;
-import io.quarkiverse.ratelimit.runtime.fallback.ResilientRateLimiter;
+import io.quarkiverse.ratelimit.runtime.decide.DecisionGuard;
 import io.quarkiverse.ratelimit.runtime.http.ConcurrencyLimitExceededExceptionMapper;
 import io.quarkiverse.ratelimit.runtime.http.TenantBlockedExceptionMapper;
 import io.quarkiverse.ratelimit.runtime.http.TenantRequiredExceptionMapper;
-import io.quarkiverse.ratelimit.runtime.policy.ConfiguredLimits;
+import io.quarkiverse.ratelimit.runtime.limit.EffectiveLimits;
 import io.quarkiverse.ratelimit.runtime.policy.RunTimeLimits;
 import io.quarkiverse.ratelimit.runtime.policy.TenantPlans;
 import io.quarkiverse.ratelimit.runtime.tenant.ClientAddresses;
@@ -102,11 +102,11 @@ class RateLimitProcessor {
     @BuildStep
     AdditionalBeanBuildItem beans() {
         return AdditionalBeanBuildItem.builder()
-                .addBeanClasses(RateLimitInterceptor.class, RateLimitEnforcer.class, RedisRateLimiter.class,
-                        ResilientRateLimiter.class, ProgrammaticRateLimiter.class, ConcurrencyLimiter.class,
+                .addBeanClasses(RateLimitInterceptor.class, CallAdmitter.class, RedisDecisions.class,
+                        DecisionGuard.class, ProgrammaticRateLimiter.class, ConcurrencyLeases.class,
                         ConcurrencyLimitInterceptor.class,
                         ScriptRunner.class, RateLimitKeys.class, RequestTenantResolver.class, ClientAddresses.class,
-                        ConfiguredLimits.class, TenantPlans.class, RunTimeLimits.class, RedisRateLimitAdmin.class,
+                        EffectiveLimits.class, TenantPlans.class, RunTimeLimits.class, RedisRateLimitAdmin.class,
                         RateLimitConfigValidator.class)
                 .setUnremovable()
                 .build();
@@ -140,7 +140,7 @@ class RateLimitProcessor {
         for (ConcurrencyLimitedMethodBuildItem method : concurrencyMethods) {
             concurrencyByMethodId.put(method.methodId(), method.limit());
         }
-        return SyntheticBeanBuildItem.configure(RateLimitedMethods.class)
+        return SyntheticBeanBuildItem.configure(DeclaredLimits.class)
                 .scope(Singleton.class)
                 .unremovable()
                 .supplier(recorder.rateLimitedMethods(byMethodId, concurrencyByMethodId, tokensAvailable(capabilities)))

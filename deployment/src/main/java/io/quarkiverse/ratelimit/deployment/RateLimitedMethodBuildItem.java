@@ -2,7 +2,7 @@ package io.quarkiverse.ratelimit.deployment;
 
 import org.jboss.jandex.MethodInfo;
 
-import io.quarkiverse.ratelimit.runtime.MethodLimits;
+import io.quarkiverse.ratelimit.runtime.limit.MethodLimits;
 import io.quarkus.builder.item.MultiBuildItem;
 
 /** A method with valid {@code @RateLimited} limits (its own or its class's). */

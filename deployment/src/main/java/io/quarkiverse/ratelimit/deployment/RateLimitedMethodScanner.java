@@ -28,10 +28,10 @@ import io.quarkiverse.ratelimit.FailureMode;
 import io.quarkiverse.ratelimit.RateLimited;
 import io.quarkiverse.ratelimit.Scope;
 import io.quarkiverse.ratelimit.TenantSource;
-import io.quarkiverse.ratelimit.runtime.LimitDefinition;
-import io.quarkiverse.ratelimit.runtime.MethodIds;
-import io.quarkiverse.ratelimit.runtime.MethodLimits;
-import io.quarkiverse.ratelimit.runtime.ReturnKind;
+import io.quarkiverse.ratelimit.runtime.limit.LimitDefinition;
+import io.quarkiverse.ratelimit.runtime.limit.MethodIds;
+import io.quarkiverse.ratelimit.runtime.limit.MethodLimits;
+import io.quarkiverse.ratelimit.runtime.limit.ReturnKind;
 import io.quarkiverse.ratelimit.runtime.key.RateLimitKeys;
 import io.quarkus.runtime.configuration.DurationConverter;
 

@@ -18,7 +18,7 @@ import org.junit.jupiter.api.Test;
 
 import io.quarkiverse.ratelimit.RateLimited;
 import io.quarkiverse.ratelimit.TenantSource;
-import io.quarkiverse.ratelimit.runtime.LimitDefinition;
+import io.quarkiverse.ratelimit.runtime.limit.LimitDefinition;
 
 /**
  * The scanner on its own, for what an application build in this module cannot show: this module's tests have

@@ -13,7 +13,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 import io.quarkiverse.ratelimit.localredis.RespConnection;
-import io.quarkiverse.ratelimit.runtime.fallback.ResilientRateLimiter;
+import io.quarkiverse.ratelimit.runtime.decide.DecisionGuard;
 import io.quarkus.test.common.TestResourceScope;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.common.http.TestHTTPResource;
@@ -33,7 +33,7 @@ class ExactUnderConcurrencyTest {
     URI exact;
 
     @Inject
-    ResilientRateLimiter limiter;
+    DecisionGuard limiter;
 
     @ParameterizedTest
     @ValueSource(strings = { "sliding", "fixed", "log", "token-bucket", "gcra", "reactive", "two-limits" })

@@ -17,7 +17,7 @@ import org.junit.jupiter.api.Test;
 
 import io.quarkiverse.ratelimit.localredis.LocalRedisCluster;
 import io.quarkiverse.ratelimit.localredis.LocalRedisServer;
-import io.quarkiverse.ratelimit.runtime.fallback.ResilientRateLimiter;
+import io.quarkiverse.ratelimit.runtime.decide.DecisionGuard;
 import io.quarkus.test.common.TestResourceScope;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.common.http.TestHTTPResource;
@@ -36,7 +36,7 @@ class RedisClusterTest {
     LocalRedisCluster cluster;
 
     @Inject
-    ResilientRateLimiter limiter;
+    DecisionGuard limiter;
 
     @TestHTTPResource("/exact/sliding")
     URI sliding;

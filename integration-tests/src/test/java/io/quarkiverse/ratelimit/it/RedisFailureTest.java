@@ -19,7 +19,7 @@ import org.junit.jupiter.api.Test;
 
 import io.quarkiverse.ratelimit.CircuitBreakerTransition.State;
 import io.quarkiverse.ratelimit.localredis.LocalRedisServer;
-import io.quarkiverse.ratelimit.runtime.fallback.ResilientRateLimiter;
+import io.quarkiverse.ratelimit.runtime.decide.DecisionGuard;
 import io.quarkiverse.ratelimit.runtime.redis.ScriptRunner;
 import io.quarkus.test.common.TestResourceScope;
 import io.quarkus.test.common.WithTestResource;
@@ -48,7 +48,7 @@ class RedisFailureTest {
     LocalRedisServer redis;
 
     @Inject
-    ResilientRateLimiter limiter;
+    DecisionGuard limiter;
 
     @Inject
     ScriptRunner scripts;

@@ -16,7 +16,7 @@ import org.junit.jupiter.api.Test;
 
 import io.quarkiverse.ratelimit.CircuitBreakerTransition.State;
 import io.quarkiverse.ratelimit.localredis.LocalRedisSentinel;
-import io.quarkiverse.ratelimit.runtime.fallback.ResilientRateLimiter;
+import io.quarkiverse.ratelimit.runtime.decide.DecisionGuard;
 import io.quarkus.test.common.TestResourceScope;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.common.http.TestHTTPResource;
@@ -35,7 +35,7 @@ class RedisSentinelTest {
     LocalRedisSentinel sentinel;
 
     @Inject
-    ResilientRateLimiter limiter;
+    DecisionGuard limiter;
 
     @TestHTTPResource("/exact/sliding")
     URI sliding;

@@ -12,7 +12,7 @@ import jakarta.inject.Inject;
 import org.junit.jupiter.api.Test;
 
 import io.quarkiverse.ratelimit.localredis.RespConnection;
-import io.quarkiverse.ratelimit.runtime.fallback.ResilientRateLimiter;
+import io.quarkiverse.ratelimit.runtime.decide.DecisionGuard;
 import io.quarkiverse.ratelimit.runtime.redis.ScriptRunner;
 import io.quarkus.test.common.TestResourceScope;
 import io.quarkus.test.common.WithTestResource;
@@ -31,7 +31,7 @@ class ScriptFlushTest {
     ScriptRunner scripts;
 
     @Inject
-    ResilientRateLimiter limiter;
+    DecisionGuard limiter;
 
     @Test
     void aScriptFlushDuringABurstCausesNoErrorAndKeepsTheCountExact() {

@@ -1,5 +1,8 @@
 package io.quarkiverse.ratelimit.runtime;
 
+import io.quarkiverse.ratelimit.runtime.limit.MethodLimits;
+import io.quarkiverse.ratelimit.runtime.limit.DeclaredLimits;
+import io.quarkiverse.ratelimit.runtime.limit.ConcurrencyDefinition;
 import java.util.Map;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
@@ -23,9 +26,9 @@ public class RateLimitRecorder {
         return new AdminHandler(base);
     }
 
-    public Supplier<RateLimitedMethods> rateLimitedMethods(Map<String, MethodLimits> byMethodId,
+    public Supplier<DeclaredLimits> rateLimitedMethods(Map<String, MethodLimits> byMethodId,
             Map<String, ConcurrencyDefinition> concurrencyByMethodId, boolean tokensAvailable) {
-        RateLimitedMethods methods = new RateLimitedMethods(byMethodId, concurrencyByMethodId, tokensAvailable);
+        DeclaredLimits methods = new DeclaredLimits(byMethodId, concurrencyByMethodId, tokensAvailable);
         return () -> methods;
     }
 }

@@ -12,9 +12,9 @@ import org.jboss.logging.Logger;
 
 import io.quarkiverse.ratelimit.FailureMode;
 import io.quarkiverse.ratelimit.TenantSource;
-import io.quarkiverse.ratelimit.runtime.RateLimitedMethods;
+import io.quarkiverse.ratelimit.runtime.limit.DeclaredLimits;
 import io.quarkiverse.ratelimit.runtime.key.RateLimitKeys;
-import io.quarkiverse.ratelimit.runtime.policy.ConfiguredLimits;
+import io.quarkiverse.ratelimit.runtime.limit.EffectiveLimits;
 import io.quarkiverse.ratelimit.runtime.tenant.RequestTenantResolver;
 import io.quarkus.redis.runtime.client.config.RedisConfig;
 import io.quarkus.runtime.StartupEvent;
@@ -29,7 +29,7 @@ public class RateLimitConfigValidator {
     static final int MAX_KEY_PREFIX_LENGTH = 64;
 
     void validate(@Observes StartupEvent event, RateLimitConfig config, RateLimitFixedConfig fixedConfig,
-            RateLimitedMethods methods, ConfiguredLimits configured, RequestTenantResolver tenants) {
+            DeclaredLimits methods, EffectiveLimits configured, RequestTenantResolver tenants) {
         validate(config);
         decisionsRunOnAMaster(fixedConfig.redisClientName().orElse(RedisConfig.DEFAULT_CLIENT_NAME));
         configured.all().forEach((methodId, method) -> {

@@ -8,8 +8,8 @@ import jakarta.inject.Singleton;
 
 import io.quarkiverse.ratelimit.Algorithm;
 import io.quarkiverse.ratelimit.Scope;
-import io.quarkiverse.ratelimit.runtime.LimitDefinition;
-import io.quarkiverse.ratelimit.runtime.MethodLimits;
+import io.quarkiverse.ratelimit.runtime.limit.LimitDefinition;
+import io.quarkiverse.ratelimit.runtime.limit.MethodLimits;
 import io.quarkiverse.ratelimit.runtime.config.RateLimitConfig;
 
 /**

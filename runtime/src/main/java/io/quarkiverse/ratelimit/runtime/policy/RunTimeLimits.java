@@ -12,8 +12,8 @@ import jakarta.inject.Singleton;
 import org.jboss.logging.Logger;
 
 import io.quarkiverse.ratelimit.Scope;
-import io.quarkiverse.ratelimit.runtime.LimitDefinition;
-import io.quarkiverse.ratelimit.runtime.MethodLimits;
+import io.quarkiverse.ratelimit.runtime.limit.LimitDefinition;
+import io.quarkiverse.ratelimit.runtime.limit.MethodLimits;
 import io.quarkiverse.ratelimit.runtime.config.RateLimitConfig;
 import io.quarkiverse.ratelimit.runtime.redis.ScriptRunner;
 import io.quarkus.runtime.ShutdownEvent;

@@ -1,6 +1,7 @@
 package io.quarkiverse.ratelimit.runtime.redis;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.LongAdder;
 
@@ -13,6 +14,7 @@ import jakarta.inject.Singleton;
 import org.jboss.logging.Logger;
 
 import io.quarkiverse.ratelimit.runtime.config.RateLimitFixedConfig;
+import io.quarkiverse.ratelimit.runtime.limit.EffectiveLimits;
 import org.eclipse.microprofile.config.Config;
 import org.eclipse.microprofile.config.ConfigProvider;
 
@@ -116,9 +118,18 @@ public class ScriptRunner {
         return noScriptRecoveries.sum();
     }
 
-    /** Loads every script; a Redis that is down now is not fatal, since each call recovers from NOSCRIPT. */
-    void preload(@Observes StartupEvent event) {
-        for (LuaScript script : scripts.all()) {
+    /**
+     * Loads the scripts the application's limits use; a Redis that is down now is not fatal, since each call recovers
+     * from NOSCRIPT.
+     */
+    void preload(@Observes StartupEvent event, EffectiveLimits limits) {
+        List<LuaScript> used = new ArrayList<>();
+        used.add(scripts.concurrency());
+        for (int algorithmSet : limits.algorithmSets()) {
+            used.add(scripts.decide(algorithmSet));
+            used.add(scripts.refund(algorithmSet));
+        }
+        for (LuaScript script : used) {
             redis.send(Request.cmd(Command.SCRIPT).arg("LOAD").arg(script.source()))
                     .subscribe().with(
                             sha -> {

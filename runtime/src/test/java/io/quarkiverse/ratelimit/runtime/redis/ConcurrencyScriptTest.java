@@ -3,11 +3,15 @@ package io.quarkiverse.ratelimit.runtime.redis;
 import static io.quarkiverse.ratelimit.runtime.redis.ScriptHarness.WINDOW_START_US;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.util.ArrayList;
 import java.util.List;
 
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 
+import io.quarkiverse.ratelimit.FailureMode;
+import io.quarkiverse.ratelimit.runtime.limit.ConcurrencyDefinition;
+import io.quarkiverse.ratelimit.runtime.limit.ReturnKind;
 import io.quarkiverse.ratelimit.localredis.LocalRedisServer;
 import io.quarkiverse.ratelimit.localredis.RespConnection;
 
@@ -26,8 +30,10 @@ class ConcurrencyScriptTest {
 
     @SuppressWarnings("unchecked")
     static List<Long> acquire(String key, long nowMicros, String leaseId) {
-        return (List<Long>) redis.command("EVAL", script.source(), "1", key, Long.toString(nowMicros), "3", "5000",
-                leaseId);
+        List<String> command = new ArrayList<>(List.of("EVAL", script.source(), "1", key));
+        command.addAll(ScriptArguments.concurrency(Long.toString(nowMicros),
+                new ConcurrencyDefinition("limit", 3, 5000, FailureMode.DEFAULT, ReturnKind.UNI), leaseId));
+        return (List<Long>) redis.command(command.toArray(String[]::new));
     }
 
     @Test

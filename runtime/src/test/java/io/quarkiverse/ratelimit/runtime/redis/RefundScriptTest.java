@@ -100,7 +100,7 @@ class RefundScriptTest {
                             }
                             int refunds = plan.refundsAfter(id, i);
                             for (int r = 0; r < refunds; r++) {
-                                redis.command(ScriptHarness.command(script.scripts().refund(), now, limit));
+                                redis.command(ScriptHarness.command(script.refundScript(), now, limit));
                             }
                             kept += refunds == 0 ? 1 : 0;
                         }

@@ -4,6 +4,9 @@ import java.util.ArrayList;
 import java.util.List;
 
 import io.quarkiverse.ratelimit.Algorithm;
+import io.quarkiverse.ratelimit.FailureMode;
+import io.quarkiverse.ratelimit.Scope;
+import io.quarkiverse.ratelimit.runtime.limit.LimitDefinition;
 import io.quarkiverse.ratelimit.localredis.LocalRedisServer;
 import io.quarkiverse.ratelimit.localredis.RespConnection;
 
@@ -17,11 +20,12 @@ final class ScriptHarness implements AutoCloseable {
     private final LocalRedisServer server = LocalRedisServer.start();
     private final RespConnection redis = server.connect();
     private final RateLimitScripts scripts = new RateLimitScripts();
-    private final LuaScript script = scripts.rateLimit();
     private final Algorithm algorithm;
+    private final LuaScript script;
 
     ScriptHarness(Algorithm algorithm) {
         this.algorithm = algorithm;
+        this.script = scripts.decide(1 << algorithm.ordinal());
     }
 
     /** One limit of this harness's algorithm: {allowed, remaining, reset_ms, retry_after_ms}. */
@@ -31,13 +35,14 @@ final class ScriptHarness implements AutoCloseable {
 
     /** Gives back {@code cost} of one limit of this harness's algorithm. */
     void refund(String key, long limit, long cost, long nowMicros) {
-        redis.command(command(scripts.refund(), nowMicros, new Limit(key, algorithm, limit, cost)));
+        redis.command(command(refundScript(), nowMicros, new Limit(key, algorithm, limit, cost)));
     }
 
     /** Several limits in one call, as the application sends them. */
     List<Reply> callAll(long nowMicros, Limit... limits) {
         @SuppressWarnings("unchecked")
-        List<Long> reply = (List<Long>) redis.command(command(script, nowMicros, limits));
+        LuaScript decide = scripts.decide(RateLimitScripts.algorithmSet(definitions(limits)));
+        List<Long> reply = (List<Long>) redis.command(command(decide, nowMicros, limits));
         List<Reply> replies = new ArrayList<>();
         for (int i = 0; i < reply.size(); i += 4) {
             replies.add(new Reply(reply.get(i) == 1, reply.get(i + 1), reply.get(i + 2), reply.get(i + 3)));
@@ -50,12 +55,18 @@ final class ScriptHarness implements AutoCloseable {
         for (Limit limit : limits) {
             command.add(limit.key());
         }
-        command.add(Long.toString(nowMicros));
-        for (Limit limit : limits) {
-            command.addAll(List.of(RateLimitScripts.moduleName(limit.algorithm()), Long.toString(limit.limit()),
-                    Long.toString(WINDOW_MS), Long.toString(limit.cost()), Long.toString(limit.burst())));
-        }
+        command.addAll(ScriptArguments.limits(Long.toString(nowMicros), definitions(limits)));
         return command.toArray(String[]::new);
+    }
+
+    /** The limits as the application sends them, each with a window of {@link #WINDOW_MS}. */
+    static List<LimitDefinition> definitions(Limit... limits) {
+        List<LimitDefinition> definitions = new ArrayList<>();
+        for (Limit limit : limits) {
+            definitions.add(new LimitDefinition("limit", limit.limit(), WINDOW_MS, limit.algorithm(),
+                    FailureMode.DEFAULT, limit.cost(), List.of(), false, limit.burst(), Scope.TENANT));
+        }
+        return definitions;
     }
 
     LocalRedisServer server() {
@@ -66,8 +77,9 @@ final class ScriptHarness implements AutoCloseable {
         return script;
     }
 
-    RateLimitScripts scripts() {
-        return scripts;
+    /** The refund script of this harness's algorithm. */
+    LuaScript refundScript() {
+        return scripts.refund(1 << algorithm.ordinal());
     }
 
     /** Admits calls of cost 1 until the first refusal; the number admitted. */

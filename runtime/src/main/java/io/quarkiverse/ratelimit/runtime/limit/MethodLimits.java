@@ -1,9 +1,10 @@
-package io.quarkiverse.ratelimit.runtime;
+package io.quarkiverse.ratelimit.runtime.limit;
 
 import java.util.List;
 import java.util.Map;
 
 import io.quarkiverse.ratelimit.Scope;
+import io.quarkiverse.ratelimit.runtime.redis.RateLimitScripts;
 import io.quarkus.runtime.annotations.RecordableConstructor;
 
 /** Everything the interceptor needs for one method, computed at build time. */
@@ -16,6 +17,7 @@ public final class MethodLimits {
     private final boolean needsTenant;
     private final boolean needsClientAddress;
     private final Map<String, Integer> parameters;
+    private final int algorithmSet;
 
     public MethodLimits(List<LimitDefinition> limits, ReturnKind returnKind) {
         this(limits, returnKind, Map.of());
@@ -32,6 +34,7 @@ public final class MethodLimits {
         this.callTag = callTag(this.limits);
         this.needsTenant = this.limits.stream().anyMatch(limit -> limit.getScope() == Scope.TENANT);
         this.needsClientAddress = this.limits.stream().anyMatch(limit -> limit.getScope() == Scope.CLIENT_ADDRESS);
+        this.algorithmSet = RateLimitScripts.algorithmSet(this.limits);
     }
 
     /**
@@ -56,6 +59,11 @@ public final class MethodLimits {
     /** The same method with other limit values (configuration); the key layout must not change. */
     public MethodLimits withLimits(List<LimitDefinition> configured) {
         return new MethodLimits(configured, returnKind, parameters);
+    }
+
+    /** The algorithms of the method's limits: which script decides its calls. */
+    public int algorithmSet() {
+        return algorithmSet;
     }
 
     public String callTag() {

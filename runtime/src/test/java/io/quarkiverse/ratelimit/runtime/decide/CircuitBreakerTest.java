@@ -1,4 +1,4 @@
-package io.quarkiverse.ratelimit.runtime.fallback;
+package io.quarkiverse.ratelimit.runtime.decide;
 
 import static io.quarkiverse.ratelimit.CircuitBreakerTransition.State.CLOSED;
 import static io.quarkiverse.ratelimit.CircuitBreakerTransition.State.HALF_OPEN;

@@ -1,5 +1,7 @@
-package io.quarkiverse.ratelimit.runtime;
+package io.quarkiverse.ratelimit.runtime.decide;
 
+import io.quarkiverse.ratelimit.runtime.limit.ReturnKind;
+import io.quarkiverse.ratelimit.runtime.limit.MethodLimits;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Executor;
@@ -11,8 +13,8 @@ import jakarta.interceptor.Interceptor;
 import jakarta.interceptor.InvocationContext;
 
 import io.quarkiverse.ratelimit.RateLimited;
-import io.quarkiverse.ratelimit.runtime.policy.ConfiguredLimits;
-import io.quarkiverse.ratelimit.runtime.policy.ConfiguredMethod;
+import io.quarkiverse.ratelimit.runtime.limit.EffectiveLimits;
+import io.quarkiverse.ratelimit.runtime.limit.EffectiveMethod;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.Context;
@@ -27,17 +29,17 @@ import io.vertx.core.Context;
 @Priority(Interceptor.Priority.PLATFORM_BEFORE + 50)
 public class RateLimitInterceptor {
 
-    private final ConfiguredLimits methods;
-    private final RateLimitEnforcer enforcer;
+    private final EffectiveLimits methods;
+    private final CallAdmitter enforcer;
 
-    RateLimitInterceptor(ConfiguredLimits methods, RateLimitEnforcer enforcer) {
+    RateLimitInterceptor(EffectiveLimits methods, CallAdmitter enforcer) {
         this.methods = methods;
         this.enforcer = enforcer;
     }
 
     @AroundInvoke
     Object limit(InvocationContext invocation) throws Exception {
-        ConfiguredMethod method = methods.forMethod(invocation.getMethod());
+        EffectiveMethod method = methods.forMethod(invocation.getMethod());
         MethodLimits limits = method.limits();
         Object[] arguments = limits.getParameters().isEmpty() ? null : invocation.getParameters();
         if (!Context.isOnEventLoopThread()) {

@@ -1,5 +1,7 @@
-package io.quarkiverse.ratelimit.runtime;
+package io.quarkiverse.ratelimit.runtime.decide;
 
+import io.quarkiverse.ratelimit.runtime.redis.RedisDecisions;
+import io.quarkiverse.ratelimit.runtime.limit.LimitDefinition;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -24,13 +26,13 @@ public final class Admission {
     /** A call that has nothing to give back: no refund configured, or decided without Redis. */
     static final Admission NONE = new Admission(null, List.of(), List.of(), Duration.ZERO);
 
-    private final RedisRateLimiter redis;
+    private final RedisDecisions redis;
     private final List<String> keys;
     private final List<LimitDefinition> limits;
     private final Duration timeout;
     private final Set<String> refunded = ConcurrentHashMap.newKeySet();
 
-    Admission(RedisRateLimiter redis, List<String> keys, List<LimitDefinition> limits, Duration timeout) {
+    Admission(RedisDecisions redis, List<String> keys, List<LimitDefinition> limits, Duration timeout) {
         this.redis = redis;
         this.keys = keys;
         this.limits = limits;

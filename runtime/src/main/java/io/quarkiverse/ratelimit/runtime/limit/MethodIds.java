@@ -1,4 +1,4 @@
-package io.quarkiverse.ratelimit.runtime;
+package io.quarkiverse.ratelimit.runtime.limit;
 
 import java.lang.reflect.Method;
 import java.util.List;

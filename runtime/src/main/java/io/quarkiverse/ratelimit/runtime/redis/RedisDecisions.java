@@ -1,5 +1,6 @@
-package io.quarkiverse.ratelimit.runtime;
+package io.quarkiverse.ratelimit.runtime.redis;
 
+import io.quarkiverse.ratelimit.runtime.limit.LimitDefinition;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -7,8 +8,6 @@ import java.util.List;
 import jakarta.inject.Singleton;
 
 import io.quarkiverse.ratelimit.RateLimitDecision;
-import io.quarkiverse.ratelimit.runtime.redis.LuaScript;
-import io.quarkiverse.ratelimit.runtime.redis.ScriptRunner;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.redis.client.Response;
 
@@ -17,14 +16,11 @@ import io.vertx.mutiny.redis.client.Response;
  * which records the call in every limit or, if any limit refuses, in none.
  */
 @Singleton
-public class RedisRateLimiter {
-
-    /** {@code ARGV[1]}: no explicit clock, the script reads Redis TIME. */
-    private static final String REDIS_CLOCK = "";
+public class RedisDecisions {
 
     private final ScriptRunner scripts;
 
-    RedisRateLimiter(ScriptRunner scripts) {
+    RedisDecisions(ScriptRunner scripts) {
         this.scripts = scripts;
     }
 
@@ -34,21 +30,18 @@ public class RedisRateLimiter {
      * @param limitKeys the key of each limit ({@code RateLimitKeys}), all in one hash slot
      */
     public Uni<List<RateLimitDecision>> acquire(List<String> limitKeys, List<LimitDefinition> limits) {
-        return run(scripts.scripts().rateLimit(), limitKeys, limits).map(reply -> decisions(limits, reply));
+        return run(scripts.scripts().decide(RateLimitScripts.algorithmSet(limits)), limitKeys, limits)
+                .map(reply -> decisions(limits, reply));
     }
 
     /** Gives back, in one atomic call, what an admitted call consumed of each limit (clamped by every algorithm). */
     public Uni<Void> refund(List<String> limitKeys, List<LimitDefinition> limits) {
-        return run(scripts.scripts().refund(), limitKeys, limits).replaceWithVoid();
+        return run(scripts.scripts().refund(RateLimitScripts.algorithmSet(limits)), limitKeys, limits)
+                .replaceWithVoid();
     }
 
     private Uni<Response> run(LuaScript script, List<String> limitKeys, List<LimitDefinition> limits) {
-        List<String> args = new ArrayList<>(1 + 5 * limits.size());
-        args.add(REDIS_CLOCK);
-        for (LimitDefinition limit : limits) {
-            args.addAll(limit.scriptArguments());
-        }
-        return scripts.run(script, limitKeys, args);
+        return scripts.run(script, limitKeys, ScriptArguments.limits(ScriptArguments.REDIS_CLOCK, limits));
     }
 
     /** Deletes the state of one limit's key. */

@@ -1,4 +1,4 @@
-package io.quarkiverse.ratelimit.runtime.fallback;
+package io.quarkiverse.ratelimit.runtime.decide;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -12,20 +12,20 @@ import com.github.benmanes.caffeine.cache.Expiry;
 
 import io.quarkiverse.ratelimit.Algorithm;
 import io.quarkiverse.ratelimit.RateLimitDecision;
-import io.quarkiverse.ratelimit.runtime.LimitDefinition;
+import io.quarkiverse.ratelimit.runtime.limit.LimitDefinition;
 
 /**
  * This instance's own limiter, for when Redis cannot decide: the same window semantics as the Lua scripts (a fixed
  * window, or the weighted sliding window counter), on the JVM clock, each instance allowing its share of the limit.
  * Memory is bounded: at most {@code maxEntries} counters, each dropped two windows after its last use.
  */
-public final class LocalRateLimiter {
+public final class LocalFallback {
 
     private final Cache<String, Counter> counters;
     private final int expectedInstances;
     private final LongSupplier millisClock;
 
-    public LocalRateLimiter(int maxEntries, int expectedInstances, LongSupplier millisClock) {
+    public LocalFallback(int maxEntries, int expectedInstances, LongSupplier millisClock) {
         this.expectedInstances = expectedInstances;
         this.millisClock = millisClock;
         this.counters = Caffeine.newBuilder()

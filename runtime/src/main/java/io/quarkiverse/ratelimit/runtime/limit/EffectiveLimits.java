@@ -1,5 +1,6 @@
-package io.quarkiverse.ratelimit.runtime.policy;
+package io.quarkiverse.ratelimit.runtime.limit;
 
+import io.quarkiverse.ratelimit.runtime.policy.TenantRule;
 import java.lang.reflect.Method;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -16,10 +17,6 @@ import io.quarkiverse.ratelimit.FailureMode;
 import io.quarkiverse.ratelimit.MissingTenant;
 import io.quarkiverse.ratelimit.Scope;
 import io.quarkiverse.ratelimit.TenantSource;
-import io.quarkiverse.ratelimit.runtime.LimitDefinition;
-import io.quarkiverse.ratelimit.runtime.MethodIds;
-import io.quarkiverse.ratelimit.runtime.MethodLimits;
-import io.quarkiverse.ratelimit.runtime.RateLimitedMethods;
 import io.quarkiverse.ratelimit.runtime.config.RateLimitConfig;
 import io.quarkiverse.ratelimit.runtime.config.RateLimitConfig.PlanLimit;
 import io.quarkiverse.ratelimit.runtime.config.RateLimitConfig.Policy;
@@ -31,20 +28,20 @@ import io.quarkus.runtime.configuration.ConfigurationException;
  * Whatever cannot work fails start-up with a {@link ConfigurationException} naming the property.
  */
 @Singleton
-public class ConfiguredLimits {
+public class EffectiveLimits {
 
     static final String PREFIX = "quarkus.rate-limit.";
 
-    private final Map<String, ConfiguredMethod> byMethodId = new HashMap<>();
-    private final Map<Method, ConfiguredMethod> byMethod = new ConcurrentHashMap<>();
+    private final Map<String, EffectiveMethod> byMethodId = new HashMap<>();
+    private final Map<Method, EffectiveMethod> byMethod = new ConcurrentHashMap<>();
     private final RateLimitConfig config;
 
-    ConfiguredLimits(RateLimitedMethods methods, RateLimitConfig config) {
+    EffectiveLimits(DeclaredLimits methods, RateLimitConfig config) {
         this.config = config;
         validatePlansAndTenants(config, methods);
         Map<String, LimitDefinition> byName = new HashMap<>();
         methods.all().forEach((methodId, declared) -> {
-            ConfiguredMethod configured = configure(methodId, declared);
+            EffectiveMethod configured = configure(methodId, declared);
             for (LimitDefinition limit : configured.limits().getLimits()) {
                 LimitDefinition earlier = byName.putIfAbsent(limit.getName(), limit);
                 if (earlier != null && !earlier.sameLimitAs(limit)) {
@@ -59,11 +56,11 @@ public class ConfiguredLimits {
     }
 
     /** The configured limits of a method the interceptor was bound to; looked up once per method. */
-    public ConfiguredMethod forMethod(Method method) {
-        ConfiguredMethod configured = byMethod.get(method);
+    public EffectiveMethod forMethod(Method method) {
+        EffectiveMethod configured = byMethod.get(method);
         if (configured == null) {
             configured = byMethod.computeIfAbsent(method, m -> {
-                ConfiguredMethod found = byMethodId.get(MethodIds.of(m));
+                EffectiveMethod found = byMethodId.get(MethodIds.of(m));
                 if (found == null) {
                     throw new IllegalStateException("No @RateLimited limits were recorded at build time for "
                             + MethodIds.of(m) + "; a method inherited from a superclass is only limited if it is"
@@ -75,8 +72,15 @@ public class ConfiguredLimits {
         return configured;
     }
 
+    /** The sets of algorithms the calls of every method (and plan) use, as {@code RateLimitScripts} takes them. */
+    public Set<Integer> algorithmSets() {
+        Set<Integer> sets = new TreeSet<>();
+        byMethodId.values().forEach(method -> method.variants().forEach(limits -> sets.add(limits.algorithmSet())));
+        return sets;
+    }
+
     /** Every configured method, by method id. */
-    public Map<String, ConfiguredMethod> all() {
+    public Map<String, EffectiveMethod> all() {
         return byMethodId;
     }
 
@@ -138,7 +142,7 @@ public class ConfiguredLimits {
         return declared.withValues(limit, windowMillis, algorithm, burst, cost, scope, failureMode, tenantSource);
     }
 
-    private ConfiguredMethod configure(String methodId, MethodLimits declared) {
+    private EffectiveMethod configure(String methodId, MethodLimits declared) {
         List<LimitDefinition> limits = new ArrayList<>();
         for (LimitDefinition limit : declared.getLimits()) {
             limits.add(configure(limit, null));
@@ -156,7 +160,7 @@ public class ConfiguredLimits {
                 byPlan.put(plan, declared.withLimits(planLimits));
             }
         });
-        return new ConfiguredMethod(configured, byPlan, tenantRule(methodId, limits));
+        return new EffectiveMethod(configured, byPlan, tenantRule(methodId, limits));
     }
 
     /** The one tenant rule of a method's per-tenant limits; {@code null} when it has none. */
@@ -214,7 +218,7 @@ public class ConfiguredLimits {
         return new TenantRule(source, missing, status);
     }
 
-    private static void validatePlansAndTenants(RateLimitConfig config, RateLimitedMethods methods) {
+    private static void validatePlansAndTenants(RateLimitConfig config, DeclaredLimits methods) {
         config.tenants().forEach((tenant, settings) -> settings.plan().ifPresent(plan -> {
             if (!config.plans().containsKey(plan)) {
                 String property = PREFIX + "tenants.\"" + tenant + "\".plan";

@@ -1,5 +1,9 @@
-package io.quarkiverse.ratelimit.runtime;
+package io.quarkiverse.ratelimit.runtime.decide;
 
+import io.quarkiverse.ratelimit.runtime.redis.RedisDecisions;
+import io.quarkiverse.ratelimit.runtime.limit.ReturnKind;
+import io.quarkiverse.ratelimit.runtime.limit.LimitDefinition;
+import io.quarkiverse.ratelimit.runtime.limit.ConcurrencyDefinition;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -12,7 +16,6 @@ import io.quarkiverse.ratelimit.RateLimit;
 import io.quarkiverse.ratelimit.RateLimitDecision;
 import io.quarkiverse.ratelimit.RateLimiter;
 import io.quarkiverse.ratelimit.Scope;
-import io.quarkiverse.ratelimit.runtime.fallback.ResilientRateLimiter;
 import io.quarkiverse.ratelimit.runtime.key.RateLimitKeys;
 import io.quarkiverse.ratelimit.runtime.key.TenantTags;
 import io.quarkiverse.ratelimit.runtime.policy.RunTimeLimits;
@@ -22,13 +25,13 @@ import io.smallrye.mutiny.Uni;
 @Singleton
 public class ProgrammaticRateLimiter implements RateLimiter {
 
-    private final ResilientRateLimiter limiter;
-    private final RedisRateLimiter redis;
-    private final ConcurrencyLimiter concurrency;
+    private final DecisionGuard limiter;
+    private final RedisDecisions redis;
+    private final ConcurrencyLeases concurrency;
     private final RateLimitKeys keys;
     private final RunTimeLimits runTimeLimits;
 
-    ProgrammaticRateLimiter(ResilientRateLimiter limiter, RedisRateLimiter redis, ConcurrencyLimiter concurrency,
+    ProgrammaticRateLimiter(DecisionGuard limiter, RedisDecisions redis, ConcurrencyLeases concurrency,
             RateLimitKeys keys, RunTimeLimits runTimeLimits) {
         this.runTimeLimits = runTimeLimits;
         this.limiter = limiter;

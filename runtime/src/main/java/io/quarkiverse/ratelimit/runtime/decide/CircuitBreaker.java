@@ -1,4 +1,4 @@
-package io.quarkiverse.ratelimit.runtime.fallback;
+package io.quarkiverse.ratelimit.runtime.decide;
 
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicBoolean;

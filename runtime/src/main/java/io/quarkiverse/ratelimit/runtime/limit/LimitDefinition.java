@@ -1,4 +1,4 @@
-package io.quarkiverse.ratelimit.runtime;
+package io.quarkiverse.ratelimit.runtime.limit;
 
 import java.time.Duration;
 import java.util.List;
@@ -8,7 +8,6 @@ import io.quarkiverse.ratelimit.Algorithm;
 import io.quarkiverse.ratelimit.FailureMode;
 import io.quarkiverse.ratelimit.Scope;
 import io.quarkiverse.ratelimit.TenantSource;
-import io.quarkiverse.ratelimit.runtime.redis.RateLimitScripts;
 import io.quarkus.runtime.annotations.RecordableConstructor;
 
 /** One validated {@code @RateLimited}, computed at build time and recorded for run time. */
@@ -29,7 +28,6 @@ public final class LimitDefinition {
     private final String endpoint;
     private final List<Integer> keyParameters;
     private final Duration window;
-    private final List<String> scriptArguments;
 
     public LimitDefinition(String name, long limit, long windowMillis, Algorithm algorithm, FailureMode failureMode,
             long cost) {
@@ -67,8 +65,6 @@ public final class LimitDefinition {
         this.burst = burst;
         this.scope = scope;
         this.window = Duration.ofMillis(windowMillis);
-        this.scriptArguments = List.of(RateLimitScripts.moduleName(algorithm), Long.toString(limit),
-                Long.toString(windowMillis), Long.toString(cost), Long.toString(burst));
     }
 
     /** This limit with the values configuration gave it (a policy, a plan). */
@@ -162,11 +158,6 @@ public final class LimitDefinition {
     /** Units one call consumes. */
     public long getCost() {
         return cost;
-    }
-
-    /** This limit's {@code ARGV} in {@code rate_limit.lua}: algorithm module, limit, window in ms, cost, burst (0: limit). */
-    public List<String> scriptArguments() {
-        return scriptArguments;
     }
 
     /** Same counter semantics: two methods may share a name only if this holds. */

@@ -1,6 +1,4 @@
-package io.quarkiverse.ratelimit.runtime;
-
-import java.util.List;
+package io.quarkiverse.ratelimit.runtime.limit;
 
 import io.quarkiverse.ratelimit.FailureMode;
 import io.quarkus.runtime.annotations.RecordableConstructor;
@@ -42,10 +40,5 @@ public final class ConcurrencyDefinition {
 
     public ReturnKind getReturnKind() {
         return returnKind;
-    }
-
-    /** {@code ARGV[2..3]} of {@code concurrency.lua}: limit and lease. */
-    List<String> scriptArguments() {
-        return List.of(Integer.toString(limit), Long.toString(leaseMillis));
     }
 }

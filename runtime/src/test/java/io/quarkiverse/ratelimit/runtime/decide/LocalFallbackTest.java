@@ -1,4 +1,4 @@
-package io.quarkiverse.ratelimit.runtime.fallback;
+package io.quarkiverse.ratelimit.runtime.decide;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -11,9 +11,9 @@ import org.junit.jupiter.api.Test;
 import io.quarkiverse.ratelimit.Algorithm;
 import io.quarkiverse.ratelimit.FailureMode;
 import io.quarkiverse.ratelimit.RateLimitDecision;
-import io.quarkiverse.ratelimit.runtime.LimitDefinition;
+import io.quarkiverse.ratelimit.runtime.limit.LimitDefinition;
 
-class LocalRateLimiterTest {
+class LocalFallbackTest {
 
     static final long WINDOW_START = 1_700_000_000_000L;
 
@@ -21,7 +21,7 @@ class LocalRateLimiterTest {
 
     @Test
     void eachInstanceAllowsItsShareOfTheLimit() {
-        LocalRateLimiter limiter = new LocalRateLimiter(100, 4, millis::get);
+        LocalFallback limiter = new LocalFallback(100, 4, millis::get);
         LimitDefinition limit = limit(10, Algorithm.FIXED_WINDOW);
         assertThat(limiter.localLimit(limit)).isEqualTo(2);
         assertThat(one(limiter, "t", limit).allowed()).isTrue();
@@ -34,13 +34,13 @@ class LocalRateLimiterTest {
 
     @Test
     void aLimitSmallerThanTheInstanceCountStillAllowsOne() {
-        LocalRateLimiter limiter = new LocalRateLimiter(100, 8, millis::get);
+        LocalFallback limiter = new LocalFallback(100, 8, millis::get);
         assertThat(limiter.localLimit(limit(3, Algorithm.FIXED_WINDOW))).isEqualTo(1);
     }
 
     @Test
     void tenantsAndWindowsAreIndependent() {
-        LocalRateLimiter limiter = new LocalRateLimiter(100, 1, millis::get);
+        LocalFallback limiter = new LocalFallback(100, 1, millis::get);
         LimitDefinition limit = limit(1, Algorithm.FIXED_WINDOW);
         assertThat(one(limiter, "a", limit).allowed()).isTrue();
         assertThat(one(limiter, "a", limit).allowed()).isFalse();
@@ -51,7 +51,7 @@ class LocalRateLimiterTest {
 
     @Test
     void theSlidingWindowWeighsThePreviousWindowLikeTheScript() {
-        LocalRateLimiter limiter = new LocalRateLimiter(100, 1, millis::get);
+        LocalFallback limiter = new LocalFallback(100, 1, millis::get);
         LimitDefinition limit = limit(10, Algorithm.SLIDING_WINDOW_COUNTER);
         millis.set(WINDOW_START + 900);
         for (int i = 0; i < 10; i++) {
@@ -67,7 +67,7 @@ class LocalRateLimiterTest {
 
     @Test
     void memoryIsBoundedByMaxEntries() {
-        LocalRateLimiter limiter = new LocalRateLimiter(50, 1, millis::get);
+        LocalFallback limiter = new LocalFallback(50, 1, millis::get);
         LimitDefinition limit = limit(5, Algorithm.FIXED_WINDOW);
         for (int i = 0; i < 1000; i++) {
             one(limiter, "tenant-" + i, limit);
@@ -77,7 +77,7 @@ class LocalRateLimiterTest {
 
     @Test
     void aCallRefusedByOneLimitConsumesNothingFromTheOthers() {
-        LocalRateLimiter limiter = new LocalRateLimiter(100, 1, millis::get);
+        LocalFallback limiter = new LocalFallback(100, 1, millis::get);
         LimitDefinition roomy = new LimitDefinition("roomy", 10, 1000, Algorithm.FIXED_WINDOW, FailureMode.LOCAL, 1);
         LimitDefinition tight = new LimitDefinition("tight", 1, 1000, Algorithm.FIXED_WINDOW, FailureMode.LOCAL, 1);
         List<String> keys = List.of("t:roomy", "t:tight");
@@ -88,7 +88,7 @@ class LocalRateLimiterTest {
         assertThat(one(limiter, "t", roomy).remaining()).as("only the first call counted in roomy").isEqualTo(8);
     }
 
-    private static RateLimitDecision one(LocalRateLimiter limiter, String tenant, LimitDefinition limit) {
+    private static RateLimitDecision one(LocalFallback limiter, String tenant, LimitDefinition limit) {
         return limiter.acquire(List.of(tenant + ":" + limit.getName()), List.of(limit)).get(0);
     }
 

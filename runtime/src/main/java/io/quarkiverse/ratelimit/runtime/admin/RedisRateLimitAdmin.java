@@ -1,5 +1,7 @@
-package io.quarkiverse.ratelimit.runtime;
+package io.quarkiverse.ratelimit.runtime.admin;
 
+import io.quarkiverse.ratelimit.runtime.redis.RedisDecisions;
+import io.quarkiverse.ratelimit.runtime.limit.LimitDefinition;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -14,7 +16,7 @@ import io.quarkiverse.ratelimit.RateLimitDecision;
 import io.quarkiverse.ratelimit.Scope;
 import io.quarkiverse.ratelimit.runtime.key.RateLimitKeys;
 import io.quarkiverse.ratelimit.runtime.key.TenantTags;
-import io.quarkiverse.ratelimit.runtime.policy.ConfiguredLimits;
+import io.quarkiverse.ratelimit.runtime.limit.EffectiveLimits;
 import io.quarkiverse.ratelimit.runtime.policy.RunTimeLimits;
 import io.quarkiverse.ratelimit.runtime.policy.TenantPlans;
 import io.quarkiverse.ratelimit.runtime.redis.ScriptRunner;
@@ -27,15 +29,15 @@ import io.vertx.mutiny.redis.client.Request;
 public class RedisRateLimitAdmin implements RateLimitAdmin {
 
     private final ScriptRunner redis;
-    private final RedisRateLimiter limiter;
+    private final RedisDecisions limiter;
     private final RateLimitKeys keys;
-    private final ConfiguredLimits configured;
+    private final EffectiveLimits configured;
     private final TenantPlans plans;
     private final RunTimeLimits runTimeLimits;
     private final Map<String, List<LimitDefinition>> limitsByPolicy;
     private final Map<String, List<LimitDefinition>> countersByPolicy;
 
-    RedisRateLimitAdmin(ScriptRunner redis, RedisRateLimiter limiter, RateLimitKeys keys, ConfiguredLimits configured,
+    RedisRateLimitAdmin(ScriptRunner redis, RedisDecisions limiter, RateLimitKeys keys, EffectiveLimits configured,
             TenantPlans plans, RunTimeLimits runTimeLimits) {
         this.runTimeLimits = runTimeLimits;
         this.redis = redis;
@@ -138,7 +140,7 @@ public class RedisRateLimitAdmin implements RateLimitAdmin {
      * The distinct per-tenant limits by the name their run-time limit uses; with {@code countersOnly}, only those
      * whose key is the tenant's own (not split per parameter, not tagged per call by a method that mixes scopes).
      */
-    private static Map<String, List<LimitDefinition>> limitsByOverrideName(ConfiguredLimits configured,
+    private static Map<String, List<LimitDefinition>> limitsByOverrideName(EffectiveLimits configured,
             boolean countersOnly) {
         Map<String, Map<String, LimitDefinition>> byName = new TreeMap<>();
         configured.all().values().forEach(method -> {

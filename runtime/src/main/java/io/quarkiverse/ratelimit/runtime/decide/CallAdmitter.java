@@ -1,5 +1,7 @@
-package io.quarkiverse.ratelimit.runtime;
+package io.quarkiverse.ratelimit.runtime.decide;
 
+import io.quarkiverse.ratelimit.runtime.redis.RedisDecisions;
+import io.quarkiverse.ratelimit.runtime.limit.MethodLimits;
 import java.time.Duration;
 import java.util.List;
 
@@ -9,10 +11,9 @@ import io.quarkiverse.ratelimit.RateLimitDecision;
 import io.quarkiverse.ratelimit.RateLimitExceededException;
 import io.quarkiverse.ratelimit.TenantBlockedException;
 import io.quarkiverse.ratelimit.runtime.config.RateLimitConfig;
-import io.quarkiverse.ratelimit.runtime.fallback.ResilientRateLimiter;
 import io.quarkiverse.ratelimit.runtime.http.RateLimitHeaders;
 import io.quarkiverse.ratelimit.runtime.key.RateLimitKeys;
-import io.quarkiverse.ratelimit.runtime.policy.ConfiguredMethod;
+import io.quarkiverse.ratelimit.runtime.limit.EffectiveMethod;
 import io.quarkiverse.ratelimit.runtime.policy.RunTimeLimits;
 import io.quarkiverse.ratelimit.runtime.policy.TenantPlans;
 import io.quarkiverse.ratelimit.runtime.tenant.ClientAddresses;
@@ -27,19 +28,19 @@ import io.vertx.ext.web.RoutingContext;
  * is one) and fails with {@link RateLimitExceededException} when a limit refuses.
  */
 @Singleton
-public class RateLimitEnforcer {
+public class CallAdmitter {
 
     private final RequestTenantResolver tenants;
     private final ClientAddresses clientAddresses;
     private final TenantPlans plans;
-    private final ResilientRateLimiter limiter;
-    private final RedisRateLimiter redis;
+    private final DecisionGuard limiter;
+    private final RedisDecisions redis;
     private final Duration refundTimeout;
     private final RateLimitKeys keys;
     private final RunTimeLimits runTimeLimits;
 
-    RateLimitEnforcer(RequestTenantResolver tenants, ClientAddresses clientAddresses, TenantPlans plans,
-            ResilientRateLimiter limiter, RedisRateLimiter redis, RateLimitConfig config, RateLimitKeys keys,
+    CallAdmitter(RequestTenantResolver tenants, ClientAddresses clientAddresses, TenantPlans plans,
+            DecisionGuard limiter, RedisDecisions redis, RateLimitConfig config, RateLimitKeys keys,
             RunTimeLimits runTimeLimits) {
         this.runTimeLimits = runTimeLimits;
         this.tenants = tenants;
@@ -56,7 +57,7 @@ public class RateLimitEnforcer {
      *
      * @param arguments the call's arguments (tenant and key parameters), {@code null} when there are none
      */
-    public Uni<Admission> admit(ConfiguredMethod method, Object[] arguments) {
+    public Uni<Admission> admit(EffectiveMethod method, Object[] arguments) {
         RoutingContext request = tenants.currentRequest();
         if (method.tenantRule() == null) {
             return decide(request, method.limits(), null, arguments);

@@ -1,20 +1,22 @@
-package io.quarkiverse.ratelimit.runtime.policy;
+package io.quarkiverse.ratelimit.runtime.limit;
 
+import io.quarkiverse.ratelimit.runtime.policy.TenantRule;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 
-import io.quarkiverse.ratelimit.runtime.MethodLimits;
 
 /**
  * One rate-limited method as configuration leaves it at start-up: its limits with the policies applied, the variant of
  * them for each plan, and how its tenant is found.
  */
-public final class ConfiguredMethod {
+public final class EffectiveMethod {
 
     private final MethodLimits limits;
     private final Map<String, MethodLimits> byPlan;
     private final TenantRule tenantRule;
 
-    ConfiguredMethod(MethodLimits limits, Map<String, MethodLimits> byPlan, TenantRule tenantRule) {
+    EffectiveMethod(MethodLimits limits, Map<String, MethodLimits> byPlan, TenantRule tenantRule) {
         this.limits = limits;
         this.byPlan = Map.copyOf(byPlan);
         this.tenantRule = tenantRule;
@@ -26,6 +28,14 @@ public final class ConfiguredMethod {
             return limits;
         }
         return byPlan.getOrDefault(plan, limits);
+    }
+
+    /** The limits for tenants without a plan, then each plan's variant. */
+    public List<MethodLimits> variants() {
+        List<MethodLimits> variants = new ArrayList<>(1 + byPlan.size());
+        variants.add(limits);
+        variants.addAll(byPlan.values());
+        return variants;
     }
 
     public MethodLimits limits() {

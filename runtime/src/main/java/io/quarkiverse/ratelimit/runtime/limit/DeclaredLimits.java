@@ -1,11 +1,11 @@
-package io.quarkiverse.ratelimit.runtime;
+package io.quarkiverse.ratelimit.runtime.limit;
 
 import java.lang.reflect.Method;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
 /** The limits of every {@code @RateLimited} method, recorded at build time (a synthetic bean). */
-public final class RateLimitedMethods {
+public final class DeclaredLimits {
 
     private final Map<String, MethodLimits> byMethodId;
     private final Map<String, ConcurrencyDefinition> concurrencyByMethodId;
@@ -14,7 +14,7 @@ public final class RateLimitedMethods {
     private final boolean tokensAvailable;
 
     /** @param tokensAvailable whether the application can authenticate JSON Web Tokens (smallrye-jwt or oidc) */
-    public RateLimitedMethods(Map<String, MethodLimits> byMethodId,
+    public DeclaredLimits(Map<String, MethodLimits> byMethodId,
             Map<String, ConcurrencyDefinition> concurrencyByMethodId, boolean tokensAvailable) {
         this.tokensAvailable = tokensAvailable;
         this.byMethodId = Map.copyOf(byMethodId);

@@ -1,4 +1,4 @@
-package io.quarkiverse.ratelimit.runtime;
+package io.quarkiverse.ratelimit.runtime.limit;
 
 /** How a rate-limited method returns its result, which decides how the interceptor waits for the decision. */
 public enum ReturnKind {

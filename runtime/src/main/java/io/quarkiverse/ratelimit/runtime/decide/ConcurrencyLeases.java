@@ -1,5 +1,6 @@
-package io.quarkiverse.ratelimit.runtime;
+package io.quarkiverse.ratelimit.runtime.decide;
 
+import io.quarkiverse.ratelimit.runtime.limit.ConcurrencyDefinition;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -17,8 +18,8 @@ import io.quarkiverse.ratelimit.ConcurrencyLimitExceededException;
 import io.quarkiverse.ratelimit.ConcurrencySlot;
 import io.quarkiverse.ratelimit.RateLimiterUnavailableException;
 import io.quarkiverse.ratelimit.runtime.config.RateLimitConfig;
-import io.quarkiverse.ratelimit.runtime.fallback.ResilientRateLimiter;
 import io.quarkiverse.ratelimit.runtime.key.RateLimitKeys;
+import io.quarkiverse.ratelimit.runtime.redis.ScriptArguments;
 import io.quarkiverse.ratelimit.runtime.redis.ScriptRunner;
 import io.smallrye.mutiny.Uni;
 
@@ -28,18 +29,16 @@ import io.smallrye.mutiny.Uni;
  * (fail-open), 503 (fail-closed), or this instance's semaphore allowing {@code limit / expected-instances} (local).
  */
 @Singleton
-public class ConcurrencyLimiter {
-
-    private static final String REDIS_CLOCK = "";
+public class ConcurrencyLeases {
 
     private final ScriptRunner scripts;
     private final RateLimitKeys keys;
-    private final ResilientRateLimiter resilience;
+    private final DecisionGuard resilience;
     private final Duration timeout;
     private final int expectedInstances;
     private final Cache<String, Semaphore> localSlots;
 
-    ConcurrencyLimiter(ScriptRunner scripts, RateLimitKeys keys, ResilientRateLimiter resilience,
+    ConcurrencyLeases(ScriptRunner scripts, RateLimitKeys keys, DecisionGuard resilience,
             RateLimitConfig config) {
         this.scripts = scripts;
         this.keys = keys;
@@ -54,10 +53,7 @@ public class ConcurrencyLimiter {
     public Uni<Lease> acquire(String tenantTag, ConcurrencyDefinition limit) {
         String key = keys.concurrencyKey(tenantTag, limit.getName());
         String leaseId = UUID.randomUUID().toString();
-        List<String> args = new ArrayList<>(4);
-        args.add(REDIS_CLOCK);
-        args.addAll(limit.scriptArguments());
-        args.add(leaseId);
+        List<String> args = ScriptArguments.concurrency(ScriptArguments.REDIS_CLOCK, limit, leaseId);
         return resilience.guarded(
                 () -> scripts.run(scripts.scripts().concurrency(), List.of(key), args)
                         .map(reply -> reply.get(0).toLong() == 1 ? new Lease(this, key, leaseId, null) : null),
@@ -95,13 +91,13 @@ public class ConcurrencyLimiter {
 
         static final Lease NONE = new Lease(null, null, null, null);
 
-        private final ConcurrencyLimiter limiter;
+        private final ConcurrencyLeases limiter;
         private final String key;
         private final String leaseId;
         private final Semaphore localSlots;
         private final AtomicBoolean released = new AtomicBoolean();
 
-        Lease(ConcurrencyLimiter limiter, String key, String leaseId, Semaphore localSlots) {
+        Lease(ConcurrencyLeases limiter, String key, String leaseId, Semaphore localSlots) {
             this.limiter = limiter;
             this.key = key;
             this.leaseId = leaseId;

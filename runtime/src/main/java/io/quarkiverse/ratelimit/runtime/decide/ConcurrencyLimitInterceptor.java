@@ -1,5 +1,7 @@
-package io.quarkiverse.ratelimit.runtime;
+package io.quarkiverse.ratelimit.runtime.decide;
 
+import io.quarkiverse.ratelimit.runtime.limit.DeclaredLimits;
+import io.quarkiverse.ratelimit.runtime.limit.ConcurrencyDefinition;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 
@@ -9,8 +11,8 @@ import jakarta.interceptor.Interceptor;
 import jakarta.interceptor.InvocationContext;
 
 import io.quarkiverse.ratelimit.ConcurrencyLimited;
-import io.quarkiverse.ratelimit.runtime.ConcurrencyLimiter.Lease;
-import io.quarkiverse.ratelimit.runtime.policy.ConfiguredLimits;
+import io.quarkiverse.ratelimit.runtime.decide.ConcurrencyLeases.Lease;
+import io.quarkiverse.ratelimit.runtime.limit.EffectiveLimits;
 import io.quarkiverse.ratelimit.runtime.policy.TenantRule;
 import io.quarkiverse.ratelimit.runtime.tenant.RequestTenantResolver;
 import io.smallrye.mutiny.Multi;
@@ -27,13 +29,13 @@ import io.vertx.core.Context;
 @Priority(Interceptor.Priority.PLATFORM_BEFORE + 60)
 public class ConcurrencyLimitInterceptor {
 
-    private final RateLimitedMethods methods;
-    private final ConcurrencyLimiter limiter;
+    private final DeclaredLimits methods;
+    private final ConcurrencyLeases limiter;
     private final RequestTenantResolver tenants;
     private final TenantRule tenantRule;
 
-    ConcurrencyLimitInterceptor(RateLimitedMethods methods, ConcurrencyLimiter limiter, RequestTenantResolver tenants,
-            ConfiguredLimits configured) {
+    ConcurrencyLimitInterceptor(DeclaredLimits methods, ConcurrencyLeases limiter, RequestTenantResolver tenants,
+            EffectiveLimits configured) {
         this.methods = methods;
         this.limiter = limiter;
         this.tenants = tenants;

@@ -1,4 +1,4 @@
-package io.quarkiverse.ratelimit.runtime.fallback;
+package io.quarkiverse.ratelimit.runtime.decide;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -17,8 +17,8 @@ import io.quarkiverse.ratelimit.CircuitBreakerTransition;
 import io.quarkiverse.ratelimit.FailureMode;
 import io.quarkiverse.ratelimit.RateLimitDecision;
 import io.quarkiverse.ratelimit.RateLimiterUnavailableException;
-import io.quarkiverse.ratelimit.runtime.LimitDefinition;
-import io.quarkiverse.ratelimit.runtime.RedisRateLimiter;
+import io.quarkiverse.ratelimit.runtime.limit.LimitDefinition;
+import io.quarkiverse.ratelimit.runtime.redis.RedisDecisions;
 import io.quarkiverse.ratelimit.runtime.config.RateLimitConfig;
 import io.quarkiverse.ratelimit.runtime.redis.ScriptRunner;
 import io.smallrye.mutiny.Uni;
@@ -29,13 +29,13 @@ import io.smallrye.mutiny.Uni;
  * dead Redis costs a request nothing while the breaker is open.
  */
 @Singleton
-public class ResilientRateLimiter {
+public class DecisionGuard {
 
-    private static final Logger LOG = Logger.getLogger(ResilientRateLimiter.class);
+    private static final Logger LOG = Logger.getLogger(DecisionGuard.class);
 
-    private final RedisRateLimiter redis;
+    private final RedisDecisions redis;
     private final ScriptRunner scripts;
-    private final LocalRateLimiter local;
+    private final LocalFallback local;
     private final CircuitBreaker breaker;
     private final Duration timeout;
     private final Duration busyTimeout;
@@ -43,14 +43,14 @@ public class ResilientRateLimiter {
     private final LongAdder redisAttempts = new LongAdder();
     private final LongAdder degradedCalls = new LongAdder();
 
-    ResilientRateLimiter(RedisRateLimiter redis, ScriptRunner scripts, RateLimitConfig config,
+    DecisionGuard(RedisDecisions redis, ScriptRunner scripts, RateLimitConfig config,
             Event<CircuitBreakerTransition> transitions) {
         this.redis = redis;
         this.scripts = scripts;
         this.timeout = config.decisionTimeout();
         this.busyTimeout = config.busyTimeout();
         this.defaultFailureMode = config.failureMode();
-        this.local = new LocalRateLimiter(config.localFallback().maxEntries(),
+        this.local = new LocalFallback(config.localFallback().maxEntries(),
                 config.localFallback().expectedInstances(), System::currentTimeMillis);
         this.breaker = new CircuitBreaker(config.circuitBreaker().failureThreshold(),
                 config.circuitBreaker().openDuration(), System::nanoTime, transition -> {

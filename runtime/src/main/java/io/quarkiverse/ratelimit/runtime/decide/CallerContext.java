@@ -1,4 +1,4 @@
-package io.quarkiverse.ratelimit.runtime;
+package io.quarkiverse.ratelimit.runtime.decide;
 
 import java.util.concurrent.Executor;
 

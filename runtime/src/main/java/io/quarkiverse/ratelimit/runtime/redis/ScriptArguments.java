@@ -1,0 +1,43 @@
+package io.quarkiverse.ratelimit.runtime.redis;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import io.quarkiverse.ratelimit.runtime.limit.ConcurrencyDefinition;
+import io.quarkiverse.ratelimit.runtime.limit.LimitDefinition;
+
+/**
+ * The {@code ARGV} layout of the scripts: the Java half of the contract whose Lua half is {@code lua/prelude.lua}
+ * ({@code limit_args}). Nothing else writes or reads script arguments; a test runs the two halves against each other.
+ */
+public final class ScriptArguments {
+
+    /** {@code ARGV[1]} that makes a script read Redis {@code TIME}; tests pass microseconds instead. */
+    public static final String REDIS_CLOCK = "";
+
+    /** Values per limit after the clock: algorithm module, limit, window in ms, cost, burst (0: the limit). */
+    public static final int PER_LIMIT = 5;
+
+    private ScriptArguments() {
+    }
+
+    /** {@code rate_limit.lua} and {@code refund.lua}: the clock, then each limit's values. */
+    public static List<String> limits(String clock, List<LimitDefinition> limits) {
+        List<String> args = new ArrayList<>(1 + PER_LIMIT * limits.size());
+        args.add(clock);
+        for (int i = 0; i < limits.size(); i++) {
+            LimitDefinition limit = limits.get(i);
+            args.add(RateLimitScripts.moduleName(limit.getAlgorithm()));
+            args.add(Long.toString(limit.getLimit()));
+            args.add(Long.toString(limit.getWindowMillis()));
+            args.add(Long.toString(limit.getCost()));
+            args.add(Long.toString(limit.getBurst()));
+        }
+        return args;
+    }
+
+    /** {@code concurrency.lua}: the clock, the limit, the lease in ms and the lease id. */
+    public static List<String> concurrency(String clock, ConcurrencyDefinition limit, String leaseId) {
+        return List.of(clock, Integer.toString(limit.getLimit()), Long.toString(limit.getLeaseMillis()), leaseId);
+    }
+}

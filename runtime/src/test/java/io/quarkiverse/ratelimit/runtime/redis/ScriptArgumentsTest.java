@@ -1,0 +1,80 @@
+package io.quarkiverse.ratelimit.runtime.redis;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import org.junit.jupiter.api.Test;
+
+import io.quarkiverse.ratelimit.Algorithm;
+import io.quarkiverse.ratelimit.FailureMode;
+import io.quarkiverse.ratelimit.Scope;
+import io.quarkiverse.ratelimit.localredis.LocalRedisServer;
+import io.quarkiverse.ratelimit.localredis.RespConnection;
+import io.quarkiverse.ratelimit.runtime.limit.LimitDefinition;
+
+/**
+ * The two halves of the script argument contract, run against each other on a real Redis: what
+ * {@link ScriptArguments} writes is what {@code lua/prelude.lua}'s {@code now_ms} and {@code limit_args} read.
+ */
+class ScriptArgumentsTest {
+
+    /** The prelude, then every limit's values as {@code limit_args} returns them, as strings. */
+    private static final String ECHO = LuaScript.load(RateLimitScripts.PRELUDE).source() + """
+
+            local echo = { string.format('%.3f', now_ms) }
+            for i = 1, #KEYS do
+              local algorithm, limit, window_ms, cost, burst = limit_args(i)
+              for _, value in ipairs({ algorithm, limit, window_ms, cost, burst }) do
+                echo[#echo + 1] = tostring(value)
+              end
+            end
+            return echo
+            """;
+
+    @Test
+    void thePreludeReadsEachLimitAsTheJavaSideWritesIt() {
+        List<LimitDefinition> limits = List.of(
+                new LimitDefinition("a", 5, 10_000, Algorithm.SLIDING_WINDOW_COUNTER, FailureMode.DEFAULT, 1, List.of(),
+                        false, 0, Scope.TENANT),
+                new LimitDefinition("b", 1_000_000_000, 86_400_000, Algorithm.TOKEN_BUCKET, FailureMode.DEFAULT, 7,
+                        List.of(), false, 20, Scope.TENANT),
+                new LimitDefinition("c", 3, 1, Algorithm.GCRA, FailureMode.DEFAULT, 0, List.of(), false, 0,
+                        Scope.TENANT));
+        try (LocalRedisServer server = LocalRedisServer.start(); RespConnection redis = server.connect()) {
+            List<String> command = new ArrayList<>(List.of("EVAL", ECHO, "3", "{t}:a", "{t}:b", "{t}:c"));
+            command.addAll(ScriptArguments.limits("1700000000123456", limits));
+
+            assertThat(redis.command(command.toArray(String[]::new))).isEqualTo(List.of("1700000000123.456",
+                    "sliding_window_counter", "5", "10000", "1", "5",
+                    "token_bucket", "1000000000", "86400000", "7", "20",
+                    "gcra", "3", "1", "0", "3"));
+        }
+    }
+
+    @Test
+    void anEmptyClockMeansRedisTime() {
+        try (LocalRedisServer server = LocalRedisServer.start(); RespConnection redis = server.connect()) {
+            List<String> command = new ArrayList<>(List.of("EVAL", ECHO, "0"));
+            command.addAll(ScriptArguments.limits(ScriptArguments.REDIS_CLOCK, List.of()));
+            @SuppressWarnings("unchecked")
+            List<String> echo = (List<String>) redis.command(command.toArray(String[]::new));
+            long redisMillis = Long.parseLong(((List<String>) redis.command("TIME")).get(0)) * 1000;
+
+            assertThat(Double.parseDouble(echo.get(0))).isBetween(redisMillis - 2000.0, redisMillis + 2000.0);
+        }
+    }
+
+    @Test
+    void bothHalvesCountTheSameValuesPerLimit() {
+        try (LocalRedisServer server = LocalRedisServer.start(); RespConnection redis = server.connect()) {
+            String perLimit = LuaScript.load(RateLimitScripts.PRELUDE).source() + "\nreturn ARGS_PER_LIMIT";
+
+            assertThat(redis.command("EVAL", perLimit, "0", ScriptArguments.REDIS_CLOCK))
+                    .isEqualTo((long) ScriptArguments.PER_LIMIT);
+            assertThat(ScriptArguments.limits("", List.of(new LimitDefinition("a", 5, 1000, Algorithm.FIXED_WINDOW,
+                    FailureMode.DEFAULT, 1)))).hasSize(1 + ScriptArguments.PER_LIMIT);
+        }
+    }
+}
