@@ -11,7 +11,6 @@ import io.quarkiverse.ratelimit.runtime.key.RateLimitKeys;
  */
 public final class ConcurrencyLimit {
 
-
     private final String name;
     private final int limit;
     private final Duration lease;

@@ -8,13 +8,14 @@ import io.quarkiverse.ratelimit.runtime.key.RateLimitKeys;
 /**
  * A limit defined in code, for {@link RateLimiter}: the programmatic counterpart of {@link RateLimited}. Immutable;
  * validated when built.
+ *
  * <pre>
  * static final RateLimit EMAILS = RateLimit.of("emails", 100, Duration.ofHours(1)).algorithm(Algorithm.FIXED_WINDOW);
  * </pre>
+ *
  * A limit with the same name as an annotated one shares its counter.
  */
 public final class RateLimit {
-
 
     private final String name;
     private final long limit;

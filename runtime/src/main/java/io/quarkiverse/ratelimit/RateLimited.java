@@ -15,6 +15,7 @@ import jakarta.interceptor.InterceptorBinding;
  * Limits how often the annotated method may be called, per tenant, across every instance of the application that
  * shares the Redis server.
  * <p>
+ *
  * <pre>
  * &#64;GET
  * &#64;RateLimited(limit = 100, window = "1m")

@@ -16,8 +16,8 @@ import org.jboss.jandex.MethodInfo;
 
 import io.quarkiverse.ratelimit.ConcurrencyLimited;
 import io.quarkiverse.ratelimit.FailureMode;
-import io.quarkiverse.ratelimit.runtime.limit.ConcurrencyDefinition;
 import io.quarkiverse.ratelimit.runtime.key.RateLimitKeys;
+import io.quarkiverse.ratelimit.runtime.limit.ConcurrencyDefinition;
 import io.quarkiverse.ratelimit.runtime.limit.ReturnKind;
 import io.quarkus.runtime.configuration.DurationConverter;
 

@@ -28,11 +28,11 @@ import io.quarkiverse.ratelimit.FailureMode;
 import io.quarkiverse.ratelimit.RateLimited;
 import io.quarkiverse.ratelimit.Scope;
 import io.quarkiverse.ratelimit.TenantSource;
+import io.quarkiverse.ratelimit.runtime.key.RateLimitKeys;
 import io.quarkiverse.ratelimit.runtime.limit.LimitDefinition;
 import io.quarkiverse.ratelimit.runtime.limit.MethodIds;
 import io.quarkiverse.ratelimit.runtime.limit.MethodLimits;
 import io.quarkiverse.ratelimit.runtime.limit.ReturnKind;
-import io.quarkiverse.ratelimit.runtime.key.RateLimitKeys;
 import io.quarkus.runtime.configuration.DurationConverter;
 
 /**

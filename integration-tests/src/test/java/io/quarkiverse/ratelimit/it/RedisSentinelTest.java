@@ -51,8 +51,8 @@ class RedisSentinelTest {
         String tenant = "sentinel-" + UUID.randomUUID();
         assertThat(ConcurrentRequests.send(10, i -> sliding, tenant)).isEqualTo(Map.of(200, 10));
         Awaitility.await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(50))
-                .until(() -> offset(sentinel.master().command("INFO", "replication"), "master_repl_offset:")
-                        == offset(sentinel.replica().command("INFO", "replication"), "slave_repl_offset:"));
+                .until(() -> offset(sentinel.master().command("INFO", "replication"), "master_repl_offset:") == offset(
+                        sentinel.replica().command("INFO", "replication"), "slave_repl_offset:"));
 
         sentinel.master().kill();
 

@@ -1,13 +1,13 @@
 package io.quarkiverse.ratelimit.runtime;
 
-import io.quarkiverse.ratelimit.runtime.limit.MethodLimits;
-import io.quarkiverse.ratelimit.runtime.limit.DeclaredLimits;
-import io.quarkiverse.ratelimit.runtime.limit.ConcurrencyDefinition;
 import java.util.Map;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
 
 import io.quarkiverse.ratelimit.runtime.admin.AdminHandler;
+import io.quarkiverse.ratelimit.runtime.limit.ConcurrencyDefinition;
+import io.quarkiverse.ratelimit.runtime.limit.DeclaredLimits;
+import io.quarkiverse.ratelimit.runtime.limit.MethodLimits;
 import io.quarkus.runtime.annotations.Recorder;
 import io.vertx.core.Handler;
 import io.vertx.ext.web.Route;

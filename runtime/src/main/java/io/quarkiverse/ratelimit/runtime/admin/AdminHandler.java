@@ -23,6 +23,7 @@ import io.vertx.ext.web.RoutingContext;
 
 /**
  * The administration endpoints, for identities with the configured role:
+ *
  * <pre>
  * GET    {base}/policies                                   the policies run-time limits can name
  * GET    {base}/tenants/{tenant}/limits                    the tenant's run-time limits

@@ -1,7 +1,5 @@
 package io.quarkiverse.ratelimit.runtime.admin;
 
-import io.quarkiverse.ratelimit.runtime.redis.RedisDecisions;
-import io.quarkiverse.ratelimit.runtime.limit.LimitDefinition;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -17,8 +15,10 @@ import io.quarkiverse.ratelimit.Scope;
 import io.quarkiverse.ratelimit.runtime.key.RateLimitKeys;
 import io.quarkiverse.ratelimit.runtime.key.TenantTags;
 import io.quarkiverse.ratelimit.runtime.limit.EffectiveLimits;
+import io.quarkiverse.ratelimit.runtime.limit.LimitDefinition;
 import io.quarkiverse.ratelimit.runtime.policy.RunTimeLimits;
 import io.quarkiverse.ratelimit.runtime.policy.TenantPlans;
+import io.quarkiverse.ratelimit.runtime.redis.RedisDecisions;
 import io.quarkiverse.ratelimit.runtime.redis.ScriptRunner;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.redis.client.Command;

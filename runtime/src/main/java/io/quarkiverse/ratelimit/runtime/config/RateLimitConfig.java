@@ -13,10 +13,9 @@ import io.quarkiverse.ratelimit.FailureMode;
 import io.quarkiverse.ratelimit.MissingTenant;
 import io.quarkiverse.ratelimit.Scope;
 import io.quarkiverse.ratelimit.TenantSource;
-
-import io.quarkus.runtime.annotations.ConfigPhase;
 import io.quarkus.runtime.annotations.ConfigDocMapKey;
 import io.quarkus.runtime.annotations.ConfigDocSection;
+import io.quarkus.runtime.annotations.ConfigPhase;
 import io.quarkus.runtime.annotations.ConfigRoot;
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;

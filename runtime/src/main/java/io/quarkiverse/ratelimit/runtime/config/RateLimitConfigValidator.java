@@ -12,8 +12,8 @@ import org.jboss.logging.Logger;
 
 import io.quarkiverse.ratelimit.FailureMode;
 import io.quarkiverse.ratelimit.TenantSource;
-import io.quarkiverse.ratelimit.runtime.limit.DeclaredLimits;
 import io.quarkiverse.ratelimit.runtime.key.RateLimitKeys;
+import io.quarkiverse.ratelimit.runtime.limit.DeclaredLimits;
 import io.quarkiverse.ratelimit.runtime.limit.EffectiveLimits;
 import io.quarkiverse.ratelimit.runtime.tenant.RequestTenantResolver;
 import io.quarkus.redis.runtime.client.config.RedisConfig;

@@ -1,7 +1,5 @@
 package io.quarkiverse.ratelimit.runtime.decide;
 
-import io.quarkiverse.ratelimit.runtime.redis.RedisDecisions;
-import io.quarkiverse.ratelimit.runtime.limit.LimitDefinition;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -12,6 +10,8 @@ import java.util.function.Predicate;
 
 import org.jboss.logging.Logger;
 
+import io.quarkiverse.ratelimit.runtime.limit.LimitDefinition;
+import io.quarkiverse.ratelimit.runtime.redis.RedisDecisions;
 import io.smallrye.mutiny.Uni;
 
 /**

@@ -1,8 +1,6 @@
 package io.quarkiverse.ratelimit.runtime.decide;
 
-import io.quarkiverse.ratelimit.runtime.limit.ConcurrencyDefinition;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.Semaphore;
@@ -19,6 +17,7 @@ import io.quarkiverse.ratelimit.ConcurrencySlot;
 import io.quarkiverse.ratelimit.RateLimiterUnavailableException;
 import io.quarkiverse.ratelimit.runtime.config.RateLimitConfig;
 import io.quarkiverse.ratelimit.runtime.key.RateLimitKeys;
+import io.quarkiverse.ratelimit.runtime.limit.ConcurrencyDefinition;
 import io.quarkiverse.ratelimit.runtime.redis.ScriptArguments;
 import io.quarkiverse.ratelimit.runtime.redis.ScriptRunner;
 import io.smallrye.mutiny.Uni;

@@ -1,7 +1,5 @@
 package io.quarkiverse.ratelimit.runtime.decide;
 
-import io.quarkiverse.ratelimit.runtime.limit.DeclaredLimits;
-import io.quarkiverse.ratelimit.runtime.limit.ConcurrencyDefinition;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 
@@ -12,6 +10,8 @@ import jakarta.interceptor.InvocationContext;
 
 import io.quarkiverse.ratelimit.ConcurrencyLimited;
 import io.quarkiverse.ratelimit.runtime.decide.ConcurrencyLeases.Lease;
+import io.quarkiverse.ratelimit.runtime.limit.ConcurrencyDefinition;
+import io.quarkiverse.ratelimit.runtime.limit.DeclaredLimits;
 import io.quarkiverse.ratelimit.runtime.limit.EffectiveLimits;
 import io.quarkiverse.ratelimit.runtime.policy.TenantRule;
 import io.quarkiverse.ratelimit.runtime.tenant.RequestTenantResolver;

@@ -40,7 +40,8 @@ public final class LocalFallback {
     }
 
     /**
-     * Decides every limit of a call (each counted under its Redis key), all or nothing like the script: the call is recorded in every counter only if every
+     * Decides every limit of a call (each counted under its Redis key), all or nothing like the script: the call is recorded in
+     * every counter only if every
      * limit admits it. One lock for all counters keeps that atomic; this is the degraded path, where simple beats fast.
      */
     public synchronized List<RateLimitDecision> acquire(List<String> keys, List<LimitDefinition> limits) {

@@ -1,9 +1,5 @@
 package io.quarkiverse.ratelimit.runtime.decide;
 
-import io.quarkiverse.ratelimit.runtime.redis.RedisDecisions;
-import io.quarkiverse.ratelimit.runtime.limit.ReturnKind;
-import io.quarkiverse.ratelimit.runtime.limit.LimitDefinition;
-import io.quarkiverse.ratelimit.runtime.limit.ConcurrencyDefinition;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -18,7 +14,11 @@ import io.quarkiverse.ratelimit.RateLimiter;
 import io.quarkiverse.ratelimit.Scope;
 import io.quarkiverse.ratelimit.runtime.key.RateLimitKeys;
 import io.quarkiverse.ratelimit.runtime.key.TenantTags;
+import io.quarkiverse.ratelimit.runtime.limit.ConcurrencyDefinition;
+import io.quarkiverse.ratelimit.runtime.limit.LimitDefinition;
+import io.quarkiverse.ratelimit.runtime.limit.ReturnKind;
 import io.quarkiverse.ratelimit.runtime.policy.RunTimeLimits;
+import io.quarkiverse.ratelimit.runtime.redis.RedisDecisions;
 import io.smallrye.mutiny.Uni;
 
 /** The {@link RateLimiter} bean: the annotation's decision path, with limits and tenants given by the caller. */

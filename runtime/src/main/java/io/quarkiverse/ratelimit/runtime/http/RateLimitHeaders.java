@@ -9,10 +9,12 @@ import io.vertx.ext.web.RoutingContext;
 /**
  * The IETF httpapi rate-limit headers in structured-field form
  * (<a href="https://datatracker.ietf.org/doc/draft-ietf-httpapi-ratelimit-headers/">draft-ietf-httpapi-ratelimit-headers</a>):
+ *
  * <pre>
  * RateLimit-Policy: "Search.search";q=5;w=10
  * RateLimit: "Search.search";r=4;t=7
  * </pre>
+ *
  * Limit names are validated at build time to contain only characters that need no escaping in a structured string.
  */
 public final class RateLimitHeaders {

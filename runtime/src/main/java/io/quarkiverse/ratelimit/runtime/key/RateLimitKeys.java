@@ -8,9 +8,9 @@ import jakarta.inject.Singleton;
 
 import io.quarkiverse.ratelimit.Algorithm;
 import io.quarkiverse.ratelimit.Scope;
+import io.quarkiverse.ratelimit.runtime.config.RateLimitConfig;
 import io.quarkiverse.ratelimit.runtime.limit.LimitDefinition;
 import io.quarkiverse.ratelimit.runtime.limit.MethodLimits;
-import io.quarkiverse.ratelimit.runtime.config.RateLimitConfig;
 
 /**
  * Names the Redis key of one tenant's counter for one limit:

@@ -1,6 +1,5 @@
 package io.quarkiverse.ratelimit.runtime.limit;
 
-import io.quarkiverse.ratelimit.runtime.policy.TenantRule;
 import java.lang.reflect.Method;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -20,6 +19,7 @@ import io.quarkiverse.ratelimit.TenantSource;
 import io.quarkiverse.ratelimit.runtime.config.RateLimitConfig;
 import io.quarkiverse.ratelimit.runtime.config.RateLimitConfig.PlanLimit;
 import io.quarkiverse.ratelimit.runtime.config.RateLimitConfig.Policy;
+import io.quarkiverse.ratelimit.runtime.policy.TenantRule;
 import io.quarkus.runtime.configuration.ConfigurationException;
 
 /**

@@ -1,10 +1,10 @@
 package io.quarkiverse.ratelimit.runtime.limit;
 
-import io.quarkiverse.ratelimit.runtime.policy.TenantRule;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
+import io.quarkiverse.ratelimit.runtime.policy.TenantRule;
 
 /**
  * One rate-limited method as configuration leaves it at start-up: its limits with the policies applied, the variant of

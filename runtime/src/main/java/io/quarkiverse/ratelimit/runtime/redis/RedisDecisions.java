@@ -1,6 +1,5 @@
 package io.quarkiverse.ratelimit.runtime.redis;
 
-import io.quarkiverse.ratelimit.runtime.limit.LimitDefinition;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -8,6 +7,7 @@ import java.util.List;
 import jakarta.inject.Singleton;
 
 import io.quarkiverse.ratelimit.RateLimitDecision;
+import io.quarkiverse.ratelimit.runtime.limit.LimitDefinition;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.redis.client.Response;
 

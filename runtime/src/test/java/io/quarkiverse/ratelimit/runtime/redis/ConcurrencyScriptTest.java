@@ -10,10 +10,10 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 
 import io.quarkiverse.ratelimit.FailureMode;
-import io.quarkiverse.ratelimit.runtime.limit.ConcurrencyDefinition;
-import io.quarkiverse.ratelimit.runtime.limit.ReturnKind;
 import io.quarkiverse.ratelimit.localredis.LocalRedisServer;
 import io.quarkiverse.ratelimit.localredis.RespConnection;
+import io.quarkiverse.ratelimit.runtime.limit.ConcurrencyDefinition;
+import io.quarkiverse.ratelimit.runtime.limit.ReturnKind;
 
 /** lua/concurrency.lua: at most `limit` leases; released by ZREM; a crashed holder's leases expire. */
 class ConcurrencyScriptTest {

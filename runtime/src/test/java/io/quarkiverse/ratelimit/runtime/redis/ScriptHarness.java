@@ -6,9 +6,9 @@ import java.util.List;
 import io.quarkiverse.ratelimit.Algorithm;
 import io.quarkiverse.ratelimit.FailureMode;
 import io.quarkiverse.ratelimit.Scope;
-import io.quarkiverse.ratelimit.runtime.limit.LimitDefinition;
 import io.quarkiverse.ratelimit.localredis.LocalRedisServer;
 import io.quarkiverse.ratelimit.localredis.RespConnection;
+import io.quarkiverse.ratelimit.runtime.limit.LimitDefinition;
 
 /** Runs the shipped script on a real Redis with an explicit clock, so that time is under the test's control. */
 final class ScriptHarness implements AutoCloseable {

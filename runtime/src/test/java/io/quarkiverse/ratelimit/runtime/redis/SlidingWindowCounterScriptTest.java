@@ -4,9 +4,9 @@ import static io.quarkiverse.ratelimit.runtime.redis.ScriptHarness.WINDOW_START_
 import static org.assertj.core.api.Assertions.assertThat;
 
 import org.junit.jupiter.api.AfterAll;
-import io.quarkiverse.ratelimit.Algorithm;
 import org.junit.jupiter.api.Test;
 
+import io.quarkiverse.ratelimit.Algorithm;
 import io.quarkiverse.ratelimit.runtime.redis.ScriptHarness.Reply;
 
 class SlidingWindowCounterScriptTest {
