@@ -3,8 +3,6 @@ package io.quarkiverse.ratelimit;
 import java.time.Duration;
 import java.util.Objects;
 
-import io.quarkiverse.ratelimit.runtime.key.RateLimitKeys;
-
 /**
  * A concurrency limit defined in code, for {@link RateLimiter#acquireSlot}: the programmatic counterpart of
  * {@link ConcurrencyLimited}. Immutable; validated when built.
@@ -26,21 +24,15 @@ public final class ConcurrencyLimit {
     /** {@code limit} slots per tenant, each held at most one minute unless {@link #lease(Duration)} says otherwise. */
     public static ConcurrencyLimit of(String name, int limit) {
         Objects.requireNonNull(name, "name");
-        if (!RateLimitKeys.isValidName(name)) {
-            throw new IllegalArgumentException("A concurrency limit name is 1 to 100 letters, digits, '.', '_' or '-': "
-                    + name);
-        }
-        if (limit <= 0) {
-            throw new IllegalArgumentException("Concurrency limit '" + name + "' must allow more than 0, not " + limit);
-        }
+        LimitRules.require("name \"" + name + "\"", LimitRules.name(name));
+        LimitRules.require("Concurrency limit '" + name + "' has limit " + limit, LimitRules.limit(limit));
         return new ConcurrencyLimit(name, limit, Duration.ofMinutes(1), FailureMode.DEFAULT);
     }
 
     /** The longest one slot may be held; the slots of a crashed holder are free again after it. */
     public ConcurrencyLimit lease(Duration lease) {
-        if (lease == null || lease.toMillis() <= 0) {
-            throw new IllegalArgumentException("Concurrency limit '" + name + "' needs a lease of at least 1ms: " + lease);
-        }
+        Objects.requireNonNull(lease, "lease");
+        LimitRules.require("Concurrency limit '" + name + "' has lease " + lease, LimitRules.durationMillis(lease.toMillis()));
         return new ConcurrencyLimit(name, limit, lease, failureMode);
     }
 

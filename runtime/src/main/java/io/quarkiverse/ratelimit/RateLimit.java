@@ -3,8 +3,6 @@ package io.quarkiverse.ratelimit;
 import java.time.Duration;
 import java.util.Objects;
 
-import io.quarkiverse.ratelimit.runtime.key.RateLimitKeys;
-
 /**
  * A limit defined in code, for {@link RateLimiter}: the programmatic counterpart of {@link RateLimited}. Immutable;
  * validated when built.
@@ -42,19 +40,15 @@ public final class RateLimit {
     public static RateLimit of(String name, long limit, Duration window) {
         Objects.requireNonNull(name, "name");
         Objects.requireNonNull(window, "window");
-        if (!RateLimitKeys.isValidName(name)) {
-            throw new IllegalArgumentException("A rate limit name is 1 to 100 letters, digits, '.', '_' or '-': " + name);
-        }
-        if (limit <= 0) {
-            throw new IllegalArgumentException("Rate limit '" + name + "' must allow more than 0, not " + limit);
-        }
-        if (window.toMillis() <= 0) {
-            throw new IllegalArgumentException("Rate limit '" + name + "' needs a window of at least 1ms: " + window);
-        }
+        LimitRules.require("name \"" + name + "\"", LimitRules.name(name));
+        LimitRules.require("Rate limit '" + name + "' has limit " + limit, LimitRules.limit(limit));
+        LimitRules.require("Rate limit '" + name + "' has window " + window, LimitRules.durationMillis(window.toMillis()));
         return new RateLimit(name, limit, window, Algorithm.SLIDING_WINDOW_COUNTER, FailureMode.DEFAULT, 0);
     }
 
+    /** The algorithm; a burst set earlier must suit it. */
     public RateLimit algorithm(Algorithm algorithm) {
+        LimitRules.require("Rate limit '" + name + "' has burst " + burst, LimitRules.burst(burst, algorithm));
         return new RateLimit(name, limit, window, Objects.requireNonNull(algorithm, "algorithm"), failureMode, burst);
     }
 
@@ -62,11 +56,12 @@ public final class RateLimit {
         return new RateLimit(name, limit, window, algorithm, Objects.requireNonNull(failureMode, "failureMode"), burst);
     }
 
-    /** Units allowed at once for {@link Algorithm#TOKEN_BUCKET} and {@link Algorithm#GCRA} (see RateLimited#burst). */
+    /**
+     * Units allowed at once for {@link Algorithm#TOKEN_BUCKET} and {@link Algorithm#GCRA} (see RateLimited#burst); set
+     * the algorithm first.
+     */
     public RateLimit burst(long burst) {
-        if (burst <= 0) {
-            throw new IllegalArgumentException("Rate limit '" + name + "' needs a burst above 0, not " + burst);
-        }
+        LimitRules.require("Rate limit '" + name + "' has burst " + burst, LimitRules.burst(burst, algorithm));
         return new RateLimit(name, limit, window, algorithm, failureMode, burst);
     }
 

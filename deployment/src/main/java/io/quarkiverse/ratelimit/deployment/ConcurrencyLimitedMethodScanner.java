@@ -16,7 +16,7 @@ import org.jboss.jandex.MethodInfo;
 
 import io.quarkiverse.ratelimit.ConcurrencyLimited;
 import io.quarkiverse.ratelimit.FailureMode;
-import io.quarkiverse.ratelimit.runtime.key.RateLimitKeys;
+import io.quarkiverse.ratelimit.LimitRules;
 import io.quarkiverse.ratelimit.runtime.limit.ConcurrencyDefinition;
 import io.quarkiverse.ratelimit.runtime.limit.ReturnKind;
 import io.quarkus.runtime.configuration.DurationConverter;
@@ -78,26 +78,25 @@ final class ConcurrencyLimitedMethodScanner {
         if (method.declaringClass().isInterface() || java.lang.reflect.Modifier.isStatic(method.flags())) {
             valid = problem(method, "must be on an instance method of a CDI bean class");
         }
-        if (limit <= 0) {
-            valid = problem(method, "has limit = " + limit + "; it must be greater than zero");
-        }
-        Duration leaseDuration = null;
+        valid &= rule(method, "limit = " + limit, LimitRules.limit(limit));
+        long leaseMillis = -1;
         try {
-            leaseDuration = DurationConverter.parseDuration(lease.trim());
+            Duration leaseDuration = DurationConverter.parseDuration(lease.trim());
+            leaseMillis = leaseDuration == null ? 0 : leaseDuration.toMillis();
+            valid &= rule(method, "lease = \"" + lease + "\"", LimitRules.durationMillis(leaseMillis));
         } catch (RuntimeException e) {
-            // reported below
+            valid = problem(method, "has lease = \"" + lease + "\", which is not a duration; use e.g. 500ms, 10s or 1m");
         }
-        if (leaseDuration == null || leaseDuration.toMillis() <= 0) {
-            valid = problem(method, "has lease = \"" + lease + "\"; it must be a duration of at least 1ms");
-        }
-        if (!RateLimitKeys.isValidName(name)) {
-            valid = problem(method, "has name = \"" + name + "\"; a name is 1 to 100 letters, digits, '.', '_' or '-'");
-        }
+        valid &= rule(method, "name = \"" + name + "\"", LimitRules.name(name));
         ReturnKind returnKind = RateLimitedMethodScanner.returnKind(method);
         if (returnKind == ReturnKind.SYNCHRONOUS && RateLimitedMethodScanner.isNonBlocking(method)) {
             valid = problem(method, "is @NonBlocking but returns a plain value: return Uni, Multi or CompletionStage");
         }
-        return valid ? new ConcurrencyDefinition(name, limit, leaseDuration.toMillis(), failureMode, returnKind) : null;
+        return valid ? new ConcurrencyDefinition(name, limit, leaseMillis, failureMode, returnKind) : null;
+    }
+
+    private boolean rule(MethodInfo method, String attribute, String violation) {
+        return violation == null || problem(method, "has " + attribute + "; " + violation);
     }
 
     private boolean problem(MethodInfo method, String message) {

@@ -13,7 +13,6 @@ import java.util.Set;
 import jakarta.enterprise.inject.spi.DeploymentException;
 import jakarta.inject.Singleton;
 
-import org.eclipse.microprofile.config.ConfigProvider;
 import org.jboss.jandex.DotName;
 import org.jboss.jandex.MethodInfo;
 
@@ -116,7 +115,7 @@ class RateLimitProcessor {
     void scanRateLimitedMethods(CombinedIndexBuildItem index, Capabilities capabilities,
             BuildProducer<RateLimitedMethodBuildItem> methods, BuildProducer<RateLimitProblemBuildItem> problems) {
         new RateLimitedMethodScanner(index.getIndex(), message -> problems.produce(new RateLimitProblemBuildItem(message)),
-                ConfigProvider.getConfig(), tokensAvailable(capabilities))
+                tokensAvailable(capabilities))
                 .scan().forEach(methods::produce);
     }
 

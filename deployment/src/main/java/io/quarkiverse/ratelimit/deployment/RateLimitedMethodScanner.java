@@ -13,22 +13,17 @@ import java.util.Map;
 import java.util.Set;
 import java.util.function.Consumer;
 
-import org.eclipse.microprofile.config.Config;
 import org.jboss.jandex.AnnotationInstance;
 import org.jboss.jandex.AnnotationTarget;
-import org.jboss.jandex.AnnotationValue;
 import org.jboss.jandex.ClassInfo;
 import org.jboss.jandex.DotName;
 import org.jboss.jandex.IndexView;
 import org.jboss.jandex.MethodInfo;
 import org.jboss.jandex.Type;
 
-import io.quarkiverse.ratelimit.Algorithm;
-import io.quarkiverse.ratelimit.FailureMode;
+import io.quarkiverse.ratelimit.LimitRules;
 import io.quarkiverse.ratelimit.RateLimited;
-import io.quarkiverse.ratelimit.Scope;
 import io.quarkiverse.ratelimit.TenantSource;
-import io.quarkiverse.ratelimit.runtime.key.RateLimitKeys;
 import io.quarkiverse.ratelimit.runtime.limit.LimitDefinition;
 import io.quarkiverse.ratelimit.runtime.limit.MethodIds;
 import io.quarkiverse.ratelimit.runtime.limit.MethodLimits;
@@ -51,17 +46,12 @@ final class RateLimitedMethodScanner {
 
     private final IndexView index;
     private final Consumer<String> problems;
-    private final Config config;
     private final boolean tokensAvailable;
 
-    /**
-     * @param config the build-time view of the configuration, to check that the policies annotations use are defined
-     * @param tokensAvailable whether the application authenticates JSON Web Tokens (for the JWT claim tenant source)
-     */
-    RateLimitedMethodScanner(IndexView index, Consumer<String> problems, Config config, boolean tokensAvailable) {
+    /** @param tokensAvailable whether the application authenticates JSON Web Tokens (for the JWT claim tenant source) */
+    RateLimitedMethodScanner(IndexView index, Consumer<String> problems, boolean tokensAvailable) {
         this.index = index;
         this.problems = problems;
-        this.config = config;
         this.tokensAvailable = tokensAvailable;
     }
 
@@ -153,97 +143,22 @@ final class RateLimitedMethodScanner {
         List<LimitDefinition> limits = new ArrayList<>();
         boolean valid = true;
         for (AnnotationInstance annotation : annotations) {
-            AnnotationValue limitValue = annotation.value("limit");
-            long limit = limitValue == null ? 0 : limitValue.asLong();
-            AnnotationValue windowValue = annotation.value("window");
-            String window = windowValue == null ? "" : windowValue.asString();
-            AnnotationValue policyValue = annotation.value("policy");
-            String policy = policyValue == null || policyValue.asString().isEmpty() ? null : policyValue.asString();
-            AnnotationValue tenantValue = annotation.value("tenant");
-            TenantSource tenantSource = tenantValue == null ? TenantSource.DEFAULT
-                    : TenantSource.valueOf(tenantValue.asEnum());
-            AnnotationValue perEndpointValue = annotation.value("perEndpoint");
-            String endpoint = null;
-            if (perEndpointValue != null && perEndpointValue.asBoolean()) {
-                endpoint = EndpointNames.endpoint(method);
-                if (endpoint == null) {
-                    valid = problem(method, "has perEndpoint = true, but is not a REST endpoint (no @GET, @POST...)");
-                }
-            }
-            AnnotationValue perParameterValue = annotation.value("perParameter");
+            DeclaredValues declared = DeclaredValues.of(annotation);
+            String endpoint = declared.perEndpoint() ? EndpointNames.endpoint(method) : null;
             List<Integer> keyParameters = new ArrayList<>();
-            for (String parameter : perParameterValue == null ? new String[0] : perParameterValue.asStringArray()) {
-                Integer position = parameters.get(parameter);
-                if (position == null) {
-                    valid = problem(method, "has perParameter = \"" + parameter + "\", but the method has no parameter"
-                            + " of that name (named parameters: " + parameters.keySet() + ")");
-                } else {
-                    keyParameters.add(position);
-                }
-            }
-            if (tenantSource == TenantSource.JWT_CLAIM && !tokensAvailable) {
-                valid = problem(method, "takes its tenant from a JWT claim, but the application has neither"
-                        + " quarkus-smallrye-jwt nor quarkus-oidc");
-            }
-            AnnotationValue algorithmValue = annotation.value("algorithm");
-            Algorithm algorithm = algorithmValue == null ? Algorithm.SLIDING_WINDOW_COUNTER
-                    : Algorithm.valueOf(algorithmValue.asEnum());
-            AnnotationValue costValue = annotation.value("cost");
-            long cost = costValue == null ? 1 : costValue.asLong();
-            AnnotationValue refundOnValue = annotation.value("refundOn");
-            List<String> refundOn = new ArrayList<>();
-            if (refundOnValue != null) {
-                for (Type type : refundOnValue.asClassArray()) {
-                    refundOn.add(type.name().toString());
-                }
-            }
-            AnnotationValue refundOnServerErrorValue = annotation.value("refundOnServerError");
-            boolean refundOnServerError = refundOnServerErrorValue != null && refundOnServerErrorValue.asBoolean();
-            AnnotationValue failureModeValue = annotation.value("failureMode");
-            FailureMode failureMode = failureModeValue == null ? FailureMode.DEFAULT
-                    : FailureMode.valueOf(failureModeValue.asEnum());
-            AnnotationValue nameValue = annotation.value("name");
-            String explicitName = nameValue == null ? "" : nameValue.asString();
-
-            if (policy != null && !RateLimitKeys.isValidName(policy)) {
-                valid = problem(method, "has policy = \"" + policy + "\"; a policy name is 1 to 100 letters, digits,"
-                        + " '.', '_' or '-'");
-            } else if (limit < 0 || limit == 0 && !policySets(policy, "limit")) {
-                valid = problem(method, limit < 0 || policy == null
-                        ? "has limit = " + limit + "; it must be greater than zero"
-                        : "uses policy '" + policy + "', which is not configured with a limit: set "
-                                + policyProperty(policy, "limit") + ", or limit in the annotation");
-            }
-            AnnotationValue scopeValue = annotation.value("scope");
-            Scope scope = scopeValue == null ? Scope.TENANT : Scope.valueOf(scopeValue.asEnum());
-            AnnotationValue burstValue = annotation.value("burst");
-            long burst = burstValue == null ? 0 : burstValue.asLong();
-            if (burst < 0 || (burst > 0 && algorithm != Algorithm.TOKEN_BUCKET && algorithm != Algorithm.GCRA)) {
-                valid = problem(method, "has burst = " + burst + "; a burst is a positive number of units, for"
-                        + " TOKEN_BUCKET and GCRA only");
-            }
-            long capacity = burst > 0 ? burst : limit;
-            if (cost < 0 || (capacity > 0 && cost > capacity && policy == null)) {
-                valid = problem(method, "has cost = " + cost + "; it must be between 0 and the limit (" + capacity
-                        + "), or no call could ever be admitted");
-            }
-            long windowMillis = 0;
-            if (!window.isEmpty() || !policySets(policy, "window")) {
-                windowMillis = windowMillis(method, window, policy);
-                if (windowMillis <= 0) {
-                    valid = false;
-                }
-            }
-            if (!explicitName.isEmpty() && !RateLimitKeys.isValidName(explicitName)) {
-                valid = problem(method, "has name = \"" + explicitName + "\"; a limit name is 1 to 100 letters, digits,"
-                        + " '.', '_' or '-'");
-            }
-            if (valid) {
-                String name = !explicitName.isEmpty() ? explicitName
+            boolean limitValid = check(method, declared) & checkKeyLayout(method, declared, endpoint, parameters,
+                    keyParameters);
+            long windowMillis = windowMillis(method, declared);
+            if (limitValid && windowMillis >= 0) {
+                String name = !declared.name().isEmpty() ? declared.name()
                         : annotations.size() == 1 ? baseName
-                                : baseName + "-" + (windowMillis > 0 ? formatWindow(windowMillis) : policy);
-                limits.add(new LimitDefinition(name, limit, windowMillis, algorithm, failureMode, cost, refundOn,
-                        refundOnServerError, burst, scope, policy, tenantSource, endpoint, keyParameters));
+                                : baseName + "-" + (windowMillis > 0 ? formatWindow(windowMillis) : declared.policy());
+                limits.add(new LimitDefinition(name, declared.limit(), windowMillis, declared.algorithm(),
+                        declared.failureMode(), declared.cost(), declared.refundOn(), declared.refundOnServerError(),
+                        declared.burst(), declared.scope(), declared.policy(), declared.tenantSource(), endpoint,
+                        keyParameters));
+            } else {
+                valid = false;
             }
         }
         if (!valid) {
@@ -261,25 +176,60 @@ final class RateLimitedMethodScanner {
         return limits;
     }
 
-    /** Whether the configuration known at build time sets {@code quarkus.rate-limit.policies.<policy>.<property>}. */
-    private boolean policySets(String policy, String property) {
-        if (policy == null) {
-            return false;
+    /**
+     * The values the annotation itself states, by {@link LimitRules}. A limit with a policy may leave its limit and window
+     * to configuration: that is checked at start-up, when the configuration (environment included) is known.
+     */
+    private boolean check(MethodInfo method, DeclaredValues declared) {
+        boolean valid = true;
+        if (declared.policy() != null) {
+            valid &= rule(method, "policy = \"" + declared.policy() + "\"", LimitRules.name(declared.policy()));
         }
-        return config.getOptionalValue(policyProperty(policy, property), String.class).isPresent()
-                || config.getOptionalValue("quarkus.rate-limit.policies.\"" + policy + "\"." + property, String.class)
-                        .isPresent();
+        if (!declared.name().isEmpty()) {
+            valid &= rule(method, "name = \"" + declared.name() + "\"", LimitRules.name(declared.name()));
+        }
+        if (declared.policy() == null || declared.limit() != 0) {
+            valid &= rule(method, "limit = " + declared.limit(), LimitRules.limit(declared.limit()));
+        }
+        valid &= rule(method, "burst = " + declared.burst(), LimitRules.burst(declared.burst(), declared.algorithm()));
+        if (declared.policy() == null || declared.cost() < 0) {
+            valid &= rule(method, "cost = " + declared.cost(),
+                    LimitRules.cost(declared.cost(), Math.max(declared.limit(), 0), declared.burst()));
+        }
+        if (declared.tenantSource() == TenantSource.JWT_CLAIM && !tokensAvailable) {
+            valid = problem(method, "takes its tenant from a JWT claim, but the application has neither"
+                    + " quarkus-smallrye-jwt nor quarkus-oidc");
+        }
+        return valid;
     }
 
-    private static String policyProperty(String policy, String property) {
-        return "quarkus.rate-limit.policies." + policy + "." + property;
+    /** Per-endpoint and per-parameter counters: the endpoint and parameters must exist. */
+    private boolean checkKeyLayout(MethodInfo method, DeclaredValues declared, String endpoint,
+            Map<String, Integer> parameters, List<Integer> keyParameters) {
+        boolean valid = true;
+        if (declared.perEndpoint() && endpoint == null) {
+            valid = problem(method, "has perEndpoint = true, but is not a REST endpoint (no @GET, @POST...)");
+        }
+        for (String parameter : declared.perParameter()) {
+            Integer position = parameters.get(parameter);
+            if (position == null) {
+                valid = problem(method, "has perParameter = \"" + parameter + "\", but the method has no parameter"
+                        + " of that name (named parameters: " + parameters.keySet() + ")");
+            } else {
+                keyParameters.add(position);
+            }
+        }
+        return valid;
     }
 
-    private long windowMillis(MethodInfo method, String window, String policy) {
+    /** The declared window in ms; 0 when a policy's configuration gives it; -1 (reported) when invalid. */
+    private long windowMillis(MethodInfo method, DeclaredValues declared) {
+        String window = declared.window();
         if (window.isEmpty()) {
-            problem(method, policy == null ? "has no window; set window, e.g. \"1m\""
-                    : "uses policy '" + policy + "', which is not configured with a window: set "
-                            + policyProperty(policy, "window") + ", or window in the annotation");
+            if (declared.policy() != null) {
+                return 0;
+            }
+            problem(method, "has no window; set window, e.g. \"1m\"");
             return -1;
         }
         Duration duration;
@@ -290,11 +240,12 @@ final class RateLimitedMethodScanner {
                     + " 1d or PT1M");
             return -1;
         }
-        if (duration == null || duration.toMillis() <= 0) {
-            problem(method, "has window = \"" + window + "\"; it must be at least 1ms");
-            return -1;
-        }
-        return duration.toMillis();
+        long millis = duration == null ? 0 : duration.toMillis();
+        return rule(method, "window = \"" + window + "\"", LimitRules.durationMillis(millis)) ? millis : -1;
+    }
+
+    private boolean rule(MethodInfo method, String attribute, String violation) {
+        return violation == null || problem(method, "has " + attribute + "; " + violation);
     }
 
     /**

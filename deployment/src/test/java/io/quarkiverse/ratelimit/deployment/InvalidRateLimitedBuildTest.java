@@ -34,9 +34,9 @@ class InvalidRateLimitedBuildTest {
                         .contains(invalid + "#tooExpensive() has cost = 6; it must be between 0 and the limit (5)")
                         .contains("@ConcurrencyLimited on " + Invalid.class.getName() + "#noConcurrency() has limit = 0")
                         .contains("@ConcurrencyLimited on " + Invalid.class.getName()
-                                + "#noConcurrency() has lease = \"soon\"; it must be a duration of at least 1ms")
+                                + "#noConcurrency() has lease = \"soon\", which is not a duration")
                         .contains(invalid + "#burstOnAWindow() has burst = 3; a burst is a positive number of units, for"
-                                + " TOKEN_BUCKET and GCRA only")
+                                + " the token bucket and GCRA only")
                         .contains("@RateLimited on " + OnInterface.class.getName() + "#limited() is declared on an"
                                 + " interface")
                         .contains("Rate limiting on " + NotABean.class.getName() + "#limited() has no effect: "

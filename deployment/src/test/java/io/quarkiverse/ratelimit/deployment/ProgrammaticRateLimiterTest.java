@@ -118,11 +118,12 @@ class ProgrammaticRateLimiterTest {
     @Test
     void invalidLimitsAndCostsAreRefusedWithAClearMessage() {
         assertThatThrownBy(() -> RateLimit.of("no spaces", 1, Duration.ofSeconds(1)))
-                .hasMessageContaining("A rate limit name is 1 to 100 letters");
+                .hasMessageContaining("a name is 1 to 100 letters");
         assertThatThrownBy(() -> RateLimit.of("zero", 0, Duration.ofSeconds(1)))
-                .hasMessage("Rate limit 'zero' must allow more than 0, not 0");
+                .hasMessage("Rate limit 'zero' has limit 0; it must be greater than zero");
         assertThatThrownBy(() -> limiter.tryAcquire(EMAILS, tenant(), 3))
-                .hasMessage("A call of 'emails' costs 0 to 2, not 3");
+                .hasMessage("A call of 'emails' costs 3; it must be between 0 and the limit (2), or no call could"
+                        + " ever be admitted");
     }
 
     private static String tenant() {

@@ -12,7 +12,6 @@ import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 
-import org.eclipse.microprofile.config.ConfigProvider;
 import org.jboss.jandex.Index;
 import org.junit.jupiter.api.Test;
 
@@ -69,7 +68,7 @@ class RateLimitedMethodScannerTest {
     private static List<RateLimitedMethodBuildItem> scan(boolean tokensAvailable, List<String> problems) {
         try {
             Index index = Index.of(Orgs.class, RateLimited.class, RateLimited.List.class);
-            return new RateLimitedMethodScanner(index, problems::add, ConfigProvider.getConfig(), tokensAvailable)
+            return new RateLimitedMethodScanner(index, problems::add, tokensAvailable)
                     .scan();
         } catch (IOException e) {
             throw new UncheckedIOException(e);

@@ -12,7 +12,7 @@ class NegativePolicyLimitTest {
 
     @RegisterExtension
     static final QuarkusUnitTest app = StartupFailures.expect(
-            "quarkus.rate-limit.policies.labels.limit must be greater than zero, but is -5")
+            "quarkus.rate-limit.policies.labels.limit is -5; it must be greater than zero")
             .overrideConfigKey("quarkus.rate-limit.policies.labels.limit", "-5");
 
     @Test

@@ -11,8 +11,8 @@ import org.eclipse.microprofile.config.ConfigProvider;
 import org.jboss.logging.Logger;
 
 import io.quarkiverse.ratelimit.FailureMode;
+import io.quarkiverse.ratelimit.LimitRules;
 import io.quarkiverse.ratelimit.TenantSource;
-import io.quarkiverse.ratelimit.runtime.key.RateLimitKeys;
 import io.quarkiverse.ratelimit.runtime.limit.DeclaredLimits;
 import io.quarkiverse.ratelimit.runtime.limit.EffectiveLimits;
 import io.quarkiverse.ratelimit.runtime.tenant.RequestTenantResolver;
@@ -90,10 +90,10 @@ public class RateLimitConfigValidator {
                     + " path-parameter or resolver, but is default", Set.of("quarkus.rate-limit.tenant.source"));
         }
         config.policies().forEach((policy, values) -> {
-            if (!RateLimitKeys.isValidName(policy)) {
-                throw new ConfigurationException("quarkus.rate-limit.policies.\"" + policy + "\" has an invalid name:"
-                        + " a policy name is 1 to 100 letters, digits, '.', '_' or '-'",
-                        Set.of("quarkus.rate-limit.policies"));
+            String invalidName = LimitRules.name(policy);
+            if (invalidName != null) {
+                throw new ConfigurationException("quarkus.rate-limit.policies.\"" + policy + "\" has an invalid name; "
+                        + invalidName, Set.of("quarkus.rate-limit.policies"));
             }
             if (values.tenant().source().orElse(null) == TenantSource.DEFAULT) {
                 String property = "quarkus.rate-limit.policies." + policy + ".tenant.source";

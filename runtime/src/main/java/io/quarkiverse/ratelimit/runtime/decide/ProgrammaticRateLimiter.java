@@ -8,6 +8,7 @@ import jakarta.inject.Singleton;
 
 import io.quarkiverse.ratelimit.ConcurrencyLimit;
 import io.quarkiverse.ratelimit.ConcurrencySlot;
+import io.quarkiverse.ratelimit.LimitRules;
 import io.quarkiverse.ratelimit.RateLimit;
 import io.quarkiverse.ratelimit.RateLimitDecision;
 import io.quarkiverse.ratelimit.RateLimiter;
@@ -84,10 +85,9 @@ public class ProgrammaticRateLimiter implements RateLimiter {
 
     /** Units taken or given back at once: 0 up to what the limit holds at most (its burst, else the limit). */
     private static long checkedCost(RateLimit limit, long cost) {
-        long capacity = limit.burst() > 0 ? limit.burst() : limit.limit();
-        if (cost < 0 || cost > capacity) {
-            throw new IllegalArgumentException("A call of '" + limit.name() + "' costs 0 to " + capacity
-                    + ", not " + cost);
+        String violation = LimitRules.cost(cost, limit.limit(), limit.burst());
+        if (violation != null) {
+            throw new IllegalArgumentException("A call of '" + limit.name() + "' costs " + cost + "; " + violation);
         }
         return cost;
     }

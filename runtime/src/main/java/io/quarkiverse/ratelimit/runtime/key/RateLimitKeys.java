@@ -2,7 +2,6 @@ package io.quarkiverse.ratelimit.runtime.key;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.regex.Pattern;
 
 import jakarta.inject.Singleton;
 
@@ -92,16 +91,6 @@ public class RateLimitKeys {
     /** The leases of a tenant's {@code @ConcurrencyLimited} calls: {@code <prefix>:{<tenant tag>}:<name>:cl}. */
     public String concurrencyKey(String tenantTag, String name) {
         return prefix + ":{" + tenantTag + "}:" + name + ":cl";
-    }
-
-    private static final Pattern NAME = Pattern.compile("[A-Za-z0-9._-]{1,100}");
-
-    /**
-     * Whether a limit or policy name is safe in a key and a structured header: 1 to 100 letters, digits, {@code .},
-     * {@code _} and {@code -}.
-     */
-    public static boolean isValidName(String name) {
-        return NAME.matcher(name).matches();
     }
 
     static String suffix(Algorithm algorithm) {

@@ -13,6 +13,7 @@ import jakarta.inject.Singleton;
 
 import io.quarkiverse.ratelimit.Algorithm;
 import io.quarkiverse.ratelimit.FailureMode;
+import io.quarkiverse.ratelimit.LimitRules;
 import io.quarkiverse.ratelimit.MissingTenant;
 import io.quarkiverse.ratelimit.Scope;
 import io.quarkiverse.ratelimit.TenantSource;
@@ -124,17 +125,11 @@ public class EffectiveLimits {
                     + declared.getName() + "' but not configured: set " + property + "limit and " + property + "window",
                     Set.of(property + "limit"));
         }
-        positive(property + "limit", limit);
-        positive(property + "window", windowMillis);
-        if (burst < 0 || burst > 0 && algorithm != Algorithm.TOKEN_BUCKET && algorithm != Algorithm.GCRA) {
-            throw new ConfigurationException(property + "burst is " + burst + ", but a burst is a positive number of"
-                    + " units, for token-bucket and gcra only", Set.of(property + "burst"));
-        }
-        long capacity = burst > 0 ? burst : limit;
-        if (cost < 0 || cost > capacity) {
-            throw new ConfigurationException(property + "cost is " + cost + ", but it must be between 0 and the limit ("
-                    + capacity + "), or no call could ever be admitted", Set.of(property + "cost"));
-        }
+        rule(property + "limit", limit, LimitRules.limit(limit));
+        rule(property + "window", windowMillis == 0 ? "not set" : windowMillis + "ms",
+                LimitRules.durationMillis(windowMillis));
+        rule(property + "burst", burst, LimitRules.burst(burst, algorithm));
+        rule(property + "cost", cost, LimitRules.cost(cost, limit, burst));
         if (failureMode == FailureMode.DEFAULT && policy != null && policy.failureMode().isPresent()) {
             throw new ConfigurationException(property + "failure-mode must be local, fail-open or fail-closed",
                     Set.of(property + "failure-mode"));
@@ -241,10 +236,11 @@ public class EffectiveLimits {
         }));
     }
 
-    private static void positive(String property, long value) {
-        if (value <= 0) {
-            throw new ConfigurationException(property + " must be greater than zero, but is "
-                    + (value == 0 ? "not set" : value), Set.of(property));
+    /** Fails start-up naming the property when {@code violation}, a {@link LimitRules} answer, is not null. */
+    private static void rule(String property, Object value, String violation) {
+        if (violation != null) {
+            throw new ConfigurationException(property + " is " + (value.equals(0L) ? "not set" : value) + "; "
+                    + violation, Set.of(property));
         }
     }
 }

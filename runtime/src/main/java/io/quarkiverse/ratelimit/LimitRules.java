@@ -1,0 +1,56 @@
+package io.quarkiverse.ratelimit;
+
+import java.util.regex.Pattern;
+
+/**
+ * The rules every limit follows, wherever its values come from: an annotation (checked at build time), configuration
+ * (checked at start-up, since the environment may set it) or code ({@link RateLimit}, {@link ConcurrencyLimit}). Each
+ * rule answers {@code null} when the value is valid, else the reason it is not; the caller names the value's source
+ * (the annotation attribute and method, or the property), so one rule has one message everywhere.
+ */
+public final class LimitRules {
+
+    private static final Pattern NAME = Pattern.compile("[A-Za-z0-9._-]{1,100}");
+
+    private LimitRules() {
+    }
+
+    /**
+     * A limit, policy or concurrency-limit name, safe in a Redis key and a structured HTTP header: 1 to 100 letters,
+     * digits, {@code .}, {@code _} and {@code -}.
+     */
+    public static String name(String name) {
+        return name != null && NAME.matcher(name).matches() ? null
+                : "a name is 1 to 100 letters, digits, '.', '_' or '-'";
+    }
+
+    /** Units (calls) per window, or calls in flight. */
+    public static String limit(long limit) {
+        return limit > 0 ? null : "it must be greater than zero";
+    }
+
+    /** The window of a rate limit, or the lease of a concurrency limit. */
+    public static String durationMillis(long millis) {
+        return millis > 0 ? null : "it must be at least 1ms";
+    }
+
+    /** Units allowed at once: only the token bucket and GCRA have a burst; 0 means the limit. */
+    public static String burst(long burst, Algorithm algorithm) {
+        return burst == 0 || burst > 0 && (algorithm == Algorithm.TOKEN_BUCKET || algorithm == Algorithm.GCRA) ? null
+                : "a burst is a positive number of units, for the token bucket and GCRA only";
+    }
+
+    /** Units one call consumes: at most what the limit can ever hold (its burst, else the limit). */
+    public static String cost(long cost, long limit, long burst) {
+        long capacity = burst > 0 ? burst : limit;
+        return cost >= 0 && cost <= capacity ? null
+                : "it must be between 0 and the limit (" + capacity + "), or no call could ever be admitted";
+    }
+
+    /** Fails the programmatic API's builders: {@code subject} names the value, {@code violation} is a rule's answer. */
+    static void require(String subject, String violation) {
+        if (violation != null) {
+            throw new IllegalArgumentException(subject + "; " + violation);
+        }
+    }
+}
