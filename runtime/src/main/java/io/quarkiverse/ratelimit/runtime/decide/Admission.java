@@ -19,7 +19,7 @@ import io.smallrye.mutiny.Uni;
  * method threw, or that refund on a 5xx response. Each limit is refunded at most once. A refund that fails (Redis
  * unavailable) is logged and dropped: the call simply counts.
  */
-public final class Admission {
+public final class Admission implements GuardedCall.Guard {
 
     private static final Logger LOG = Logger.getLogger(Admission.class);
 
@@ -40,10 +40,17 @@ public final class Admission {
     }
 
     /** Refunds the limits whose {@code refundOn} matches {@code failure}; completes when Redis has done it. */
-    public Uni<Void> refundOn(Throwable failure) {
+    @Override
+    public Uni<Void> failed(Throwable failure) {
         Throwable cause = failure instanceof CompletionException && failure.getCause() != null ? failure.getCause()
                 : failure;
         return refund(limit -> limit.refundsOn(cause));
+    }
+
+    /** Nothing to give back: the call counts. */
+    @Override
+    public Uni<Void> ended() {
+        return Uni.createFrom().voidItem();
     }
 
     /** Refunds the limits that refund on a 5xx response. */

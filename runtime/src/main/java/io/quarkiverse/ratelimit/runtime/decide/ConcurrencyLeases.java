@@ -86,7 +86,7 @@ public class ConcurrencyLeases {
      * A held slot. {@link #release()} gives it back once, however often it is called; a release that cannot reach
      * Redis leaves the lease to expire.
      */
-    public static final class Lease implements ConcurrencySlot {
+    public static final class Lease implements ConcurrencySlot, GuardedCall.Guard {
 
         static final Lease NONE = new Lease(null, null, null, null);
 
@@ -101,6 +101,16 @@ public class ConcurrencyLeases {
             this.key = key;
             this.leaseId = leaseId;
             this.localSlots = localSlots;
+        }
+
+        @Override
+        public Uni<Void> failed(Throwable failure) {
+            return release();
+        }
+
+        @Override
+        public Uni<Void> ended() {
+            return release();
         }
 
         @Override

@@ -1,0 +1,96 @@
+package io.quarkiverse.ratelimit.runtime.decide;
+
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.Executor;
+import java.util.function.Function;
+import java.util.function.Supplier;
+
+import jakarta.interceptor.InvocationContext;
+
+import io.quarkiverse.ratelimit.runtime.limit.ReturnKind;
+import io.smallrye.mutiny.Multi;
+import io.smallrye.mutiny.Uni;
+import io.vertx.core.Context;
+
+/**
+ * The one shape of both interceptors: a {@link Guard} (a rate-limit {@link Admission}, a concurrency lease) is taken
+ * before the method runs and is told how it ended. On a worker thread the guard is awaited there; on the event loop it
+ * is chained before the method's {@code Uni}, {@code Multi} or {@code CompletionStage}, so the event loop never waits,
+ * and what follows a Redis reply runs back on the caller's Vert.x context.
+ */
+final class GuardedCall {
+
+    /** What a call holds while the method runs. */
+    interface Guard {
+
+        /** The method failed (threw, or its result failed): completes before the caller sees the failure. */
+        Uni<Void> failed(Throwable failure);
+
+        /** The method ended otherwise: returned, completed or was cancelled. */
+        Uni<Void> ended();
+    }
+
+    private GuardedCall() {
+    }
+
+    /**
+     * @param guard takes the guard; fails (a refusal) when the call must not run
+     * @param annotation the interceptor binding, for the error when a synchronous method runs on the event loop
+     */
+    static Object proceed(InvocationContext invocation, ReturnKind returnKind, Supplier<Uni<? extends Guard>> guard,
+            String annotation) throws Exception {
+        if (!Context.isOnEventLoopThread()) {
+            return proceedBlocking(invocation, guard.get().await().indefinitely());
+        }
+        if (returnKind == ReturnKind.SYNCHRONOUS) {
+            throw new IllegalStateException(annotation + " method " + invocation.getMethod() + " returns a plain value"
+                    + " but was called on the Vert.x event loop, where the decision cannot be awaited: return Uni,"
+                    + " Multi or CompletionStage, or let it run on a worker thread");
+        }
+        Executor caller = CallerContext.current();
+        Uni<? extends Guard> held = guard.get().emitOn(caller);
+        return switch (returnKind) {
+            case UNI -> held.chain(g -> GuardedCall.<Uni<Object>> invoke(invocation, Uni.createFrom()::failure)
+                    .onTermination().call((item, failure, cancelled) -> end(g, failure, caller)));
+            case MULTI -> held.onItem().transformToMulti(g -> GuardedCall.<Multi<Object>> invoke(invocation,
+                    Multi.createFrom()::failure)
+                    .onTermination().call((failure, cancelled) -> end(g, failure, caller)));
+            case COMPLETION_STAGE -> held.chain(g -> Uni.createFrom()
+                    .completionStage(GuardedCall.<CompletionStage<Object>> invoke(invocation,
+                            CompletableFuture::failedFuture))
+                    .onTermination().call((item, failure, cancelled) -> end(g, failure, caller)))
+                    .subscribeAsCompletionStage();
+            case SYNCHRONOUS -> throw new AssertionError("handled above");
+        };
+    }
+
+    private static Object proceedBlocking(InvocationContext invocation, Guard guard) throws Exception {
+        boolean failed = false;
+        try {
+            return invocation.proceed();
+        } catch (Exception e) {
+            failed = true;
+            guard.failed(e).await().indefinitely();
+            throw e;
+        } finally {
+            if (!failed) {
+                guard.ended().await().indefinitely();
+            }
+        }
+    }
+
+    private static Uni<Void> end(Guard guard, Throwable failure, Executor caller) {
+        return (failure != null ? guard.failed(failure) : guard.ended()).emitOn(caller);
+    }
+
+    /** Proceeds, turning a thrown exception into the failure of the method's own reactive type. */
+    @SuppressWarnings("unchecked")
+    private static <T> T invoke(InvocationContext invocation, Function<Exception, T> asFailure) {
+        try {
+            return (T) invocation.proceed();
+        } catch (Exception e) {
+            return asFailure.apply(e);
+        }
+    }
+}
