@@ -2,6 +2,8 @@ package io.quarkiverse.ratelimit.deployment;
 
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.hasSize;
 
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -119,7 +121,9 @@ class ConcurrencyLimitedTest {
             Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> Slow.inFlight.get() == 20);
             given().header("X-Tenant-Id", tenant).get("/slow").then().statusCode(429)
                     .header("Retry-After", "1")
-                    .contentType("application/problem+json");
+                    .contentType("application/problem+json")
+                    .body("type", equalTo("https://iana.org/assignments/http-problem-types#quota-exceeded"))
+                    .body("violated-policies", hasSize(1));
             Slow.release.countDown();
             holders.forEach(CompletableFuture::join);
         } finally {

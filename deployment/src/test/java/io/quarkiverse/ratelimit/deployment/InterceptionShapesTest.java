@@ -129,7 +129,7 @@ class InterceptionShapesTest {
                 .header("RateLimit", matchesPattern(
                         "\"Shapes\\.twoLimits-1h\";r=2;t=\\d+, \"Shapes\\.twoLimits-1d\";r=0;t=\\d+"));
         given().get("/shapes/two-limits").then().statusCode(429)
-                .body("violated-limits.name", equalTo(List.of("Shapes.twoLimits-1d")))
+                .body("violated-policies", equalTo(List.of("Shapes.twoLimits-1d")))
                 // refused by the daily limit: the hourly one still has 2 left, nothing was consumed
                 .header("RateLimit", matchesPattern(
                         "\"Shapes\\.twoLimits-1h\";r=2;t=\\d+, \"Shapes\\.twoLimits-1d\";r=0;t=\\d+"));

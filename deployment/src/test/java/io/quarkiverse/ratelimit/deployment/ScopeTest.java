@@ -62,10 +62,10 @@ class ScopeTest {
             given().header("X-Tenant-Id", tenant).get("/scoped/mixed").then().statusCode(200);
         }
         given().header("X-Tenant-Id", a).get("/scoped/mixed").then().statusCode(429)
-                .body("violated-limits.name", equalTo(List.of("per-tenant")));
+                .body("violated-policies", equalTo(List.of("per-tenant")));
         given().header("X-Tenant-Id", c).get("/scoped/mixed").then().statusCode(200);
         given().header("X-Tenant-Id", tenant()).get("/scoped/mixed").then().statusCode(429)
-                .body("violated-limits.name", equalTo(List.of("everyone")));
+                .body("violated-policies", equalTo(List.of("everyone")));
     }
 
     @Test

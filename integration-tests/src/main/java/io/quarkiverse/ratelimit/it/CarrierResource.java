@@ -8,7 +8,7 @@ import jakarta.ws.rs.PathParam;
 import io.quarkiverse.ratelimit.RateLimited;
 
 /**
- * Seed 004's carrier-integration gateway: each tenant's label and rate requests are limited per carrier, with the
+ * The carrier-integration gateway: each tenant's label and rate requests are limited per carrier, with the
  * values of its plan ({@code application.properties}: policies {@code labels} and {@code rates}, plans
  * {@code enterprise} and {@code starter}).
  */

@@ -3,6 +3,7 @@ package io.quarkiverse.ratelimit.it;
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.hasSize;
 import static org.hamcrest.Matchers.matchesPattern;
 
 import java.time.Duration;
@@ -107,8 +108,10 @@ class RedisFailureTest {
         timed(tenant(), "/failure/closed").then().statusCode(503)
                 .contentType("application/problem+json")
                 .header("Retry-After", matchesPattern("[1-9]\\d*"))
+                .body("type", equalTo("https://iana.org/assignments/http-problem-types#temporary-reduced-capacity"))
                 .body("status", equalTo(503))
-                .body("title", equalTo("Service Unavailable"));
+                .body("title", equalTo("Service Unavailable"))
+                .body("violated-policies", hasSize(1));
     }
 
     @Test

@@ -1,14 +1,32 @@
 package io.quarkiverse.ratelimit.runtime.http;
 
-/** Builds small {@code application/problem+json} bodies (RFC 9457) without a JSON library. */
+/**
+ * Builds small {@code application/problem+json} bodies (RFC 9457) without a JSON library. The problem types of refused
+ * calls are those of the IETF RateLimit fields draft (draft-ietf-httpapi-ratelimit-headers-10), each listing the
+ * limits that refused in {@code violated-policies}.
+ */
 public final class ProblemDetails {
 
     public static final String MEDIA_TYPE = "application/problem+json";
 
+    /** A quota (rate or concurrency limit) refused the call: 429. */
+    static final String QUOTA_EXCEEDED = "https://iana.org/assignments/http-problem-types#quota-exceeded";
+
+    /** The limit could not be checked and fails closed: 503. */
+    static final String TEMPORARY_REDUCED_CAPACITY = "https://iana.org/assignments/http-problem-types"
+            + "#temporary-reduced-capacity";
+
+    /** Problems with no type of their own (RFC 9457: the status says it all). */
+    static final String ABOUT_BLANK = "about:blank";
+
     private final StringBuilder json = new StringBuilder(256).append('{');
 
     public ProblemDetails(int status, String title, String detail) {
-        member("type", "about:blank");
+        this(ABOUT_BLANK, status, title, detail);
+    }
+
+    ProblemDetails(String type, int status, String title, String detail) {
+        member("type", type);
         member("title", title);
         member("status", status);
         member("detail", detail);
@@ -29,11 +47,20 @@ public final class ProblemDetails {
         return this;
     }
 
-    /** Appends a member whose value is already JSON. */
-    ProblemDetails rawMember(String name, String json) {
+    /** The draft's {@code violated-policies}: the names of the limits that refused, as in {@code RateLimit-Policy}. */
+    ProblemDetails violatedPolicies(Iterable<String> names) {
         separator();
-        string(name);
-        this.json.append(':').append(json);
+        string("violated-policies");
+        json.append(":[");
+        boolean first = true;
+        for (String name : names) {
+            if (!first) {
+                json.append(',');
+            }
+            string(name);
+            first = false;
+        }
+        json.append(']');
         return this;
     }
 

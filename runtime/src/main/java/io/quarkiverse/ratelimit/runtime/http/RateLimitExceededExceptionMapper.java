@@ -1,6 +1,8 @@
 package io.quarkiverse.ratelimit.runtime.http;
 
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 
 import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.ext.ExceptionMapper;
@@ -9,8 +11,9 @@ import io.quarkiverse.ratelimit.RateLimitDecision;
 import io.quarkiverse.ratelimit.RateLimitExceededException;
 
 /**
- * Answers a refused call with {@code 429 Too Many Requests}, {@code Retry-After} and a problem+json body naming the
- * violated limits. The {@code RateLimit-Policy} and {@code RateLimit} headers are added by {@link RateLimitHeaders}.
+ * Answers a refused call with {@code 429 Too Many Requests}, {@code Retry-After} and a {@code quota-exceeded}
+ * problem+json body naming the violated limits. The {@code RateLimit-Policy} and {@code RateLimit} headers are added by
+ * {@link RateLimitHeaders}.
  */
 public class RateLimitExceededExceptionMapper implements ExceptionMapper<RateLimitExceededException> {
 
@@ -19,26 +22,15 @@ public class RateLimitExceededExceptionMapper implements ExceptionMapper<RateLim
     @Override
     public Response toResponse(RateLimitExceededException exception) {
         Duration retryAfter = exception.retryAfter();
-        StringBuilder violated = new StringBuilder("[");
+        List<String> violated = new ArrayList<>(exception.violations().size());
         for (RateLimitDecision violation : exception.violations()) {
-            if (violated.length() > 1) {
-                violated.append(',');
-            }
-            violated.append("{\"name\":\"");
-            ProblemDetails.appendEscaped(violated, violation.limitName());
-            violated.append("\",\"limit\":").append(violation.limit())
-                    .append(",\"window-seconds\":").append(RateLimitHeaders.wholeSecondsUp(violation.window()))
-                    .append('}');
+            violated.add(violation.limitName());
         }
-        violated.append(']');
-
-        ProblemDetails problem = new ProblemDetails(TOO_MANY_REQUESTS, "Too Many Requests", detail(exception, retryAfter))
-                .rawMember("violated-limits", violated.toString());
+        ProblemDetails problem = new ProblemDetails(ProblemDetails.QUOTA_EXCEEDED, TOO_MANY_REQUESTS,
+                "Too Many Requests", detail(exception, retryAfter)).violatedPolicies(violated);
         Response.ResponseBuilder response = Response.status(TOO_MANY_REQUESTS);
         if (retryAfter != null) {
-            long seconds = RateLimitHeaders.retryAfterSeconds(retryAfter);
-            problem.member("retry-after-seconds", seconds);
-            response.header(RateLimitHeaders.RETRY_AFTER, seconds);
+            problem.member("retry-after-seconds", RateLimitHeaders.retryAfter(response, retryAfter));
         }
         return response.entity(problem.toJson()).type(ProblemDetails.MEDIA_TYPE).build();
     }

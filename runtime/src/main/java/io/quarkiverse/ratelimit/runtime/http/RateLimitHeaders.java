@@ -3,11 +3,14 @@ package io.quarkiverse.ratelimit.runtime.http;
 import java.time.Duration;
 import java.util.List;
 
+import jakarta.ws.rs.core.Response;
+
 import io.quarkiverse.ratelimit.RateLimitDecision;
 import io.vertx.ext.web.RoutingContext;
 
 /**
- * The IETF httpapi rate-limit headers in structured-field form
+ * Every header the limiter writes, in one place (a new revision of the draft is one change here): {@code Retry-After} on
+ * refusals and the IETF httpapi rate-limit headers in structured-field form
  * (<a href="https://datatracker.ietf.org/doc/draft-ietf-httpapi-ratelimit-headers/">draft-ietf-httpapi-ratelimit-headers</a>):
  *
  * <pre>
@@ -51,6 +54,13 @@ public final class RateLimitHeaders {
                     .append(";t=").append(wholeSecondsUp(decision.resetAfter()));
         }
         return value.toString();
+    }
+
+    /** Puts {@code Retry-After} on a refusal; returns the seconds it says. */
+    public static long retryAfter(Response.ResponseBuilder response, Duration retryAfter) {
+        long seconds = retryAfterSeconds(retryAfter);
+        response.header(RETRY_AFTER, seconds);
+        return seconds;
     }
 
     /** {@code Retry-After} in whole seconds, rounded up and at least 1: a client told 0 would retry at once. */
