@@ -24,7 +24,8 @@ import org.junit.jupiter.api.Test;
 import io.quarkiverse.ratelimit.localredis.LocalRedisServer;
 
 /**
- * The carrier gateway end to end: a carrier-integration gateway of two instances (separate JVMs, one Redis) serves tenants on the
+ * The carrier gateway end to end: a carrier-integration gateway of two instances (separate JVMs, one Redis) serves tenants on
+ * the
  * Enterprise and Starter plans. Their label and rate requests, all sent at once and spread over both instances, are
  * admitted exactly up to each plan's quota, per tenant, per carrier and per endpoint, independently of each other.
  * Then an operator raises one tenant's limit on one instance, and both apply it (the other within the refresh interval).

@@ -1,13 +1,12 @@
 package io.quarkiverse.ratelimit.it;
 
-import java.util.List;
-
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.matchesPattern;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.UUID;
 
 import org.awaitility.Awaitility;
