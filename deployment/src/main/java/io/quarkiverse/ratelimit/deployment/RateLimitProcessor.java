@@ -3,12 +3,14 @@ package io.quarkiverse.ratelimit.deployment;
 import static io.quarkus.deployment.annotations.ExecutionTime.RUNTIME_INIT;
 import static io.quarkus.deployment.annotations.ExecutionTime.STATIC_INIT;
 
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeSet;
 
 import jakarta.enterprise.inject.spi.DeploymentException;
 import jakarta.inject.Singleton;
@@ -65,6 +67,7 @@ import io.quarkus.deployment.annotations.Record;
 import io.quarkus.deployment.builditem.AdditionalIndexedClassesBuildItem;
 import io.quarkus.deployment.builditem.CombinedIndexBuildItem;
 import io.quarkus.deployment.builditem.FeatureBuildItem;
+import io.quarkus.deployment.builditem.GeneratedFileSystemResourceBuildItem;
 import io.quarkus.deployment.builditem.RunTimeConfigurationDefaultBuildItem;
 import io.quarkus.deployment.builditem.nativeimage.NativeImageResourceBuildItem;
 import io.quarkus.redis.deployment.client.RequestedRedisClientBuildItem;
@@ -80,6 +83,9 @@ class RateLimitProcessor {
 
     /** The administration endpoints, under the non-application root ({@code /q/rate-limit}). */
     static final String ADMIN_PATH = "rate-limit";
+
+    /** Where the application's build writes the assembled scripts, under its output directory. */
+    static final String ASSEMBLED_SCRIPTS = "quarkus-rate-limit/lua/";
 
     /** After {@code Priorities.USER} (5000): an application's own mapper for these exceptions wins. */
     private static final int MAPPER_PRIORITY = 5100;
@@ -200,6 +206,29 @@ class RateLimitProcessor {
     void redisPoolDefaults(RateLimitFixedConfig config, BuildProducer<RunTimeConfigurationDefaultBuildItem> defaults) {
         REDIS_POOL_DEFAULTS.forEach((property, value) -> defaults.produce(
                 new RunTimeConfigurationDefaultBuildItem(RedisConfig.getPropertyName(clientName(config), property), value)));
+    }
+
+    /**
+     * Writes the scripts as Redis runs them ({@code lua/} files assembled for each set of algorithms the declared limits
+     * use, and every single algorithm) to {@code target/quarkus-rate-limit/lua/}, where they can be read and diffed.
+     */
+    @BuildStep
+    void assembledScripts(List<RateLimitedMethodBuildItem> methods,
+            BuildProducer<GeneratedFileSystemResourceBuildItem> files) {
+        Set<Integer> algorithmSets = new TreeSet<>(RateLimitScripts.singleAndAllAlgorithmSets());
+        methods.forEach(method -> algorithmSets.add(method.limits().algorithmSet()));
+        RateLimitScripts scripts = new RateLimitScripts();
+        for (int algorithmSet : algorithmSets) {
+            String set = RateLimitScripts.setName(algorithmSet);
+            files.produce(script("rate_limit-" + set, scripts.decide(algorithmSet)));
+            files.produce(script("refund-" + set, scripts.refund(algorithmSet)));
+        }
+        files.produce(script("concurrency", scripts.concurrency()));
+    }
+
+    private static GeneratedFileSystemResourceBuildItem script(String name, LuaScript script) {
+        return new GeneratedFileSystemResourceBuildItem(ASSEMBLED_SCRIPTS + name + ".lua",
+                script.source().getBytes(StandardCharsets.UTF_8));
     }
 
     @BuildStep

@@ -10,7 +10,10 @@ import java.util.stream.Stream;
 
 import org.junit.jupiter.api.Test;
 
-/** The Dev Service's redis-server binaries are deployment-side only: they must never ship with an application. */
+/**
+ * The Dev Service's redis-server binaries are deployment-side only: they must never ship with an application. The build
+ * writes the scripts as Redis runs them next to the application, to be read and diffed.
+ */
 class ProductionPackageIT {
 
     @Test
@@ -23,5 +26,16 @@ class ProductionPackageIT {
         assertThat(libraries).contains("io.quarkiverse.ratelimit.quarkus-rate-limit-999-SNAPSHOT.jar");
         assertThat(libraries).noneMatch(name -> name.contains("embedded-redis") || name.contains("local-redis")
                 || name.contains("rate-limit-deployment"));
+    }
+
+    @Test
+    void theBuildWritesTheAssembledScripts() throws IOException {
+        Path scripts = Path.of("target/quarkus-rate-limit/lua");
+        // the demo's sliding window counter, decided by a script holding that module only
+        String slidingWindow = Files.readString(scripts.resolve("rate_limit-sliding_window_counter.lua"));
+        assertThat(slidingWindow).contains("['sliding_window_counter'] = (function()").doesNotContain("--@")
+                .doesNotContain("['fixed_window']").contains("local function limit_args(i)");
+        assertThat(scripts.resolve("refund-sliding_window_counter.lua")).exists();
+        assertThat(Files.readString(scripts.resolve("concurrency.lua"))).contains("local now_ms").doesNotContain("--@");
     }
 }
