@@ -139,6 +139,15 @@ public @interface RateLimited {
     @Nonbinding
     FailureMode failureMode() default FailureMode.DEFAULT;
 
+    /**
+     * Whether this instance may refuse calls locally, without asking Redis, while Redis has said this limit is over
+     * until a known time ({@code quarkus.rate-limit.refusal-cache}): a flood from a refused tenant then costs Redis
+     * nothing. It never admits a call Redis would refuse; it may refuse a call that a refund, a reset on another
+     * instance or a raised run-time limit would let through before that time.
+     */
+    @Nonbinding
+    boolean cacheRefusals() default true;
+
     /** Holds repeated {@link RateLimited} annotations. */
     @Retention(RUNTIME)
     @Target({ METHOD, TYPE })

@@ -16,7 +16,7 @@ import io.quarkiverse.ratelimit.TenantSource;
 /** What one {@link RateLimited} says, read from Jandex with the annotation's defaults; not yet checked. */
 record DeclaredValues(long limit, String window, String policy, String name, Algorithm algorithm, long cost,
         long burst, Scope scope, FailureMode failureMode, TenantSource tenantSource, List<String> refundOn,
-        boolean refundOnServerError, boolean perEndpoint, List<String> perParameter) {
+        boolean refundOnServerError, boolean perEndpoint, List<String> perParameter, boolean cacheRefusals) {
 
     static DeclaredValues of(AnnotationInstance annotation) {
         String policy = string(annotation, "policy");
@@ -42,7 +42,8 @@ record DeclaredValues(long limit, String window, String policy, String name, Alg
                 refundOn,
                 flag(annotation, "refundOnServerError"),
                 flag(annotation, "perEndpoint"),
-                perParameter == null ? List.of() : List.of(perParameter.asStringArray()));
+                perParameter == null ? List.of() : List.of(perParameter.asStringArray()),
+                annotation.value("cacheRefusals") == null || flag(annotation, "cacheRefusals"));
     }
 
     private static long number(AnnotationInstance annotation, String name, long defaultValue) {

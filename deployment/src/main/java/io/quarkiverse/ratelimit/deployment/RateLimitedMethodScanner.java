@@ -156,7 +156,7 @@ final class RateLimitedMethodScanner {
                 limits.add(new LimitDefinition(name, declared.limit(), windowMillis, declared.algorithm(),
                         declared.failureMode(), declared.cost(), declared.refundOn(), declared.refundOnServerError(),
                         declared.burst(), declared.scope(), declared.policy(), declared.tenantSource(), endpoint,
-                        keyParameters));
+                        keyParameters, declared.cacheRefusals()));
             } else {
                 valid = false;
             }

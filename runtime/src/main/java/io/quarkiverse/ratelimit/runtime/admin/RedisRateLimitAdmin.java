@@ -12,6 +12,7 @@ import jakarta.inject.Singleton;
 import io.quarkiverse.ratelimit.RateLimitAdmin;
 import io.quarkiverse.ratelimit.RateLimitDecision;
 import io.quarkiverse.ratelimit.Scope;
+import io.quarkiverse.ratelimit.runtime.decide.DecisionGuard;
 import io.quarkiverse.ratelimit.runtime.key.RateLimitKeys;
 import io.quarkiverse.ratelimit.runtime.key.TenantTags;
 import io.quarkiverse.ratelimit.runtime.limit.EffectiveLimits;
@@ -30,6 +31,7 @@ public class RedisRateLimitAdmin implements RateLimitAdmin {
 
     private final ScriptRunner redis;
     private final RedisDecisions limiter;
+    private final DecisionGuard guard;
     private final RateLimitKeys keys;
     private final EffectiveLimits configured;
     private final TenantPlans plans;
@@ -37,11 +39,13 @@ public class RedisRateLimitAdmin implements RateLimitAdmin {
     private final Map<String, List<LimitDefinition>> limitsByPolicy;
     private final Map<String, List<LimitDefinition>> countersByPolicy;
 
-    RedisRateLimitAdmin(ScriptRunner redis, RedisDecisions limiter, RateLimitKeys keys, EffectiveLimits configured,
+    RedisRateLimitAdmin(ScriptRunner redis, RedisDecisions limiter, DecisionGuard guard, RateLimitKeys keys,
+            EffectiveLimits configured,
             TenantPlans plans, RunTimeLimits runTimeLimits) {
         this.runTimeLimits = runTimeLimits;
         this.redis = redis;
         this.limiter = limiter;
+        this.guard = guard;
         this.keys = keys;
         this.configured = configured;
         this.plans = plans;
@@ -99,6 +103,7 @@ public class RedisRateLimitAdmin implements RateLimitAdmin {
         }
         String tag = tag(tenant);
         List<String> counters = keys.keys(tag, limits);
+        guard.forget(counters);
         Request delete = Request.cmd(Command.DEL);
         counters.forEach(delete::arg);
         return redis.send(delete).replaceWithVoid();

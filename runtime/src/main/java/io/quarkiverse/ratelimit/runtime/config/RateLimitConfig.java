@@ -124,6 +124,23 @@ public interface RateLimitConfig {
     /** The in-process limiter used by the {@code local} failure mode. */
     LocalFallback localFallback();
 
+    /**
+     * The refusal cache: when Redis refuses a call until a known time, this instance refuses further calls of the same
+     * tenant and limit (at the same or a higher cost) until then without asking Redis. It never admits.
+     */
+    RefusalCache refusalCache();
+
+    interface RefusalCache {
+
+        /** Whether refusals are cached; a limit can opt out with {@code @RateLimited(cacheRefusals = false)}. */
+        @WithDefault("true")
+        boolean enabled();
+
+        /** The most refusals held (tenant and limit pairs); beyond it the least recently used are dropped. */
+        @WithDefault("10000")
+        int maxEntries();
+    }
+
     interface CircuitBreaker {
 
         /**

@@ -24,15 +24,18 @@ public final class Admission implements GuardedCall.Guard {
     private static final Logger LOG = Logger.getLogger(Admission.class);
 
     /** A call that has nothing to give back: no refund configured, or decided without Redis. */
-    static final Admission NONE = new Admission(null, List.of(), List.of(), Duration.ZERO);
+    static final Admission NONE = new Admission(null, null, List.of(), List.of(), Duration.ZERO);
 
     private final RedisDecisions redis;
+    private final DecisionGuard guard;
     private final List<String> keys;
     private final List<LimitDefinition> limits;
     private final Duration timeout;
     private final Set<String> refunded = ConcurrentHashMap.newKeySet();
 
-    Admission(RedisDecisions redis, List<String> keys, List<LimitDefinition> limits, Duration timeout) {
+    Admission(RedisDecisions redis, DecisionGuard guard, List<String> keys, List<LimitDefinition> limits,
+            Duration timeout) {
+        this.guard = guard;
         this.redis = redis;
         this.keys = keys;
         this.limits = limits;
@@ -75,6 +78,7 @@ public final class Admission implements GuardedCall.Guard {
         if (toRefund.isEmpty()) {
             return Uni.createFrom().voidItem();
         }
+        guard.forget(refundKeys);
         return redis.refund(refundKeys, toRefund)
                 .ifNoItem().after(timeout).fail()
                 .onFailure().recoverWithItem(failure -> {

@@ -33,20 +33,20 @@ public class CallAdmitter {
     private final RequestTenantResolver tenants;
     private final ClientAddresses clientAddresses;
     private final TenantPlans plans;
-    private final DecisionGuard limiter;
+    private final DecisionGuard guard;
     private final RedisDecisions redis;
     private final Duration refundTimeout;
     private final RateLimitKeys keys;
     private final RunTimeLimits runTimeLimits;
 
     CallAdmitter(RequestTenantResolver tenants, ClientAddresses clientAddresses, TenantPlans plans,
-            DecisionGuard limiter, RedisDecisions redis, RateLimitConfig config, RateLimitKeys keys,
+            DecisionGuard guard, RedisDecisions redis, RateLimitConfig config, RateLimitKeys keys,
             RunTimeLimits runTimeLimits) {
         this.runTimeLimits = runTimeLimits;
         this.tenants = tenants;
         this.clientAddresses = clientAddresses;
         this.plans = plans;
-        this.limiter = limiter;
+        this.guard = guard;
         this.redis = redis;
         this.refundTimeout = config.decisionTimeout();
         this.keys = keys;
@@ -85,7 +85,7 @@ public class CallAdmitter {
             Object[] arguments) {
         List<String> limitKeys = keys.keys(limits, tenant == null ? null : tenant.tag(),
                 limits.needsClientAddress() ? clientAddresses.tag(request) : null, arguments);
-        return limiter.acquire(limitKeys, limits.getLimits()).map(decisions -> {
+        return guard.acquire(limitKeys, limits.getLimits()).map(decisions -> {
             if (request != null) {
                 RateLimitHeaders.attach(request, decisions);
             }
@@ -104,7 +104,7 @@ public class CallAdmitter {
         if (degraded || !limits.refunds()) {
             return Admission.NONE;
         }
-        Admission admission = new Admission(redis, keys, limits.getLimits(), refundTimeout);
+        Admission admission = new Admission(redis, guard, keys, limits.getLimits(), refundTimeout);
         if (request != null && admission.refundsOnServerError()) {
             // at the end, when the status is final (at headers-end Quarkus REST may not have set it yet)
             request.addEndHandler(ignored -> {

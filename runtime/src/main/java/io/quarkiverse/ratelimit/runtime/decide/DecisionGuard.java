@@ -42,6 +42,9 @@ public class DecisionGuard {
     private final FailureMode defaultFailureMode;
     private final LongAdder redisAttempts = new LongAdder();
     private final LongAdder degradedCalls = new LongAdder();
+    private final LongAdder cachedRefusals = new LongAdder();
+    /** {@code null} when refusals are not cached ({@code refusal-cache.enabled=false}). */
+    private final RefusalCache refusals;
 
     DecisionGuard(RedisDecisions redis, ScriptRunner scripts, RateLimitConfig config,
             Event<CircuitBreakerTransition> transitions) {
@@ -52,6 +55,9 @@ public class DecisionGuard {
         this.defaultFailureMode = config.failureMode();
         this.local = new LocalFallback(config.localFallback().maxEntries(),
                 config.localFallback().expectedInstances(), System::currentTimeMillis);
+        this.refusals = config.refusalCache().enabled()
+                ? new RefusalCache(config.refusalCache().maxEntries(), System::nanoTime)
+                : null;
         this.breaker = new CircuitBreaker(config.circuitBreaker().failureThreshold(),
                 config.circuitBreaker().openDuration(), System::nanoTime, transition -> {
                     log(transition);
@@ -59,9 +65,35 @@ public class DecisionGuard {
                 });
     }
 
-    /** One decision per limit, in order; the call is admitted only if every one allows it. */
+    /**
+     * One decision per limit, in order; the call is admitted only if every one allows it. A refusal this instance
+     * still holds from Redis answers without Redis, with the decisions of the refusing limits only.
+     */
     public Uni<List<RateLimitDecision>> acquire(List<String> keys, List<LimitDefinition> limits) {
+        if (refusals != null) {
+            List<RateLimitDecision> refused = refusals.refusal(keys, limits);
+            if (refused != null) {
+                cachedRefusals.increment();
+                return Uni.createFrom().item(refused);
+            }
+            long sent = System.nanoTime();
+            return guarded(() -> redis.acquire(keys, limits)
+                    .invoke(decisions -> refusals.remember(keys, limits, decisions, sent)),
+                    failure -> withoutRedis(keys, limits, failure));
+        }
         return guarded(() -> redis.acquire(keys, limits), failure -> withoutRedis(keys, limits, failure));
+    }
+
+    /** Forgets what this instance knows of a key whose state it changed (a refund, a reset). */
+    public void forget(List<String> keys) {
+        if (refusals != null) {
+            keys.forEach(refusals::forget);
+        }
+    }
+
+    /** How many calls were refused from the refusal cache, without Redis, since start-up. */
+    public long cachedRefusals() {
+        return cachedRefusals.sum();
     }
 
     /**

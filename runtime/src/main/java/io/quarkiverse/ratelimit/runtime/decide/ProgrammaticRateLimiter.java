@@ -75,12 +75,16 @@ public class ProgrammaticRateLimiter implements RateLimiter {
         String tag = tag(tenant);
         List<LimitDefinition> definitions = runTimeLimits.apply(List.of(definition(limit, checkedCost(limit, cost))),
                 tag);
-        return redis.refund(keys.keys(tag, definitions), definitions);
+        List<String> refundKeys = keys.keys(tag, definitions);
+        limiter.forget(refundKeys);
+        return redis.refund(refundKeys, definitions);
     }
 
     @Override
     public Uni<Void> reset(RateLimit limit, String tenant) {
-        return redis.reset(keys.key(tag(tenant), definition(limit, 0)));
+        String key = keys.key(tag(tenant), definition(limit, 0));
+        limiter.forget(List.of(key));
+        return redis.reset(key);
     }
 
     /** Units taken or given back at once: 0 up to what the limit holds at most (its burst, else the limit). */

@@ -28,6 +28,7 @@ public final class LimitDefinition {
     private final String endpoint;
     private final List<Integer> keyParameters;
     private final Duration window;
+    private final boolean cacheRefusals;
 
     public LimitDefinition(String name, long limit, long windowMillis, Algorithm algorithm, FailureMode failureMode,
             long cost) {
@@ -37,7 +38,7 @@ public final class LimitDefinition {
     public LimitDefinition(String name, long limit, long windowMillis, Algorithm algorithm, FailureMode failureMode,
             long cost, List<String> refundOn, boolean refundOnServerError, long burst, Scope scope) {
         this(name, limit, windowMillis, algorithm, failureMode, cost, refundOn, refundOnServerError, burst, scope, null,
-                TenantSource.DEFAULT, null, List.of());
+                TenantSource.DEFAULT, null, List.of(), true);
     }
 
     /**
@@ -45,11 +46,13 @@ public final class LimitDefinition {
      * @param policy the named policy whose configuration applies, {@code null} for none
      * @param endpoint the key segment of the HTTP method and path template when counted per endpoint, else {@code null}
      * @param keyParameters the positions of the method parameters whose values split the counter
+     * @param cacheRefusals whether this instance may repeat a refusal of Redis locally until its retry time
      */
     @RecordableConstructor
     public LimitDefinition(String name, long limit, long windowMillis, Algorithm algorithm, FailureMode failureMode,
             long cost, List<String> refundOn, boolean refundOnServerError, long burst, Scope scope, String policy,
-            TenantSource tenantSource, String endpoint, List<Integer> keyParameters) {
+            TenantSource tenantSource, String endpoint, List<Integer> keyParameters, boolean cacheRefusals) {
+        this.cacheRefusals = cacheRefusals;
         this.policy = policy;
         this.tenantSource = tenantSource;
         this.endpoint = endpoint;
@@ -71,7 +74,12 @@ public final class LimitDefinition {
     public LimitDefinition withValues(long limit, long windowMillis, Algorithm algorithm, long burst, long cost,
             Scope scope, FailureMode failureMode, TenantSource tenantSource) {
         return new LimitDefinition(name, limit, windowMillis, algorithm, failureMode, cost, refundOn,
-                refundOnServerError, burst, scope, policy, tenantSource, endpoint, keyParameters);
+                refundOnServerError, burst, scope, policy, tenantSource, endpoint, keyParameters, cacheRefusals);
+    }
+
+    /** Whether this instance may repeat a refusal of Redis locally until its retry time. */
+    public boolean isCacheRefusals() {
+        return cacheRefusals;
     }
 
     /** The named policy whose configuration applies, {@code null} for none. */

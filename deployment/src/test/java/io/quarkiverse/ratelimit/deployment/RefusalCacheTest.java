@@ -1,0 +1,111 @@
+package io.quarkiverse.ratelimit.deployment;
+
+import static io.restassured.RestAssured.given;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.matchesPattern;
+
+import java.util.UUID;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import jakarta.inject.Inject;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.Path;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import io.quarkiverse.ratelimit.Algorithm;
+import io.quarkiverse.ratelimit.RateLimited;
+import io.quarkus.test.QuarkusUnitTest;
+import io.vertx.mutiny.redis.client.Command;
+import io.vertx.mutiny.redis.client.Redis;
+import io.vertx.mutiny.redis.client.Request;
+
+/**
+ * A tenant flooding a limit it has exhausted costs Redis nothing until Redis said it could retry: this instance repeats
+ * the refusal, with the same headers, and never admits without Redis.
+ */
+class RefusalCacheTest {
+
+    private static final int FLOOD = 500;
+
+    @RegisterExtension
+    static final QuarkusUnitTest app = new QuarkusUnitTest()
+            .withApplicationRoot(jar -> jar.addClasses(Flooded.class))
+            .overrideConfigKey("quarkus.rate-limit.tenant.header", "X-Tenant-Id");
+
+    @Inject
+    Redis redis;
+
+    @Path("/flooded")
+    public static class Flooded {
+
+        @GET
+        @Path("cached")
+        @RateLimited(limit = 3, window = "1h", algorithm = Algorithm.FIXED_WINDOW)
+        public String cached() {
+            return "ok";
+        }
+
+        @GET
+        @Path("uncached")
+        @RateLimited(limit = 3, window = "1h", algorithm = Algorithm.FIXED_WINDOW, cacheRefusals = false)
+        public String uncached() {
+            return "ok";
+        }
+    }
+
+    @Test
+    void aFloodOfRefusedCallsCostsRedisOneCommand() {
+        String tenant = UUID.randomUUID().toString();
+        for (int i = 0; i < 3; i++) {
+            given().header("X-Tenant-Id", tenant).get("/flooded/cached").then().statusCode(200);
+        }
+        long before = scriptCalls();
+        for (int i = 0; i < FLOOD; i++) {
+            given().header("X-Tenant-Id", tenant).get("/flooded/cached").then().statusCode(429)
+                    .header("Retry-After", matchesPattern("[1-9]\\d*"))
+                    .header("RateLimit", matchesPattern("\"Flooded.cached\";r=0;t=[1-9]\\d*"))
+                    .header("RateLimit-Policy", equalTo("\"Flooded.cached\";q=3;w=3600"));
+        }
+        // the first refusal asked Redis; the rest were repeated here
+        assertThat(scriptCalls() - before).isLessThanOrEqualTo(FLOOD / 100);
+    }
+
+    @Test
+    void aLimitThatOptsOutAsksRedisEveryTime() {
+        String tenant = UUID.randomUUID().toString();
+        for (int i = 0; i < 3; i++) {
+            given().header("X-Tenant-Id", tenant).get("/flooded/uncached").then().statusCode(200);
+        }
+        long before = scriptCalls();
+        for (int i = 0; i < 20; i++) {
+            given().header("X-Tenant-Id", tenant).get("/flooded/uncached").then().statusCode(429);
+        }
+        assertThat(scriptCalls() - before).isEqualTo(20);
+    }
+
+    @Test
+    void anotherTenantIsStillDecidedByRedis() {
+        String flooding = UUID.randomUUID().toString();
+        for (int i = 0; i < 4; i++) {
+            given().header("X-Tenant-Id", flooding).get("/flooded/cached");
+        }
+        String quiet = UUID.randomUUID().toString();
+        given().header("X-Tenant-Id", quiet).get("/flooded/cached").then().statusCode(200)
+                .header("RateLimit", matchesPattern("\"Flooded.cached\";r=2;t=\\d+"));
+    }
+
+    /** Script calls Redis has run since it started (EVALSHA and EVAL), from INFO commandstats. */
+    private long scriptCalls() {
+        String stats = redis.send(Request.cmd(Command.INFO).arg("commandstats")).await().indefinitely().toString();
+        long calls = 0;
+        Matcher matcher = Pattern.compile("cmdstat_(evalsha|eval):calls=(\\d+)").matcher(stats);
+        while (matcher.find()) {
+            calls += Long.parseLong(matcher.group(2));
+        }
+        return calls;
+    }
+}
