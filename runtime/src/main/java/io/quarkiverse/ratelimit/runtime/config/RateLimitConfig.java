@@ -118,6 +118,14 @@ public interface RateLimitConfig {
     @WithDefault("local")
     FailureMode failureMode();
 
+    /**
+     * How many long-lived connections carry the decisions, each pipelining every decision sent on it (a calling thread
+     * always uses the same one). A few suffice: Redis runs one script at a time, and one connection carries tens of
+     * thousands of decisions per second. Other commands (administration, the preload) use the client's pool.
+     */
+    @WithDefault("2")
+    int pipelinedConnections();
+
     /** The circuit breaker that stops calling Redis after repeated failures. */
     CircuitBreaker circuitBreaker();
 

@@ -79,6 +79,7 @@ public class RateLimitConfigValidator {
             throw new ConfigurationException(
                     "quarkus.rate-limit.failure-mode must be local, fail-open or fail-closed, but is default");
         }
+        positive("quarkus.rate-limit.pipelined-connections", config.pipelinedConnections());
         positive("quarkus.rate-limit.circuit-breaker.failure-threshold", config.circuitBreaker().failureThreshold());
         positive("quarkus.rate-limit.circuit-breaker.open-duration", config.circuitBreaker().openDuration().toMillis());
         positive("quarkus.rate-limit.local-fallback.expected-instances", config.localFallback().expectedInstances());

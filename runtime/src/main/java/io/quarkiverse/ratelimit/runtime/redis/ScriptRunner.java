@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.LongAdder;
 
+import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.event.Observes;
 import jakarta.enterprise.inject.Any;
 import jakarta.enterprise.inject.Default;
@@ -15,6 +16,7 @@ import org.eclipse.microprofile.config.Config;
 import org.eclipse.microprofile.config.ConfigProvider;
 import org.jboss.logging.Logger;
 
+import io.quarkiverse.ratelimit.runtime.config.RateLimitConfig;
 import io.quarkiverse.ratelimit.runtime.config.RateLimitFixedConfig;
 import io.quarkiverse.ratelimit.runtime.limit.EffectiveLimits;
 import io.quarkus.redis.client.RedisClientName;
@@ -37,16 +39,18 @@ public class ScriptRunner {
     private static final Logger LOG = Logger.getLogger(ScriptRunner.class);
 
     private final Redis redis;
+    private final PipelinedConnections pipelined;
     private final InFlightLimit inFlight;
     private final RateLimitScripts scripts;
     private final LongAdder noScriptRecoveries = new LongAdder();
 
-    ScriptRunner(@Any Instance<Redis> clients, RateLimitFixedConfig config) {
+    ScriptRunner(@Any Instance<Redis> clients, RateLimitFixedConfig config, RateLimitConfig runTimeConfig) {
         String clientName = config.redisClientName().orElse(RedisConfig.DEFAULT_CLIENT_NAME);
         this.redis = config.redisClientName()
                 .map(name -> clients.select(RedisClientName.Literal.of(name)).get())
                 .orElseGet(() -> clients.select(Default.Literal.INSTANCE).get());
         this.inFlight = clusterInFlightLimit(clientName);
+        this.pipelined = new PipelinedConnections(redis, runTimeConfig.pipelinedConnections());
         this.scripts = new RateLimitScripts();
     }
 
@@ -74,11 +78,17 @@ public class ScriptRunner {
         return scripts;
     }
 
-    /** Runs {@code script} with the given keys and arguments; a NOSCRIPT reply is answered by one EVAL. */
+    /**
+     * Runs {@code script} with the given keys and arguments, pipelined with the other calls in flight; a NOSCRIPT reply
+     * is answered by one EVAL.
+     */
     public Uni<Response> run(LuaScript script, List<String> keys, List<String> args) {
-        Uni<Response> reply = inFlight == null ? evalSha(script, keys, args)
-                : inFlight.run(() -> evalSha(script, keys, args));
-        return reply.onItem().invoke(this::answered);
+        return evalSha(script, keys, args).onItem().invoke(this::answered);
+    }
+
+    /** A request that finds its pipelined connection's queue full goes through the pool. */
+    private Uni<Response> pooled(Request request) {
+        return inFlight == null ? redis.send(request) : inFlight.run(() -> redis.send(request));
     }
 
     /** When Redis last answered a script (or the start-up preload): {@link System#nanoTime()}. */
@@ -91,11 +101,11 @@ public class ScriptRunner {
     }
 
     private Uni<Response> evalSha(LuaScript script, List<String> keys, List<String> args) {
-        return redis.send(request(Command.EVALSHA, script.sha1(), keys, args))
+        return pipelined.send(request(Command.EVALSHA, script.sha1(), keys, args), this::pooled)
                 .onFailure(ScriptRunner::isNoScript)
                 .recoverWithUni(() -> {
                     noScriptRecoveries.increment();
-                    return redis.send(request(Command.EVAL, script.source(), keys, args));
+                    return pipelined.send(request(Command.EVAL, script.source(), keys, args), this::pooled);
                 });
     }
 
@@ -151,6 +161,11 @@ public class ScriptRunner {
             request.arg(arg);
         }
         return request;
+    }
+
+    @PreDestroy
+    void close() {
+        pipelined.close();
     }
 
     static boolean isNoScript(Throwable failure) {

@@ -1,0 +1,73 @@
+package io.quarkiverse.ratelimit.deployment;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+
+import jakarta.inject.Inject;
+
+import org.awaitility.Awaitility;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import io.quarkiverse.ratelimit.RateLimit;
+import io.quarkiverse.ratelimit.RateLimitDecision;
+import io.quarkiverse.ratelimit.RateLimiter;
+import io.quarkus.test.QuarkusUnitTest;
+import io.smallrye.mutiny.Uni;
+import io.vertx.mutiny.redis.client.Command;
+import io.vertx.mutiny.redis.client.Redis;
+import io.vertx.mutiny.redis.client.Request;
+
+/**
+ * Decisions in flight share a few long-lived connections (pipelined), not one pooled connection each; a connection that
+ * Redis closes is replaced by the next decision.
+ */
+class PipelinedDecisionsTest {
+
+    @RegisterExtension
+    static final QuarkusUnitTest app = new QuarkusUnitTest()
+            .overrideConfigKey("quarkus.rate-limit.pipelined-connections", "2");
+
+    static final RateLimit LIMIT = RateLimit.of("pipelined", 150, Duration.ofHours(1));
+
+    @Inject
+    RateLimiter limiter;
+
+    @Inject
+    Redis redis;
+
+    @Test
+    void hundredsOfDecisionsInFlightTravelOnTheConfiguredConnections() {
+        String tenant = UUID.randomUUID().toString();
+        List<Uni<RateLimitDecision>> inFlight = new ArrayList<>();
+        for (int i = 0; i < 300; i++) {
+            inFlight.add(limiter.tryAcquire(LIMIT, tenant));
+        }
+        List<RateLimitDecision> decisions = Uni.join().all(inFlight).andFailFast().await().atMost(Duration.ofSeconds(30));
+
+        assertThat(decisions).filteredOn(RateLimitDecision::allowed).hasSize(150);
+        assertThat(decisions).noneMatch(RateLimitDecision::degraded);
+        assertThat(clientsThatRanScripts()).isBetween(1L, 2L);
+    }
+
+    @Test
+    void aConnectionRedisClosesIsReplaced() {
+        String tenant = UUID.randomUUID().toString();
+        assertThat(limiter.tryAcquireAndAwait(LIMIT, tenant).degraded()).isFalse();
+        redis.send(Request.cmd(Command.CLIENT).arg("KILL").arg("TYPE").arg("normal").arg("SKIPME").arg("yes"))
+                .await().indefinitely();
+
+        Awaitility.await().atMost(Duration.ofSeconds(10))
+                .until(() -> !limiter.tryAcquireAndAwait(LIMIT, tenant).degraded());
+    }
+
+    /** Connections whose last command was a script call. */
+    private long clientsThatRanScripts() {
+        String clients = redis.send(Request.cmd(Command.CLIENT).arg("LIST")).await().indefinitely().toString();
+        return clients.lines().filter(line -> line.contains("cmd=evalsha") || line.contains("cmd=eval ")).count();
+    }
+}

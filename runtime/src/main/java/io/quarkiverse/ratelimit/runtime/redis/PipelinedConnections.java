@@ -1,0 +1,92 @@
+package io.quarkiverse.ratelimit.runtime.redis;
+
+import java.util.concurrent.atomic.AtomicReferenceArray;
+import java.util.function.Function;
+
+import org.jboss.logging.Logger;
+
+import io.smallrye.mutiny.Uni;
+import io.vertx.mutiny.redis.client.Redis;
+import io.vertx.mutiny.redis.client.RedisConnection;
+import io.vertx.mutiny.redis.client.Request;
+import io.vertx.mutiny.redis.client.Response;
+
+/**
+ * A few long-lived connections on which decisions are pipelined: every decision in flight shares a connection, so
+ * Redis and the client read and write them in batches, instead of borrowing a pooled connection for one request and
+ * one reply each. A calling thread always uses the same connection.
+ * <p>
+ * A connection that fails (closed, reset, its node gone, any error reply but {@code NOSCRIPT}) is dropped, and the next
+ * decision opens a new one, which in a cluster or behind Sentinel finds the current masters; the decisions in flight on
+ * it fail and are decided by their failure mode, as a failed decision always was. A connection whose queue of
+ * unanswered requests is full hands the call to {@code overflow} (the pool).
+ */
+final class PipelinedConnections {
+
+    private static final Logger LOG = Logger.getLogger(PipelinedConnections.class);
+
+    private final Redis client;
+    private final AtomicReferenceArray<RedisConnection> open;
+    private final AtomicReferenceArray<Uni<RedisConnection>> opening;
+
+    PipelinedConnections(Redis client, int connections) {
+        this.client = client;
+        this.open = new AtomicReferenceArray<>(connections);
+        this.opening = new AtomicReferenceArray<>(connections);
+    }
+
+    Uni<Response> send(Request request, Function<Request, Uni<Response>> overflow) {
+        int slot = (int) (Thread.currentThread().getId() % open.length());
+        RedisConnection connection = open.get(slot);
+        if (connection != null) {
+            return connection.pendingQueueFull() ? overflow.apply(request) : send(slot, connection, request);
+        }
+        return connect(slot).chain(opened -> send(slot, opened, request));
+    }
+
+    private Uni<Response> send(int slot, RedisConnection connection, Request request) {
+        return connection.send(request).onFailure().invoke(failure -> {
+            if (!ScriptRunner.isNoScript(failure)) {
+                drop(slot, connection, failure);
+            }
+        });
+    }
+
+    /** The connection being opened for {@code slot}, shared by every call that needs it meanwhile. */
+    private Uni<RedisConnection> connect(int slot) {
+        Uni<RedisConnection> pending = opening.get(slot);
+        if (pending != null) {
+            return pending;
+        }
+        Uni<RedisConnection>[] self = new Uni[1];
+        Uni<RedisConnection> connecting = client.connect()
+                .invoke(connection -> {
+                    connection.exceptionHandler(failure -> drop(slot, connection, failure));
+                    connection.endHandler(() -> drop(slot, connection, null));
+                    open.set(slot, connection);
+                })
+                .onTermination().invoke(() -> opening.compareAndSet(slot, self[0], null))
+                .memoize().indefinitely();
+        self[0] = connecting;
+        return opening.compareAndSet(slot, null, connecting) ? connecting : connect(slot);
+    }
+
+    private void drop(int slot, RedisConnection connection, Throwable cause) {
+        if (open.compareAndSet(slot, connection, null)) {
+            LOG.debugf(cause, "Dropping a pipelined Redis connection; the next decision opens another");
+            connection.close().subscribe().with(ignored -> {
+            }, ignored -> {
+            });
+        }
+    }
+
+    /** Closes every connection (shutdown). */
+    void close() {
+        for (int slot = 0; slot < open.length(); slot++) {
+            RedisConnection connection = open.getAndSet(slot, null);
+            if (connection != null) {
+                connection.closeAndForget();
+            }
+        }
+    }
+}
