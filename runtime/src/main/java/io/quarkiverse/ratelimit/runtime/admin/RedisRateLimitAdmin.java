@@ -91,7 +91,8 @@ public class RedisRateLimitAdmin implements RateLimitAdmin {
                         planned.getBurst(), 0, planned.getScope(), planned.getFailureMode(), planned.getTenantSource()));
             }
             List<LimitDefinition> applied = runTimeLimits.apply(probes, tag);
-            return limiter.acquire(keys.keys(tag, applied), applied);
+            return Uni.createFrom().completionStage(() -> limiter.decide(keys.keys(tag, applied), applied)
+                    .toCompletionStage());
         });
     }
 

@@ -49,12 +49,19 @@ public final class CircuitBreaker {
         return probeInFlight.compareAndSet(false, true);
     }
 
+    /**
+     * A call that went to Redis succeeded. Only the half-open probe closes an open breaker: a call sent before the
+     * breaker opened and answered after leaves it open, so OPEN never skips HALF_OPEN. Writes nothing when nothing
+     * changes: this runs for every decision, from every thread.
+     */
     public void onSuccess() {
-        consecutiveFailures.set(0);
-        if (state != State.CLOSED) {
-            transition(state, State.CLOSED, null);
+        if (consecutiveFailures.get() != 0) {
+            consecutiveFailures.set(0);
         }
-        probeInFlight.set(false);
+        if (state == State.HALF_OPEN) {
+            transition(State.HALF_OPEN, State.CLOSED, null);
+            probeInFlight.set(false);
+        }
     }
 
     public void onFailure(Throwable cause) {

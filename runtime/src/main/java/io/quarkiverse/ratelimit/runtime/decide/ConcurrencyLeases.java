@@ -54,7 +54,7 @@ public class ConcurrencyLeases {
         String leaseId = UUID.randomUUID().toString();
         List<String> args = ScriptArguments.concurrency(ScriptArguments.REDIS_CLOCK, limit, leaseId);
         return resilience.guarded(
-                () -> scripts.run(scripts.scripts().concurrency(), List.of(key), args)
+                () -> scripts.send(scripts.scripts().concurrency(), List.of(key), args)
                         .map(reply -> reply.get(0).toLong() == 1 ? new Lease(this, key, leaseId, null) : null),
                 failure -> withoutRedis(tenantTag, limit, failure))
                 .map(lease -> {

@@ -3,11 +3,11 @@ package io.quarkiverse.ratelimit.runtime.decide;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
+import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.event.Event;
 import jakarta.inject.Singleton;
 
@@ -18,10 +18,14 @@ import io.quarkiverse.ratelimit.FailureMode;
 import io.quarkiverse.ratelimit.RateLimitDecision;
 import io.quarkiverse.ratelimit.RateLimiterUnavailableException;
 import io.quarkiverse.ratelimit.runtime.config.RateLimitConfig;
+import io.quarkiverse.ratelimit.runtime.decide.PendingDecisions.Pending;
 import io.quarkiverse.ratelimit.runtime.limit.LimitDefinition;
 import io.quarkiverse.ratelimit.runtime.redis.RedisDecisions;
 import io.quarkiverse.ratelimit.runtime.redis.ScriptRunner;
 import io.smallrye.mutiny.Uni;
+import io.smallrye.mutiny.subscription.UniEmitter;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
 
 /**
  * Decides on Redis when Redis can, and by each limit's {@link FailureMode} when it cannot: every Redis decision is
@@ -34,11 +38,11 @@ public class DecisionGuard {
     private static final Logger LOG = Logger.getLogger(DecisionGuard.class);
 
     private final RedisDecisions redis;
-    private final ScriptRunner scripts;
+    private final Vertx vertx;
+    private final PendingDecisions pending;
+    private final long sweeper;
     private final LocalFallback local;
     private final CircuitBreaker breaker;
-    private final Duration timeout;
-    private final Duration busyTimeout;
     private final FailureMode defaultFailureMode;
     private final LongAdder redisAttempts = new LongAdder();
     private final LongAdder degradedCalls = new LongAdder();
@@ -47,11 +51,13 @@ public class DecisionGuard {
     private final RefusalCache refusals;
 
     DecisionGuard(RedisDecisions redis, ScriptRunner scripts, RateLimitConfig config,
-            Event<CircuitBreakerTransition> transitions) {
+            Event<CircuitBreakerTransition> transitions, Vertx vertx) {
         this.redis = redis;
-        this.scripts = scripts;
-        this.timeout = config.decisionTimeout();
-        this.busyTimeout = config.busyTimeout();
+        this.vertx = vertx;
+        this.pending = new PendingDecisions(config.decisionTimeout().toNanos(), config.busyTimeout().toNanos(),
+                System::nanoTime, scripts::lastReplyNanos);
+        this.sweeper = vertx.setPeriodic(PendingDecisions.sweepIntervalMillis(config.decisionTimeout().toMillis()),
+                ignored -> pending.sweep());
         this.defaultFailureMode = config.failureMode();
         this.local = new LocalFallback(config.localFallback().maxEntries(),
                 config.localFallback().expectedInstances(), System::currentTimeMillis);
@@ -77,11 +83,11 @@ public class DecisionGuard {
                 return Uni.createFrom().item(refused);
             }
             long sent = System.nanoTime();
-            return guarded(() -> redis.acquire(keys, limits)
-                    .invoke(decisions -> refusals.remember(keys, limits, decisions, sent)),
+            return guarded(() -> redis.decide(keys, limits)
+                    .onSuccess(decisions -> refusals.remember(keys, limits, decisions, sent)),
                     failure -> withoutRedis(keys, limits, failure));
         }
-        return guarded(() -> redis.acquire(keys, limits), failure -> withoutRedis(keys, limits, failure));
+        return guarded(() -> redis.decide(keys, limits), failure -> withoutRedis(keys, limits, failure));
     }
 
     /** Forgets what this instance knows of a key whose state it changed (a refund, a reset). */
@@ -98,44 +104,53 @@ public class DecisionGuard {
 
     /**
      * Runs a Redis call behind the decision timeout and the circuit breaker; when Redis cannot answer (or the breaker
-     * is open, then {@code failure} is {@code null}), {@code withoutRedis} decides instead.
+     * is open, then {@code failure} is {@code null}), {@code withoutRedis} decides instead. One {@code Uni} around a
+     * Vert.x future, and no timer of its own ({@link PendingDecisions}): this is every decision's path.
      */
-    public <T> Uni<T> guarded(Supplier<Uni<T>> redisCall, Function<Throwable, T> withoutRedis) {
+    public <T> Uni<T> guarded(Supplier<Future<T>> redisCall, Function<Throwable, T> withoutRedis) {
         if (!breaker.tryAcquirePermission()) {
             return Uni.createFrom().item(() -> withoutRedis.apply(null));
         }
         redisAttempts.increment();
-        // memoized: waiting on is subscribing again, never sending the call again
-        Uni<T> reply = redisCall.get().memoize().indefinitely();
-        return whileRedisAnswers(reply, System.nanoTime())
-                .onItemOrFailure().transformToUni((item, failure) -> {
-                    if (failure == null) {
-                        breaker.onSuccess();
-                        return Uni.createFrom().item(item);
-                    }
-                    breaker.onFailure(failure);
-                    LOG.debugf(failure, "Redis could not decide; using the failure mode");
-                    return Uni.createFrom().item(() -> withoutRedis.apply(failure));
-                });
+        return Uni.createFrom().emitter(emitter -> {
+            Pending decision = pending.start((given, timeout) -> failOver(emitter, withoutRedis, timeout));
+            Future<T> reply;
+            try {
+                reply = redisCall.get();
+            } catch (RuntimeException e) {
+                reply = Future.failedFuture(e);
+            }
+            reply.onComplete(result -> {
+                if (!decision.settle()) {
+                    return; // given up already: the failure mode decided
+                }
+                pending.done(decision);
+                if (result.succeeded()) {
+                    breaker.onSuccess();
+                    emitter.complete(result.result());
+                } else {
+                    failOver(emitter, withoutRedis, result.cause());
+                }
+            });
+        });
     }
 
-    /**
-     * Waits for {@code reply} while Redis is alive. A call that has had no reply for {@code decision-timeout} fails
-     * over only if Redis has answered no other call meanwhile either: when it has, Redis works and this instance is
-     * merely saturated (a cold JVM taking a burst on few cores), and failing over would trade an exact decision for a
-     * local guess, and open the circuit breaker, for nothing. Such a call waits on, up to {@code busy-timeout}.
-     */
-    private <T> Uni<T> whileRedisAnswers(Uni<T> reply, long startedNanos) {
-        return reply.ifNoItem().after(timeout).recoverWithUni(() -> {
-            long now = System.nanoTime();
-            boolean redisAnswers = now - scripts.lastReplyNanos() < timeout.toNanos();
-            if (redisAnswers && now - startedNanos < busyTimeout.toNanos()) {
-                return whileRedisAnswers(reply, startedNanos);
-            }
-            return Uni.createFrom().failure(new TimeoutException(redisAnswers
-                    ? "Redis did not decide within " + busyTimeout + " while busy"
-                    : "Redis answered nothing for " + timeout));
-        });
+    private <T> void failOver(UniEmitter<? super T> emitter, Function<Throwable, T> withoutRedis, Throwable failure) {
+        breaker.onFailure(failure);
+        LOG.debugf(failure, "Redis could not decide; using the failure mode");
+        T decided;
+        try {
+            decided = withoutRedis.apply(failure);
+        } catch (RuntimeException e) {
+            emitter.fail(e);
+            return;
+        }
+        emitter.complete(decided);
+    }
+
+    @PreDestroy
+    void stopSweeping() {
+        vertx.cancelTimer(sweeper);
     }
 
     /** The failure mode that applies: the declared one, or the configured default. */

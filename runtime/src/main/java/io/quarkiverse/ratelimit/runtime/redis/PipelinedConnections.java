@@ -5,11 +5,12 @@ import java.util.function.Function;
 
 import org.jboss.logging.Logger;
 
-import io.smallrye.mutiny.Uni;
-import io.vertx.mutiny.redis.client.Redis;
-import io.vertx.mutiny.redis.client.RedisConnection;
-import io.vertx.mutiny.redis.client.Request;
-import io.vertx.mutiny.redis.client.Response;
+import io.vertx.core.Future;
+import io.vertx.core.Promise;
+import io.vertx.redis.client.Redis;
+import io.vertx.redis.client.RedisConnection;
+import io.vertx.redis.client.Request;
+import io.vertx.redis.client.Response;
 
 /**
  * A few long-lived connections on which decisions are pipelined: every decision in flight shares a connection, so
@@ -19,7 +20,8 @@ import io.vertx.mutiny.redis.client.Response;
  * A connection that fails (closed, reset, its node gone, any error reply but {@code NOSCRIPT}) is dropped, and the next
  * decision opens a new one, which in a cluster or behind Sentinel finds the current masters; the decisions in flight on
  * it fail and are decided by their failure mode, as a failed decision always was. A connection whose queue of
- * unanswered requests is full hands the call to {@code overflow} (the pool).
+ * unanswered requests is full hands the call to {@code overflow} (the pool). Vert.x futures, not Mutiny: this runs for
+ * every decision, and each Mutiny step would capture and restore the caller's context.
  */
 final class PipelinedConnections {
 
@@ -27,7 +29,7 @@ final class PipelinedConnections {
 
     private final Redis client;
     private final AtomicReferenceArray<RedisConnection> open;
-    private final AtomicReferenceArray<Uni<RedisConnection>> opening;
+    private final AtomicReferenceArray<Future<RedisConnection>> opening;
 
     PipelinedConnections(Redis client, int connections) {
         this.client = client;
@@ -35,17 +37,17 @@ final class PipelinedConnections {
         this.opening = new AtomicReferenceArray<>(connections);
     }
 
-    Uni<Response> send(Request request, Function<Request, Uni<Response>> overflow) {
+    Future<Response> send(Request request, Function<Request, Future<Response>> overflow) {
         int slot = (int) (Thread.currentThread().getId() % open.length());
         RedisConnection connection = open.get(slot);
         if (connection != null) {
             return connection.pendingQueueFull() ? overflow.apply(request) : send(slot, connection, request);
         }
-        return connect(slot).chain(opened -> send(slot, opened, request));
+        return connect(slot).compose(opened -> send(slot, opened, request));
     }
 
-    private Uni<Response> send(int slot, RedisConnection connection, Request request) {
-        return connection.send(request).onFailure().invoke(failure -> {
+    private Future<Response> send(int slot, RedisConnection connection, Request request) {
+        return connection.send(request).onFailure(failure -> {
             if (!ScriptRunner.isNoScript(failure)) {
                 drop(slot, connection, failure);
             }
@@ -53,30 +55,33 @@ final class PipelinedConnections {
     }
 
     /** The connection being opened for {@code slot}, shared by every call that needs it meanwhile. */
-    private Uni<RedisConnection> connect(int slot) {
-        Uni<RedisConnection> pending = opening.get(slot);
+    private Future<RedisConnection> connect(int slot) {
+        Future<RedisConnection> pending = opening.get(slot);
         if (pending != null) {
             return pending;
         }
-        Uni<RedisConnection>[] self = new Uni[1];
-        Uni<RedisConnection> connecting = client.connect()
-                .invoke(connection -> {
-                    connection.exceptionHandler(failure -> drop(slot, connection, failure));
-                    connection.endHandler(() -> drop(slot, connection, null));
-                    open.set(slot, connection);
-                })
-                .onTermination().invoke(() -> opening.compareAndSet(slot, self[0], null))
-                .memoize().indefinitely();
-        self[0] = connecting;
-        return opening.compareAndSet(slot, null, connecting) ? connecting : connect(slot);
+        Promise<RedisConnection> promise = Promise.promise();
+        Future<RedisConnection> connecting = promise.future();
+        if (!opening.compareAndSet(slot, null, connecting)) {
+            return connect(slot);
+        }
+        client.connect().onComplete(result -> {
+            if (result.succeeded()) {
+                RedisConnection connection = result.result();
+                connection.exceptionHandler(failure -> drop(slot, connection, failure));
+                connection.endHandler(ignored -> drop(slot, connection, null));
+                open.set(slot, connection);
+            }
+            opening.compareAndSet(slot, connecting, null);
+            promise.handle(result);
+        });
+        return connecting;
     }
 
     private void drop(int slot, RedisConnection connection, Throwable cause) {
         if (open.compareAndSet(slot, connection, null)) {
             LOG.debugf(cause, "Dropping a pipelined Redis connection; the next decision opens another");
-            connection.close().subscribe().with(ignored -> {
-            }, ignored -> {
-            });
+            connection.close();
         }
     }
 
@@ -85,7 +90,7 @@ final class PipelinedConnections {
         for (int slot = 0; slot < open.length(); slot++) {
             RedisConnection connection = open.getAndSet(slot, null);
             if (connection != null) {
-                connection.closeAndForget();
+                connection.close();
             }
         }
     }

@@ -94,9 +94,17 @@ public final class RateLimitScripts {
         return concurrency;
     }
 
+    private static final String[] MODULE_NAMES = new String[Algorithm.values().length];
+
+    static {
+        for (Algorithm algorithm : Algorithm.values()) {
+            MODULE_NAMES[algorithm.ordinal()] = algorithm.name().toLowerCase(Locale.ROOT);
+        }
+    }
+
     /** The module an algorithm's limits name in {@code ARGV}: its file name without {@code .lua}. */
     public static String moduleName(Algorithm algorithm) {
-        return algorithm.name().toLowerCase(Locale.ROOT);
+        return MODULE_NAMES[algorithm.ordinal()];
     }
 
     /** A name for the set in file names: its modules joined by {@code +}. */

@@ -9,7 +9,8 @@ import jakarta.inject.Singleton;
 import io.quarkiverse.ratelimit.RateLimitDecision;
 import io.quarkiverse.ratelimit.runtime.limit.LimitDefinition;
 import io.smallrye.mutiny.Uni;
-import io.vertx.mutiny.redis.client.Response;
+import io.vertx.core.Future;
+import io.vertx.redis.client.Response;
 
 /**
  * Takes the decisions of one call on Redis: every limit of the call in one atomic script call ({@code rate_limit.lua}),
@@ -29,8 +30,9 @@ public class RedisDecisions {
      *
      * @param limitKeys the key of each limit ({@code RateLimitKeys}), all in one hash slot
      */
-    public Uni<List<RateLimitDecision>> acquire(List<String> limitKeys, List<LimitDefinition> limits) {
-        return run(scripts.scripts().decide(RateLimitScripts.algorithmSet(limits)), limitKeys, limits)
+    public Future<List<RateLimitDecision>> decide(List<String> limitKeys, List<LimitDefinition> limits) {
+        return scripts.send(scripts.scripts().decide(RateLimitScripts.algorithmSet(limits)), limitKeys,
+                ScriptArguments.limits(ScriptArguments.REDIS_CLOCK, limits))
                 .map(reply -> decisions(limits, reply));
     }
 
@@ -40,7 +42,8 @@ public class RedisDecisions {
                 .replaceWithVoid();
     }
 
-    private Uni<Response> run(LuaScript script, List<String> limitKeys, List<LimitDefinition> limits) {
+    private Uni<io.vertx.mutiny.redis.client.Response> run(LuaScript script, List<String> limitKeys,
+            List<LimitDefinition> limits) {
         return scripts.run(script, limitKeys, ScriptArguments.limits(ScriptArguments.REDIS_CLOCK, limits));
     }
 

@@ -23,6 +23,7 @@ import io.quarkus.redis.client.RedisClientName;
 import io.quarkus.redis.runtime.client.config.RedisConfig;
 import io.quarkus.runtime.StartupEvent;
 import io.smallrye.mutiny.Uni;
+import io.vertx.core.Future;
 import io.vertx.mutiny.redis.client.Command;
 import io.vertx.mutiny.redis.client.Redis;
 import io.vertx.mutiny.redis.client.Request;
@@ -50,7 +51,7 @@ public class ScriptRunner {
                 .map(name -> clients.select(RedisClientName.Literal.of(name)).get())
                 .orElseGet(() -> clients.select(Default.Literal.INSTANCE).get());
         this.inFlight = clusterInFlightLimit(clientName);
-        this.pipelined = new PipelinedConnections(redis, runTimeConfig.pipelinedConnections());
+        this.pipelined = new PipelinedConnections(redis.getDelegate(), runTimeConfig.pipelinedConnections());
         this.scripts = new RateLimitScripts();
     }
 
@@ -80,15 +81,34 @@ public class ScriptRunner {
 
     /**
      * Runs {@code script} with the given keys and arguments, pipelined with the other calls in flight; a NOSCRIPT reply
-     * is answered by one EVAL.
+     * is answered by one EVAL. A Vert.x future: this is every decision's path, kept free of Mutiny steps.
      */
+    public Future<io.vertx.redis.client.Response> send(LuaScript script, List<String> keys, List<String> args) {
+        return pipelined.send(request(io.vertx.redis.client.Command.EVALSHA, script.sha1(), keys, args), this::pooled)
+                .recover(failure -> {
+                    if (!isNoScript(failure)) {
+                        return Future.failedFuture(failure);
+                    }
+                    noScriptRecoveries.increment();
+                    return pipelined.send(request(io.vertx.redis.client.Command.EVAL, script.source(), keys, args),
+                            this::pooled);
+                })
+                .onSuccess(ignored -> answered());
+    }
+
+    /** {@link #send}, as a {@code Uni} for calls off the decision path (refunds, administration). */
     public Uni<Response> run(LuaScript script, List<String> keys, List<String> args) {
-        return evalSha(script, keys, args).onItem().invoke(this::answered);
+        return Uni.createFrom().completionStage(() -> send(script, keys, args).toCompletionStage())
+                .map(Response::newInstance);
     }
 
     /** A request that finds its pipelined connection's queue full goes through the pool. */
-    private Uni<Response> pooled(Request request) {
-        return inFlight == null ? redis.send(request) : inFlight.run(() -> redis.send(request));
+    private Future<io.vertx.redis.client.Response> pooled(io.vertx.redis.client.Request request) {
+        if (inFlight == null) {
+            return redis.getDelegate().send(request);
+        }
+        return Future.fromCompletionStage(inFlight.run(() -> redis.send(Request.newInstance(request)))
+                .map(Response::getDelegate).subscribeAsCompletionStage());
     }
 
     /** When Redis last answered a script (or the start-up preload): {@link System#nanoTime()}. */
@@ -98,15 +118,6 @@ public class ScriptRunner {
 
     private void answered() {
         lastReplyNanos = System.nanoTime();
-    }
-
-    private Uni<Response> evalSha(LuaScript script, List<String> keys, List<String> args) {
-        return pipelined.send(request(Command.EVALSHA, script.sha1(), keys, args), this::pooled)
-                .onFailure(ScriptRunner::isNoScript)
-                .recoverWithUni(() -> {
-                    noScriptRecoveries.increment();
-                    return pipelined.send(request(Command.EVAL, script.source(), keys, args), this::pooled);
-                });
     }
 
     public Uni<Void> removeFromSortedSet(String key, String member) {
@@ -152,8 +163,10 @@ public class ScriptRunner {
         }
     }
 
-    private static Request request(Command command, String scriptOrSha, List<String> keys, List<String> args) {
-        Request request = Request.cmd(command).arg(scriptOrSha).arg(keys.size());
+    private static io.vertx.redis.client.Request request(io.vertx.redis.client.Command command, String scriptOrSha,
+            List<String> keys, List<String> args) {
+        io.vertx.redis.client.Request request = io.vertx.redis.client.Request.cmd(command).arg(scriptOrSha)
+                .arg(keys.size());
         for (String key : keys) {
             request.arg(key);
         }

@@ -44,6 +44,16 @@ class CircuitBreakerTest {
     }
 
     @Test
+    void aLateSuccessOfACallSentBeforeTheBreakerOpenedLeavesItOpen() {
+        open();
+        breaker.onSuccess();
+
+        assertThat(breaker.state()).isEqualTo(OPEN);
+        assertThat(breaker.tryAcquirePermission()).isFalse();
+        assertThat(transitions).extracting(CircuitBreakerTransition::to).containsExactly(OPEN);
+    }
+
+    @Test
     void afterTheOpenPeriodExactlyOneCallProbes() {
         open();
         nanos.addAndGet(Duration.ofSeconds(10).toNanos());

@@ -1,0 +1,85 @@
+package org.acme.bench;
+
+import java.time.Duration;
+
+import jakarta.annotation.PreDestroy;
+import jakarta.inject.Inject;
+import jakarta.ws.rs.DefaultValue;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.QueryParam;
+
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.ScriptOutputType;
+import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.api.async.RedisAsyncCommands;
+import io.quarkiverse.ratelimit.Algorithm;
+import io.quarkiverse.ratelimit.RateLimit;
+import io.quarkiverse.ratelimit.RateLimiter;
+
+/**
+ * {@code GET /bench/run?client=...&inFlight=64&keys=100000&seconds=10}: decisions per second through
+ * <ul>
+ * <li>{@code extension}: {@code RateLimiter.tryAcquire}, asynchronous, {@code inFlight} at a time;
+ * <li>{@code extension-blocking}: {@code tryAcquireAndAwait} from {@code inFlight} threads;
+ * <li>{@code lettuce}: Lettuce's async API sending EVALSHA of a minimal sliding-window-counter script, every call in
+ * flight pipelined on one connection (the baseline).
+ * </ul>
+ * Every decision admits (the limit is a billion per hour), so every one writes.
+ */
+@Path("/bench")
+public class ProgrammaticBenchmark {
+
+    private static final String[] ARGS = { "1000000000", "3600000" };
+
+    @Inject
+    RateLimiter limiter;
+
+    @ConfigProperty(name = "quarkus.redis.hosts")
+    String redisHosts;
+
+    private volatile RedisClient lettuce;
+    private volatile StatefulRedisConnection<String, String> connection;
+
+    @GET
+    @Path("run")
+    public String run(@QueryParam("client") String client, @QueryParam("inFlight") @DefaultValue("64") int inFlight,
+            @QueryParam("keys") @DefaultValue("100000") int keys, @QueryParam("seconds") @DefaultValue("10") int seconds,
+            @QueryParam("warmup") @DefaultValue("3") int warmup,
+            @QueryParam("algorithm") @DefaultValue("SLIDING_WINDOW_COUNTER") Algorithm algorithm)
+            throws InterruptedException {
+        RateLimit limit = RateLimit.of("bench-" + algorithm.name().toLowerCase(), 1_000_000_000, Duration.ofHours(1))
+                .algorithm(algorithm);
+        return switch (client) {
+            case "extension" -> new Load(tenant -> limiter.tryAcquire(limit, tenant).subscribeAsCompletionStage(), keys)
+                    .runAsync(inFlight, warmup, seconds);
+            case "extension-blocking" -> new Load(
+                    tenant -> limiter.tryAcquire(limit, tenant).subscribeAsCompletionStage(), keys)
+                    .runBlocking(inFlight, warmup, seconds);
+            case "lettuce" -> lettuce(inFlight, keys, warmup, seconds);
+            default -> throw new IllegalArgumentException("client is extension, extension-blocking or lettuce");
+        };
+    }
+
+    private String lettuce(int inFlight, int keys, int warmup, int seconds) throws InterruptedException {
+        if (connection == null) {
+            lettuce = RedisClient.create(redisHosts);
+            connection = lettuce.connect();
+        }
+        RedisAsyncCommands<String, String> redis = connection.async();
+        String sha = connection.sync().scriptLoad(MinimalSlidingWindow.SCRIPT);
+        return new Load(tenant -> redis.evalsha(sha, ScriptOutputType.MULTI,
+                new String[] { "{" + tenant + "}:a", "{" + tenant + "}:b" }, ARGS), keys)
+                .runAsync(inFlight, warmup, seconds);
+    }
+
+    @PreDestroy
+    void close() {
+        if (connection != null) {
+            connection.close();
+            lettuce.shutdown();
+        }
+    }
+}

@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# Decisions per second of RateLimiter.tryAcquire (asynchronous and blocking) against the hand-written baseline
+# (Lettuce's async API, EVALSHA of a minimal sliding-window-counter script, every call pipelined on one connection), in
+# one run on one redis-server, interleaved over the repetitions. Prints each run and the medians with their ratios.
+#
+#   bench/decisions.sh [seconds=10] [repetitions=3]
+#
+# Needs JDK 17, redis-server and redis-cli, curl, python3. Not a test: the figures depend on the machine.
+source "$(dirname "$0")/lib.sh"
+seconds=${1:-10}
+repetitions=${2:-3}
+build_bench_app
+start_redis
+start_app -Xmx1g
+
+declare -A results
+configs=("extension 64 100000" "lettuce 64 100000" "extension 64 1" "lettuce 64 1"
+  "extension 16 100000" "lettuce 16 100000" "extension-blocking 64 100000")
+for rep in $(seq 1 "$repetitions"); do
+  for config in "${configs[@]}"; do
+    read -r client inflight keys <<< "$config"
+    redis config resetstat > /dev/null
+    line=$(curl -s "http://127.0.0.1:$app_port/bench/run?client=$client&inFlight=$inflight&keys=$keys&seconds=$seconds")
+    cpu=$(script_usec_per_call)
+    echo "run $rep: $client in-flight=$inflight keys=$keys: $line redis_usec_per_call=$cpu"
+    results["$config"]+="$(sed -E 's/.*decisions\/s=([0-9]+).*/\1/' <<< "$line") "
+  done
+done
+
+med() { tr ' ' '\n' <<< "${results[$1]}" | grep . | median; }
+echo
+echo "medians of $repetitions runs of ${seconds}s (decisions/s) and ratio to the baseline:"
+for pair in "64 100000" "64 1" "16 100000"; do
+  ext=$(med "extension $pair"); base=$(med "lettuce $pair")
+  printf '  in-flight=%s keys=%s: extension %s, lettuce %s, ratio %.2f\n' ${pair% *} ${pair#* } "$ext" "$base" \
+    "$(python3 -c "print($ext / $base)")"
+done
+blocking=$(med "extension-blocking 64 100000"); base=$(med "lettuce 64 100000")
+printf '  blocking, 64 threads, keys=100000: extension %s, ratio %.2f\n' "$blocking" \
+  "$(python3 -c "print($blocking / $base)")"

@@ -1,0 +1,53 @@
+# Shared by the bench/*.sh scripts: build the benchmark application, start one redis-server and the application on free
+# ports, stop everything on exit. Needs redis-server and redis-cli on PATH (or RATE_LIMIT_REDIS_SERVER), curl, python3.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+redis_server=${RATE_LIMIT_REDIS_SERVER:-redis-server}
+work=$(mktemp -d)
+pids=()
+cleanup() { kill "${pids[@]}" 2>/dev/null || true; wait 2>/dev/null || true; rm -rf "$work"; }
+trap cleanup EXIT
+
+free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1]); s.close()'; }
+
+build_bench_app() {
+  ./mvnw -q -B install -DskipTests
+  ./mvnw -q -B -f bench/decisions-app/pom.xml package
+}
+
+start_redis() {
+  redis_port=$(free_port)
+  "$redis_server" --port "$redis_port" --bind 127.0.0.1 --save "" --appendonly no > "$work/redis.log" 2>&1 &
+  pids+=($!)
+  until redis-cli -p "$redis_port" ping >/dev/null 2>&1; do sleep 0.1; done
+}
+
+redis() { redis-cli -p "$redis_port" "$@"; }
+
+# start_app [extra JVM options...]: the benchmark application on $app_port, against the Redis of start_redis
+start_app() {
+  app_port=$(free_port)
+  java "$@" -Dquarkus.http.port="$app_port" -Dquarkus.redis.hosts="redis://127.0.0.1:$redis_port" \
+    -jar bench/decisions-app/target/quarkus-app/quarkus-run.jar > "$work/app.log" 2>&1 &
+  app_pid=$!
+  pids+=($app_pid)
+  for _ in $(seq 1 300); do
+    curl -s -o /dev/null "http://127.0.0.1:$app_port/http/plain" && return 0
+    sleep 0.1
+  done
+  echo "the benchmark application did not start:" >&2; cat "$work/app.log" >&2; exit 1
+}
+
+# script_usec_per_call: Redis CPU per script call since the last CONFIG RESETSTAT (EVALSHA and EVAL together)
+script_usec_per_call() {
+  redis info commandstats | tr -d '\r' | python3 -c '
+import re, sys
+calls = usec = 0
+for line in sys.stdin:
+    m = re.match(r"cmdstat_(evalsha|eval):calls=(\d+),usec=(\d+)", line)
+    if m:
+        calls += int(m.group(2)); usec += int(m.group(3))
+print("%.1f" % (usec / calls) if calls else "n/a")'
+}
+
+median() { sort -n | awk '{a[NR]=$1} END {print (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2}'; }

@@ -1,0 +1,108 @@
+package io.quarkiverse.ratelimit.runtime.decide;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicLong;
+
+import org.junit.jupiter.api.Test;
+
+import io.quarkiverse.ratelimit.runtime.decide.PendingDecisions.Pending;
+
+class PendingDecisionsTest {
+
+    private static final long TIMEOUT = millis(1000);
+    private static final long BUSY_TIMEOUT = millis(10_000);
+
+    private final AtomicLong now = new AtomicLong(millis(1_000_000));
+    private final AtomicLong lastReply = new AtomicLong(now.get());
+    private final PendingDecisions pending = new PendingDecisions(TIMEOUT, BUSY_TIMEOUT, now::get, lastReply::get);
+    private final List<Throwable> givenUp = new ArrayList<>();
+
+    @Test
+    void aCallStartedJustBeforeRedisFellSilentWaitsTheTimeoutAfterTheSilenceNotTwice() {
+        start();
+        advance(5);
+        answered(); // Redis answers another call, then falls silent
+        long silentSince = now.get();
+
+        sweepEvery10MsUntil(() -> !givenUp.isEmpty());
+
+        assertThat(now.get() - silentSince).isLessThanOrEqualTo(TIMEOUT + millis(10));
+        assertThat(givenUp).hasSize(1);
+        assertThat(givenUp.get(0)).isInstanceOf(TimeoutException.class).hasMessage("Redis answered nothing for 1000 ms");
+    }
+
+    @Test
+    void aBusyInstanceWaitsWhileRedisAnswersUpToTheBusyTimeout() {
+        Pending call = start();
+        for (int i = 0; i < 99; i++) {
+            advance(100);
+            answered();
+            pending.sweep();
+        }
+        assertThat(givenUp).isEmpty();
+        assertThat(call.get()).isFalse();
+
+        advance(100);
+        answered();
+        pending.sweep();
+        assertThat(givenUp).hasSize(1);
+        assertThat(givenUp.get(0)).hasMessage("Redis did not decide within 10000 ms while busy");
+    }
+
+    @Test
+    void anAnsweredCallIsNeverGivenUp() {
+        Pending call = start();
+        assertThat(call.settle()).isTrue();
+        pending.done(call);
+        advance(5000);
+        pending.sweep();
+
+        assertThat(givenUp).isEmpty();
+        assertThat(pending.size()).isZero();
+    }
+
+    @Test
+    void aCallGivenUpCannotBeSettledByALateReply() {
+        Pending call = start();
+        advance(1000);
+        pending.sweep();
+
+        assertThat(givenUp).hasSize(1);
+        assertThat(call.settle()).isFalse();
+    }
+
+    @Test
+    void theSweepRunsAtATwentiethOfTheTimeoutBetween10And100Ms() {
+        assertThat(PendingDecisions.sweepIntervalMillis(1000)).isEqualTo(50);
+        assertThat(PendingDecisions.sweepIntervalMillis(100)).isEqualTo(10);
+        assertThat(PendingDecisions.sweepIntervalMillis(60_000)).isEqualTo(100);
+    }
+
+    private Pending start() {
+        return pending.start((decision, failure) -> givenUp.add(failure));
+    }
+
+    private void sweepEvery10MsUntil(java.util.function.BooleanSupplier done) {
+        for (int i = 0; i < 1000 && !done.getAsBoolean(); i++) {
+            advance(10);
+            pending.sweep();
+        }
+    }
+
+    private void answered() {
+        lastReply.set(now.get());
+    }
+
+    private void advance(long millis) {
+        now.addAndGet(millis(millis));
+    }
+
+    private static long millis(long millis) {
+        return Duration.ofMillis(millis).toNanos();
+    }
+}
