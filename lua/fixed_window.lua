@@ -1,42 +1,46 @@
+-- A module of rate_limit.lua and refund.lua (lua/prelude.lua states the contract all modules share):
+--   check(key, now_ms, limit, window_ms, cost, burst) decides without writing and returns
+--     allowed (1 | 0), remaining, reset_ms, retry_after_ms (0 when allowed, -1 when the cost never fits)
+--     and, when it admits, the values commit needs;
+--   commit(key, ...) records the admitted call with those values;
+--   refund(key, now_ms, limit, window_ms, cost, burst) gives back what an admitted call consumed.
 -- Fixed window: at most `limit` units per window; windows are aligned to the Unix epoch on the Redis
 -- clock, so every instance agrees on where a window starts and ends.
---
--- A module of rate_limit.lua and refund.lua. check(key, now_ms, limit, window_ms, cost, burst) decides without
--- writing and returns { allowed (1 | 0), remaining, reset_ms, retry_after_ms } and, when it admits, the
--- function that records the call. refund(key, now_ms, limit, window_ms, cost) gives back what an admitted
--- call consumed, never below zero, and only while the call's window lasts.
--- State: hash { w = index of the window the count belongs to, c = units consumed in window w }.
--- TTL: the key expires when its window ends. O(1).
+--   refund     never below zero, and only while the call's window lasts
+-- State: one integer, units * 4 + (window index mod 4). The key expires when its window ends, so a stored
+-- window is the current one or, within the millisecond the expiry rounds up, the previous one, which the
+-- index tells apart. An integer under 10,000 (2,499 units) is one of Redis's shared integers: no value
+-- allocation at all. TTL: until the window ends. O(1).
 
 local function check(key, now_ms, limit, window_ms, cost)
   local window = math.floor(now_ms / window_ms)
   local reset_ms = math.ceil((window + 1) * window_ms - now_ms)
-
-  local state = redis.call('HMGET', key, 'w', 'c')
+  local stored = tonumber(redis.call('GET', key))
   local used = 0
-  if tonumber(state[1]) == window then
-    used = tonumber(state[2])
+  if stored and stored % 4 == window % 4 then
+    used = (stored - stored % 4) / 4
   end
-
   if used + cost > limit then
     local retry_ms = reset_ms
     if cost > limit then
       retry_ms = -1
     end
-    return { 0, limit - used, reset_ms, retry_ms }
+    return 0, limit - used, reset_ms, retry_ms
   end
+  return 1, limit - used - cost, reset_ms, 0, (used + cost) * 4 + window % 4, reset_ms
+end
 
-  return { 1, limit - used - cost, reset_ms, 0 }, function()
-    redis.call('HSET', key, 'w', window, 'c', used + cost)
-    redis.call('PEXPIRE', key, reset_ms)
-  end
+local function commit(key, stored, reset_ms)
+  redis.call('SET', key, stored, 'PX', reset_ms)
 end
 
 local function refund(key, now_ms, limit, window_ms, cost)
-  local state = redis.call('HMGET', key, 'w', 'c')
-  if tonumber(state[1]) == math.floor(now_ms / window_ms) then
-    redis.call('HSET', key, 'c', math.max(0, tonumber(state[2]) - cost))
+  local stored = tonumber(redis.call('GET', key))
+  local window = math.floor(now_ms / window_ms)
+  if stored and stored % 4 == window % 4 then
+    local used = math.max(0, (stored - stored % 4) / 4 - cost)
+    redis.call('SET', key, used * 4 + window % 4, 'KEEPTTL')
   end
 end
 
-return { check = check, refund = refund }
+return { check = check, commit = commit, refund = refund }

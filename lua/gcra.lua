@@ -1,11 +1,14 @@
+-- A module of rate_limit.lua and refund.lua (lua/prelude.lua states the contract all modules share):
+--   check(key, now_ms, limit, window_ms, cost, burst) decides without writing and returns
+--     allowed (1 | 0), remaining, reset_ms, retry_after_ms (0 when allowed, -1 when the cost never fits)
+--     and, when it admits, the values commit needs;
+--   commit(key, ...) records the admitted call with those values;
+--   refund(key, now_ms, limit, window_ms, cost, burst) gives back what an admitted call consumed.
 -- GCRA (generic cell rate algorithm): calls are spaced by the emission interval window / limit, with a
 -- tolerance of `burst` intervals (the limit unless configured: one window), so `burst` calls may come at
 -- once and then one per emission interval. One key holds the theoretical arrival time (TAT);
 -- retry-after is exact to the millisecond.
 --
--- A module of rate_limit.lua and refund.lua. check(key, now_ms, limit, window_ms, cost, burst) decides without
--- writing and returns { allowed (1 | 0), remaining, reset_ms, retry_after_ms } and, when it admits, the
--- function that records the call. refund(key, now_ms, limit, window_ms, cost) gives back what an admitted
 -- call consumed, by moving the theoretical arrival time back, never before now.
 --   remaining  calls that could still come now
 --   reset_ms   until the TAT is reached (the full burst is available again)
@@ -26,13 +29,15 @@ local function check(key, now_ms, limit, window_ms, cost, burst)
       retry_ms = math.max(1, math.ceil(allow_at - now_ms))
     end
     local remaining = math.max(0, math.floor((now_ms - (tat - tolerance)) / interval))
-    return { 0, remaining, math.ceil(tat - now_ms), retry_ms }
+    return 0, remaining, math.ceil(tat - now_ms), retry_ms
   end
 
   local reset_ms = math.max(1, math.ceil(new_tat - now_ms))
-  return { 1, math.floor((now_ms - allow_at) / interval), reset_ms, 0 }, function()
-    redis.call('SET', key, string.format('%.3f', new_tat), 'PX', reset_ms)
-  end
+  return 1, math.floor((now_ms - allow_at) / interval), reset_ms, 0, new_tat, reset_ms
+end
+
+local function commit(key, new_tat, reset_ms)
+  redis.call('SET', key, string.format('%.3f', new_tat), 'PX', reset_ms)
 end
 
 local function refund(key, now_ms, limit, window_ms, cost, burst)
@@ -48,4 +53,4 @@ local function refund(key, now_ms, limit, window_ms, cost, burst)
   redis.call('SET', key, string.format('%.3f', new_tat), 'PX', math.max(1, math.ceil(new_tat - now_ms)))
 end
 
-return { check = check, refund = refund }
+return { check = check, commit = commit, refund = refund }

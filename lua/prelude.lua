@@ -10,6 +10,15 @@
 --   now_ms          the clock in milliseconds (fractional)
 --   limit_args(i)   limit i's algorithm module name, limit, window_ms, cost and burst (0 replaced by the
 --                   limit)
+--
+-- Every algorithm module (lua/<algorithm>.lua) returns { check = ..., commit = ..., refund = ... }:
+--   check(key, now_ms, limit, window_ms, cost, burst) -> allowed (1 | 0), remaining, reset_ms,
+--     retry_after_ms (0 when allowed, -1 when the cost can never fit), then, when it admits, up to four
+--     values for commit; it writes nothing
+--   commit(key, ...) records the admitted call from the values check returned
+--   refund(key, now_ms, limit, window_ms, cost, burst) gives back what an admitted call consumed
+-- Plain values rather than tables or closures: Redis runs the whole script on every call, and each table
+-- or closure is an allocation per decision.
 
 local ARGS_PER_LIMIT = 5
 

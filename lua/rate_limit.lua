@@ -20,30 +20,38 @@ local ALGORITHMS = {
   --@algorithms
 }
 
-local replies, commits, costs, admitted = {}, {}, {}, true
-for i = 1, #KEYS do
-  local algorithm, limit, window_ms, cost, burst = limit_args(i)
-  local decision, commit = ALGORITHMS[algorithm].check(KEYS[i], now_ms, limit, window_ms, cost, burst)
-  if decision[1] == 0 then
-    admitted = false
+if #KEYS == 1 then
+  -- one limit, the usual call: decided and recorded without the bookkeeping several limits need
+  local name, limit, window_ms, cost, burst = limit_args(1)
+  local algorithm = ALGORITHMS[name]
+  local allowed, remaining, reset_ms, retry_ms, s1, s2, s3, s4 =
+    algorithm.check(KEYS[1], now_ms, limit, window_ms, cost, burst)
+  if allowed == 1 then
+    algorithm.commit(KEYS[1], s1, s2, s3, s4)
   end
-  commits[i], costs[i] = commit, cost
-  for _, value in ipairs(decision) do
-    replies[#replies + 1] = value
+  return { allowed, remaining, reset_ms, retry_ms }
+end
+
+local replies, commits, admitted = {}, {}, true
+for i = 1, #KEYS do
+  local name, limit, window_ms, cost, burst = limit_args(i)
+  local allowed, remaining, reset_ms, retry_ms, s1, s2, s3, s4 =
+    ALGORITHMS[name].check(KEYS[i], now_ms, limit, window_ms, cost, burst)
+  local at = 4 * (i - 1)
+  replies[at + 1], replies[at + 2], replies[at + 3], replies[at + 4] = allowed, remaining, reset_ms, retry_ms
+  commits[i] = { name, cost, s1, s2, s3, s4 }
+  if allowed == 0 then
+    admitted = false
   end
 end
 
-if admitted then
-  for _, commit in ipairs(commits) do
-    commit()
-  end
-else
-  -- limits that would have admitted consumed nothing: report what they have left now
-  for i = 1, #KEYS do
-    local at = 4 * (i - 1) + 1
-    if replies[at] == 1 then
-      replies[at + 1] = replies[at + 1] + costs[i]
-    end
+for i = 1, #KEYS do
+  local commit = commits[i]
+  if admitted then
+    ALGORITHMS[commit[1]].commit(KEYS[i], commit[3], commit[4], commit[5], commit[6])
+  elseif replies[4 * (i - 1) + 1] == 1 then
+    -- a limit that would have admitted consumed nothing: report what it has left now
+    replies[4 * (i - 1) + 2] = replies[4 * (i - 1) + 2] + commit[2]
   end
 end
 return replies

@@ -1,31 +1,37 @@
+-- A module of rate_limit.lua and refund.lua (lua/prelude.lua states the contract all modules share):
+--   check(key, now_ms, limit, window_ms, cost, burst) decides without writing and returns
+--     allowed (1 | 0), remaining, reset_ms, retry_after_ms (0 when allowed, -1 when the cost never fits)
+--     and, when it admits, the values commit needs;
+--   commit(key, ...) records the admitted call with those values;
+--   refund(key, now_ms, limit, window_ms, cost, burst) gives back what an admitted call consumed.
 -- Sliding window counter: the count of the last full window is weighted by how much of it still
 -- overlaps the sliding window (Cloudflare's approximation; exact when traffic is uniform, and never
 -- admits more than the limit within one aligned window). Windows are aligned to the Unix epoch on the
 -- Redis clock.
---
--- A module of rate_limit.lua and refund.lua. check(key, now_ms, limit, window_ms, cost, burst) decides without
--- writing and returns { allowed (1 | 0), remaining, reset_ms, retry_after_ms } and, when it admits, the
--- function that records the call. refund(key, now_ms, limit, window_ms, cost) gives back what an admitted
--- call consumed, never below zero: from the current window's count, the rest from the previous one.
 --   remaining  floor(limit - weighted count)
 --   reset_ms   until nothing counted so far weighs any more: the end of the next window while the
 --              current one holds calls, else the end of this one
--- State: hash { w = index of the current window, c = units in window w, p = units in window w - 1 }.
--- TTL: reset_ms (the count still weighs on the next window). O(1).
+--   refund     never below zero: from the current window's count, the rest from the previous one
+-- State: string "<window index mod 4>:<units in that window>:<units in the window before>". The key lives
+-- until the end of the window after its own, so a stored window is the current or the previous one
+-- (or, within the millisecond the expiry rounds up, the one before), which the index tells apart.
+-- TTL: reset_ms. O(1).
 
 local function check(key, now_ms, limit, window_ms, cost)
   local window = math.floor(now_ms / window_ms)
   local elapsed_ms = now_ms - window * window_ms
   local window_end_ms = math.ceil(window_ms - elapsed_ms)
 
-  local state = redis.call('HMGET', key, 'w', 'c', 'p')
-  local stored_window = tonumber(state[1])
   local current, previous = 0, 0
-  if stored_window == window then
-    current = tonumber(state[2])
-    previous = tonumber(state[3]) or 0
-  elseif stored_window == window - 1 then
-    previous = tonumber(state[2])
+  local state = redis.call('GET', key)
+  if state then
+    local stored_window, stored_current, stored_previous = string.match(state, '^(%d):(%d+):(%d+)$')
+    local age = (window - tonumber(stored_window)) % 4
+    if age == 0 then
+      current, previous = tonumber(stored_current), tonumber(stored_previous)
+    elseif age == 1 then
+      previous = tonumber(stored_current)
+    end
   end
 
   local weighted = previous * (window_ms - elapsed_ms) / window_ms + current
@@ -45,27 +51,32 @@ local function check(key, now_ms, limit, window_ms, cost)
     if current > 0 then
       reset_ms = window_end_ms + window_ms
     end
-    return { 0, math.max(0, math.floor(limit - weighted)), reset_ms, retry_ms }
+    return 0, math.max(0, math.floor(limit - weighted)), reset_ms, retry_ms
   end
 
   local reset_ms = window_end_ms + window_ms
-  return { 1, math.floor(limit - weighted - cost), reset_ms, 0 }, function()
-    redis.call('HSET', key, 'w', window, 'c', current + cost, 'p', previous)
-    redis.call('PEXPIRE', key, reset_ms)
-  end
+  return 1, math.floor(limit - weighted - cost), reset_ms, 0,
+    (window % 4) .. ':' .. (current + cost) .. ':' .. previous, reset_ms
+end
+
+local function commit(key, state, reset_ms)
+  redis.call('SET', key, state, 'PX', reset_ms)
 end
 
 local function refund(key, now_ms, limit, window_ms, cost)
-  local window = math.floor(now_ms / window_ms)
-  local state = redis.call('HMGET', key, 'w', 'c', 'p')
-  local stored_window = tonumber(state[1])
-  if stored_window ~= window and stored_window ~= window - 1 then
+  local state = redis.call('GET', key)
+  if not state then
     return
   end
-  local current = tonumber(state[2])
+  local window = math.floor(now_ms / window_ms)
+  local stored_window, current, previous = string.match(state, '^(%d):(%d+):(%d+)$')
+  if (window - tonumber(stored_window)) % 4 ~= 0 then
+    return -- the call's window is over: what it consumed weighs less every moment, and is left alone
+  end
+  current, previous = tonumber(current), tonumber(previous)
   local from_current = math.min(current, cost)
-  local previous = tonumber(state[3]) or 0
-  redis.call('HSET', key, 'c', current - from_current, 'p', math.max(0, previous - (cost - from_current)))
+  redis.call('SET', key, (window % 4) .. ':' .. (current - from_current) .. ':'
+    .. math.max(0, previous - (cost - from_current)), 'KEEPTTL')
 end
 
-return { check = check, refund = refund }
+return { check = check, commit = commit, refund = refund }

@@ -39,9 +39,9 @@ class FixedWindowScriptTest {
     void aRefusedCallWritesNothing() {
         long now = WINDOW_START_US + 100_000;
         script.admitUntilRefused("fw:refused", 2, now);
-        var before = script.hash("fw:refused");
+        var before = script.state("fw:refused");
         script.call("fw:refused", 2, 1, now);
-        assertThat(script.hash("fw:refused")).isEqualTo(before);
+        assertThat(script.state("fw:refused")).isEqualTo(before);
     }
 
     @Test

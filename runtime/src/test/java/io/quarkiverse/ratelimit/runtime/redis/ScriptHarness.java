@@ -95,10 +95,15 @@ final class ScriptHarness implements AutoCloseable {
         return redis.command(command);
     }
 
-    List<String> hash(String key) {
-        @SuppressWarnings("unchecked")
-        List<String> fields = (List<String>) redis.command("HGETALL", key);
-        return new ArrayList<>(fields);
+    /** The value a key holds (every algorithm but the sliding log keeps one string), {@code null} when absent. */
+    String state(String key) {
+        return (String) redis.command("GET", key);
+    }
+
+    /** The units a fixed window's key counts in the current window: its value is units * 4 + window index mod 4. */
+    long fixedWindowUnits(String key) {
+        String state = state(key);
+        return state == null ? 0 : Long.parseLong(state) / 4;
     }
 
     @Override

@@ -73,8 +73,8 @@ class SlidingWindowCounterScriptTest {
     @Test
     void aRefusedCallWritesNothing() {
         script.admitUntilRefused("swc:refused", 2, WINDOW_START_US);
-        var before = script.hash("swc:refused");
+        var before = script.state("swc:refused");
         script.call("swc:refused", 2, 1, WINDOW_START_US + 10_000);
-        assertThat(script.hash("swc:refused")).isEqualTo(before);
+        assertThat(script.state("swc:refused")).isEqualTo(before);
     }
 }
