@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Redis memory per active key, per algorithm: writes 100,000 tenants' keys with the shipped algorithm modules
 # (lua/<algorithm>.lua) inside one script on a throwaway redis-server, and prints the used_memory delta per key and
-# MEMORY USAGE of one key. The sliding window log is measured full (limit entries) and with one entry.
+# MEMORY USAGE of one key. Keys are named as the extension names them (rate-limit:{<tenant>}:<limit>:<suffix>). The
+# key's share (name, entry, expiry) is measured with the same keys holding a shared integer with a TTL; the rest is the
+# state's. The sliding window log is measured full (limit entries) and with one entry.
 #
 #   bench/memory-per-key.sh [keys=100000] [limit=100]
 #
@@ -25,27 +27,37 @@ local time = redis.call('TIME')
 local now = tonumber(time[1]) * 1000 + tonumber(time[2]) / 1000
 for i = 1, n do
   for c = 1, calls do
-    local _, commit = ALGORITHMS[name].check('rate-limit:{tenant-' .. i .. '}:Resource.method:' .. name, now + c * 0.01, limit, 3600000, 1, limit)
-    if commit then commit() end
+    local key = 'rate-limit:{tenant-' .. i .. '}:Resource.method:' .. ARGV[5]
+    local allowed, _, _, _, s1, s2, s3, s4 = ALGORITHMS[name].check(key, now + c * 0.01, limit, 3600000, 1, limit)
+    if allowed == 1 then ALGORITHMS[name].commit(key, s1, s2, s3, s4) end
   end
 end
 return n""")
 PY
 )
 used() { redis-cli -p "$port" info memory | awk -F: '/^used_memory:/{print $2}' | tr -d '\r'; }
-printf '%-34s %14s %14s\n' "algorithm (limit $limit, 1 h)" "bytes/key" "MEMORY USAGE"
-measure() { # module calls label
+# the same keys holding nothing but a shared integer, with a TTL: what the key itself costs
+keys_only='for i = 1, tonumber(ARGV[1]) do
+  redis.call("SET", "rate-limit:{tenant-" .. i .. "}:Resource.method:" .. ARGV[2], 1, "PX", 3600000)
+end'
+printf '%-34s %10s %10s %10s %14s\n' "algorithm (limit $limit, 1 h)" "bytes/key" "key" "state" "MEMORY USAGE"
+measure() { # module suffix calls label
   redis-cli -p "$port" flushall > /dev/null
-  local before after one
+  local before after one key_share
   before=$(used)
-  redis-cli -p "$port" eval "$script" 0 "$1" "$keys" "$limit" "$2" > /dev/null
+  redis-cli -p "$port" eval "$keys_only" 0 "$keys" "$2" > /dev/null
+  key_share=$(( ($(used) - before) / keys ))
+  redis-cli -p "$port" flushall > /dev/null
+  before=$(used)
+  redis-cli -p "$port" eval "$script" 0 "$1" "$keys" "$limit" "$3" "$2" > /dev/null
   after=$(used)
-  one=$(redis-cli -p "$port" memory usage "rate-limit:{tenant-1}:Resource.method:$1")
-  printf '%-34s %14d %14s\n' "$3" $(( (after - before) / keys )) "$one"
+  one=$(redis-cli -p "$port" memory usage "rate-limit:{tenant-1}:Resource.method:$2")
+  printf '%-34s %10d %10d %10d %14s\n' "$4" $(( (after - before) / keys )) "$key_share" \
+    $(( (after - before) / keys - key_share )) "$one"
 }
-measure fixed_window 1 "FIXED_WINDOW"
-measure sliding_window_counter 1 "SLIDING_WINDOW_COUNTER"
-measure sliding_window_log 1 "SLIDING_WINDOW_LOG (1 entry)"
-measure sliding_window_log "$limit" "SLIDING_WINDOW_LOG ($limit entries)"
-measure token_bucket 1 "TOKEN_BUCKET"
-measure gcra 1 "GCRA"
+measure fixed_window fw 1 "FIXED_WINDOW"
+measure sliding_window_counter swc 1 "SLIDING_WINDOW_COUNTER"
+measure sliding_window_log swl 1 "SLIDING_WINDOW_LOG (1 entry)"
+measure sliding_window_log swl "$limit" "SLIDING_WINDOW_LOG ($limit entries)"
+measure token_bucket tb 1 "TOKEN_BUCKET"
+measure gcra gcra 1 "GCRA"

@@ -12,14 +12,18 @@
 -- call consumed, by moving the theoretical arrival time back, never before now.
 --   remaining  calls that could still come now
 --   reset_ms   until the TAT is reached (the full burst is available again)
--- State: string, the TAT in milliseconds (fractional). An absent key means TAT = now.
+-- State: the TAT in whole microseconds, an integer (Redis stores it in the key's object, with no string
+-- allocation). An absent key means TAT = now.
 -- TTL: until the TAT (the key then says nothing an absent one would not). O(1).
 
 local function check(key, now_ms, limit, window_ms, cost, burst)
   local interval = window_ms / limit
   local tolerance = burst * interval
-  local tat = tonumber(redis.call('GET', key)) or now_ms
-  tat = math.max(tat, now_ms)
+  local stored = tonumber(redis.call('GET', key))
+  local tat = now_ms
+  if stored then
+    tat = math.max(stored / 1000, now_ms)
+  end
 
   local new_tat = tat + cost * interval
   local allow_at = new_tat - tolerance
@@ -37,20 +41,20 @@ local function check(key, now_ms, limit, window_ms, cost, burst)
 end
 
 local function commit(key, new_tat, reset_ms)
-  redis.call('SET', key, string.format('%.3f', new_tat), 'PX', reset_ms)
+  redis.call('SET', key, string.format('%.0f', new_tat * 1000), 'PX', reset_ms)
 end
 
 local function refund(key, now_ms, limit, window_ms, cost, burst)
-  local tat = tonumber(redis.call('GET', key))
-  if not tat then
+  local stored = tonumber(redis.call('GET', key))
+  if not stored then
     return
   end
-  local new_tat = tat - cost * window_ms / limit
+  local new_tat = stored / 1000 - cost * window_ms / limit
   if new_tat <= now_ms then
     redis.call('DEL', key)
     return
   end
-  redis.call('SET', key, string.format('%.3f', new_tat), 'PX', math.max(1, math.ceil(new_tat - now_ms)))
+  redis.call('SET', key, string.format('%.0f', new_tat * 1000), 'PX', math.max(1, math.ceil(new_tat - now_ms)))
 end
 
 return { check = check, commit = commit, refund = refund }

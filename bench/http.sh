@@ -1,0 +1,75 @@
+#!/usr/bin/env bash
+# The same endpoint with and without @RateLimited (synchronous on a worker thread, and Uni on the event loop), driven
+# by wrk with 100,000 tenants and with one hot tenant; then one tenant over its limit (10 per hour) flooding an
+# endpoint. Prints requests/s, the ratio to the unannotated endpoint, non-2xx responses, Redis commands per refused
+# request and the application's CPU per request (admitted and refused). All in one run, on one redis-server.
+#
+#   bench/http.sh [seconds=10] [connections=64]
+#
+# Needs JDK 17, redis-server and redis-cli, curl, python3 and wrk (Debian package wrk: apt-get install wrk).
+source "$(dirname "$0")/lib.sh"
+seconds=${1:-10}
+connections=${2:-64}
+command -v wrk > /dev/null || { echo "wrk is missing: apt-get install wrk" >&2; exit 1; }
+build_bench_app
+start_redis
+start_app -Xmx1g
+
+cat > "$work/tenants.lua" <<'LUA'
+-- a random tenant of 100,000 per request
+request = function()
+  return wrk.format("GET", nil, { ["X-Tenant-Id"] = "t" .. math.random(1, 100000) })
+end
+LUA
+base="http://127.0.0.1:$app_port"
+
+# run <path> <tenants: many | hot | name>: prints "requests/s non2xx"
+run() {
+  local out
+  if [ "$2" = many ]; then
+    out=$(wrk -t2 -c"$connections" -d"${seconds}s" -s "$work/tenants.lua" "$base$1")
+  else
+    out=$(wrk -t2 -c"$connections" -d"${seconds}s" -H "X-Tenant-Id: $2" "$base$1")
+  fi
+  local rps non2xx requests
+  rps=$(awk '/Requests\/sec/ {print $2}' <<< "$out")
+  requests=$(awk '/requests in/ {print $1}' <<< "$out")
+  non2xx=$(awk '/Non-2xx/ {print $5}' <<< "$out")
+  echo "$rps ${non2xx:-0} $requests"
+}
+cpu_ticks() { awk '{print $14 + $15}' "/proc/$app_pid/stat"; }
+ticks_per_second=$(getconf CLK_TCK)
+
+echo "warming up..."
+for path in /http/plain /http/limited /http/plain-uni /http/limited-uni; do
+  wrk -t2 -c"$connections" -d5s -s "$work/tenants.lua" "$base$path" > /dev/null
+done
+
+printf '%-42s %12s %8s %10s\n' "endpoint (tenants)" "requests/s" "ratio" "non-2xx"
+for kind in "" "-uni"; do
+  for tenants in many hot; do
+    read -r plain _ _ <<< "$(run "/http/plain$kind" "$tenants")"
+    read -r limited non2xx _ <<< "$(run "/http/limited$kind" "$tenants")"
+    printf '%-42s %12s %8s %10s\n' "/http/plain$kind ($tenants)" "$plain" "" ""
+    printf '%-42s %12s %8.2f %10s\n' "/http/limited$kind ($tenants)" "$limited" \
+      "$(python3 -c "print($limited / $plain)")" "$non2xx"
+  done
+done
+
+# the application's CPU per admitted request (100k tenants, each far below its limit)
+before=$(cpu_ticks)
+read -r admitted_rps _ admitted <<< "$(run /http/limited many)"
+admitted_us=$(python3 -c "print(($(cpu_ticks) - $before) / $ticks_per_second / $admitted * 1e6)")
+
+# one tenant over its limit floods /http/blocked
+for _ in $(seq 1 11); do curl -s -o /dev/null -H 'X-Tenant-Id: flooder' "$base/http/blocked"; done
+commands_before=$(redis info stats | tr -d '\r' | awk -F: '/^total_commands_processed/ {print $2}')
+before=$(cpu_ticks)
+read -r refused_rps non2xx refused <<< "$(run /http/blocked flooder)"
+refused_us=$(python3 -c "print(($(cpu_ticks) - $before) / $ticks_per_second / $refused * 1e6)")
+commands=$(( $(redis info stats | tr -d '\r' | awk -F: '/^total_commands_processed/ {print $2}') - commands_before ))
+echo
+echo "blocked tenant flood: $refused_rps refused/s ($non2xx of $refused answered 429)," \
+  "$(python3 -c "print('%.5f' % ($commands / $refused))") Redis commands per refused request ($commands in all)"
+printf 'application CPU per request: admitted %.0f us (%s/s), refused %.0f us\n' "$admitted_us" "$admitted_rps" \
+  "$refused_us"
