@@ -20,16 +20,12 @@ import io.quarkiverse.ratelimit.runtime.limit.LimitDefinition;
 import io.quarkiverse.ratelimit.runtime.policy.RunTimeLimits;
 import io.quarkiverse.ratelimit.runtime.policy.TenantPlans;
 import io.quarkiverse.ratelimit.runtime.redis.RedisDecisions;
-import io.quarkiverse.ratelimit.runtime.redis.ScriptRunner;
 import io.smallrye.mutiny.Uni;
-import io.vertx.mutiny.redis.client.Command;
-import io.vertx.mutiny.redis.client.Request;
 
 /** The {@link RateLimitAdmin} bean: run-time limits shared through Redis ({@link RunTimeLimits}). */
 @Singleton
 public class RedisRateLimitAdmin implements RateLimitAdmin {
 
-    private final ScriptRunner redis;
     private final RedisDecisions limiter;
     private final DecisionGuard guard;
     private final RateLimitKeys keys;
@@ -39,11 +35,10 @@ public class RedisRateLimitAdmin implements RateLimitAdmin {
     private final Map<String, List<LimitDefinition>> limitsByPolicy;
     private final Map<String, List<LimitDefinition>> countersByPolicy;
 
-    RedisRateLimitAdmin(ScriptRunner redis, RedisDecisions limiter, DecisionGuard guard, RateLimitKeys keys,
+    RedisRateLimitAdmin(RedisDecisions limiter, DecisionGuard guard, RateLimitKeys keys,
             EffectiveLimits configured,
             TenantPlans plans, RunTimeLimits runTimeLimits) {
         this.runTimeLimits = runTimeLimits;
-        this.redis = redis;
         this.limiter = limiter;
         this.guard = guard;
         this.keys = keys;
@@ -103,11 +98,7 @@ public class RedisRateLimitAdmin implements RateLimitAdmin {
             return Uni.createFrom().voidItem();
         }
         String tag = tag(tenant);
-        List<String> counters = keys.keys(tag, limits);
-        guard.forget(counters);
-        Request delete = Request.cmd(Command.DEL);
-        counters.forEach(delete::arg);
-        return redis.send(delete).replaceWithVoid();
+        return guard.reset(keys.keys(tag, limits));
     }
 
     @Override

@@ -11,7 +11,6 @@ import java.util.function.Predicate;
 import org.jboss.logging.Logger;
 
 import io.quarkiverse.ratelimit.runtime.limit.LimitDefinition;
-import io.quarkiverse.ratelimit.runtime.redis.RedisDecisions;
 import io.smallrye.mutiny.Uni;
 
 /**
@@ -24,19 +23,16 @@ public final class Admission implements GuardedCall.Guard {
     private static final Logger LOG = Logger.getLogger(Admission.class);
 
     /** A call that has nothing to give back: no refund configured, or decided without Redis. */
-    static final Admission NONE = new Admission(null, null, List.of(), List.of(), Duration.ZERO);
+    static final Admission NONE = new Admission(null, List.of(), List.of(), Duration.ZERO);
 
-    private final RedisDecisions redis;
     private final DecisionGuard guard;
     private final List<String> keys;
     private final List<LimitDefinition> limits;
     private final Duration timeout;
     private final Set<String> refunded = ConcurrentHashMap.newKeySet();
 
-    Admission(RedisDecisions redis, DecisionGuard guard, List<String> keys, List<LimitDefinition> limits,
-            Duration timeout) {
+    Admission(DecisionGuard guard, List<String> keys, List<LimitDefinition> limits, Duration timeout) {
         this.guard = guard;
-        this.redis = redis;
         this.keys = keys;
         this.limits = limits;
         this.timeout = timeout;
@@ -54,6 +50,12 @@ public final class Admission implements GuardedCall.Guard {
     @Override
     public Uni<Void> ended() {
         return Uni.createFrom().voidItem();
+    }
+
+    /** {@link #NONE}, the admission of most calls, has nothing to give back, whatever the call's end. */
+    @Override
+    public boolean holdsNothing() {
+        return this == NONE;
     }
 
     /** Refunds the limits that refund on a 5xx response. */
@@ -78,8 +80,7 @@ public final class Admission implements GuardedCall.Guard {
         if (toRefund.isEmpty()) {
             return Uni.createFrom().voidItem();
         }
-        guard.forget(refundKeys);
-        return redis.refund(refundKeys, toRefund)
+        return guard.refund(refundKeys, toRefund)
                 .ifNoItem().after(timeout).fail()
                 .onFailure().recoverWithItem(failure -> {
                     LOG.debugf(failure, "Could not refund %s; the call counts", toRefund);

@@ -15,7 +15,6 @@ import io.quarkiverse.ratelimit.runtime.limit.EffectiveMethod;
 import io.quarkiverse.ratelimit.runtime.limit.MethodLimits;
 import io.quarkiverse.ratelimit.runtime.policy.RunTimeLimits;
 import io.quarkiverse.ratelimit.runtime.policy.TenantPlans;
-import io.quarkiverse.ratelimit.runtime.redis.RedisDecisions;
 import io.quarkiverse.ratelimit.runtime.tenant.ClientAddresses;
 import io.quarkiverse.ratelimit.runtime.tenant.RequestTenantResolver;
 import io.quarkiverse.ratelimit.runtime.tenant.ResolvedTenant;
@@ -34,20 +33,18 @@ public class CallAdmitter {
     private final ClientAddresses clientAddresses;
     private final TenantPlans plans;
     private final DecisionGuard guard;
-    private final RedisDecisions redis;
     private final Duration refundTimeout;
     private final RateLimitKeys keys;
     private final RunTimeLimits runTimeLimits;
 
     CallAdmitter(RequestTenantResolver tenants, ClientAddresses clientAddresses, TenantPlans plans,
-            DecisionGuard guard, RedisDecisions redis, RateLimitConfig config, RateLimitKeys keys,
+            DecisionGuard guard, RateLimitConfig config, RateLimitKeys keys,
             RunTimeLimits runTimeLimits) {
         this.runTimeLimits = runTimeLimits;
         this.tenants = tenants;
         this.clientAddresses = clientAddresses;
         this.plans = plans;
         this.guard = guard;
-        this.redis = redis;
         this.refundTimeout = config.decisionTimeout();
         this.keys = keys;
     }
@@ -104,7 +101,7 @@ public class CallAdmitter {
         if (degraded || !limits.refunds()) {
             return Admission.NONE;
         }
-        Admission admission = new Admission(redis, guard, keys, limits.getLimits(), refundTimeout);
+        Admission admission = new Admission(guard, keys, limits.getLimits(), refundTimeout);
         if (request != null && admission.refundsOnServerError()) {
             // at the end, when the status is final (at headers-end Quarkus REST may not have set it yet)
             request.addEndHandler(ignored -> {

@@ -109,6 +109,11 @@ public class ConcurrencyLeases {
         }
 
         @Override
+        public boolean holdsNothing() {
+            return this == NONE;
+        }
+
+        @Override
         public Uni<Void> ended() {
             return release();
         }

@@ -90,8 +90,22 @@ public class DecisionGuard {
         return guarded(() -> redis.decide(keys, limits), failure -> withoutRedis(keys, limits, failure));
     }
 
-    /** Forgets what this instance knows of a key whose state it changed (a refund, a reset). */
-    public void forget(List<String> keys) {
+    /**
+     * Gives back what an admitted call consumed of each limit; a refusal this instance holds for those keys no longer
+     * holds.
+     */
+    public Uni<Void> refund(List<String> keys, List<LimitDefinition> limits) {
+        forget(keys);
+        return redis.refund(keys, limits);
+    }
+
+    /** Deletes the limits' state; a refusal this instance holds for those keys no longer holds. */
+    public Uni<Void> reset(List<String> keys) {
+        forget(keys);
+        return redis.reset(keys);
+    }
+
+    private void forget(List<String> keys) {
         if (refusals != null) {
             keys.forEach(refusals::forget);
         }

@@ -29,6 +29,12 @@ final class GuardedCall {
 
         /** The method ended otherwise: returned, completed or was cancelled. */
         Uni<Void> ended();
+
+        /**
+         * Whether the guard need not be told how the call ends (most admissions): the call then runs without an
+         * end-of-call step, which would cost every call a Mutiny step and a context switch back.
+         */
+        boolean holdsNothing();
     }
 
     private GuardedCall() {
@@ -51,21 +57,30 @@ final class GuardedCall {
         Executor caller = CallerContext.current();
         Uni<? extends Guard> held = guard.get().emitOn(caller);
         return switch (returnKind) {
-            case UNI -> held.chain(g -> GuardedCall.<Uni<Object>> invoke(invocation, Uni.createFrom()::failure)
-                    .onTermination().call((item, failure, cancelled) -> end(g, failure, caller)));
-            case MULTI -> held.onItem().transformToMulti(g -> GuardedCall.<Multi<Object>> invoke(invocation,
-                    Multi.createFrom()::failure)
-                    .onTermination().call((failure, cancelled) -> end(g, failure, caller)));
-            case COMPLETION_STAGE -> held.chain(g -> Uni.createFrom()
-                    .completionStage(GuardedCall.<CompletionStage<Object>> invoke(invocation,
-                            CompletableFuture::failedFuture))
-                    .onTermination().call((item, failure, cancelled) -> end(g, failure, caller)))
-                    .subscribeAsCompletionStage();
+            case UNI -> held.chain(g -> {
+                Uni<Object> result = GuardedCall.<Uni<Object>> invoke(invocation, Uni.createFrom()::failure);
+                return g.holdsNothing() ? result
+                        : result.onTermination().call((item, failure, cancelled) -> end(g, failure, caller));
+            });
+            case MULTI -> held.onItem().transformToMulti(g -> {
+                Multi<Object> result = GuardedCall.<Multi<Object>> invoke(invocation, Multi.createFrom()::failure);
+                return g.holdsNothing() ? result
+                        : result.onTermination().call((failure, cancelled) -> end(g, failure, caller));
+            });
+            case COMPLETION_STAGE -> held.chain(g -> {
+                Uni<Object> result = Uni.createFrom().completionStage(
+                        GuardedCall.<CompletionStage<Object>> invoke(invocation, CompletableFuture::failedFuture));
+                return g.holdsNothing() ? result
+                        : result.onTermination().call((item, failure, cancelled) -> end(g, failure, caller));
+            }).subscribeAsCompletionStage();
             case SYNCHRONOUS -> throw new AssertionError("handled above");
         };
     }
 
     private static Object proceedBlocking(InvocationContext invocation, Guard guard) throws Exception {
+        if (guard.holdsNothing()) {
+            return invocation.proceed();
+        }
         boolean failed = false;
         try {
             return invocation.proceed();

@@ -19,7 +19,6 @@ import io.quarkiverse.ratelimit.runtime.limit.ConcurrencyDefinition;
 import io.quarkiverse.ratelimit.runtime.limit.LimitDefinition;
 import io.quarkiverse.ratelimit.runtime.limit.ReturnKind;
 import io.quarkiverse.ratelimit.runtime.policy.RunTimeLimits;
-import io.quarkiverse.ratelimit.runtime.redis.RedisDecisions;
 import io.smallrye.mutiny.Uni;
 
 /** The {@link RateLimiter} bean: the annotation's decision path, with limits and tenants given by the caller. */
@@ -27,16 +26,14 @@ import io.smallrye.mutiny.Uni;
 public class ProgrammaticRateLimiter implements RateLimiter {
 
     private final DecisionGuard limiter;
-    private final RedisDecisions redis;
     private final ConcurrencyLeases concurrency;
     private final RateLimitKeys keys;
     private final RunTimeLimits runTimeLimits;
 
-    ProgrammaticRateLimiter(DecisionGuard limiter, RedisDecisions redis, ConcurrencyLeases concurrency,
+    ProgrammaticRateLimiter(DecisionGuard limiter, ConcurrencyLeases concurrency,
             RateLimitKeys keys, RunTimeLimits runTimeLimits) {
         this.runTimeLimits = runTimeLimits;
         this.limiter = limiter;
-        this.redis = redis;
         this.concurrency = concurrency;
         this.keys = keys;
     }
@@ -75,16 +72,12 @@ public class ProgrammaticRateLimiter implements RateLimiter {
         String tag = tag(tenant);
         List<LimitDefinition> definitions = runTimeLimits.apply(List.of(definition(limit, checkedCost(limit, cost))),
                 tag);
-        List<String> refundKeys = keys.keys(tag, definitions);
-        limiter.forget(refundKeys);
-        return redis.refund(refundKeys, definitions);
+        return limiter.refund(keys.keys(tag, definitions), definitions);
     }
 
     @Override
     public Uni<Void> reset(RateLimit limit, String tenant) {
-        String key = keys.key(tag(tenant), definition(limit, 0));
-        limiter.forget(List.of(key));
-        return redis.reset(key);
+        return limiter.reset(List.of(keys.key(tag(tenant), definition(limit, 0))));
     }
 
     /** Units taken or given back at once: 0 up to what the limit holds at most (its burst, else the limit). */

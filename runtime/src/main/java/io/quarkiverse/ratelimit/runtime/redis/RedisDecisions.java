@@ -47,9 +47,9 @@ public class RedisDecisions {
         return scripts.run(script, limitKeys, ScriptArguments.limits(ScriptArguments.REDIS_CLOCK, limits));
     }
 
-    /** Deletes the state of one limit's key. */
-    public Uni<Void> reset(String key) {
-        return scripts.delete(key);
+    /** Deletes the state of the given limits' keys. */
+    public Uni<Void> reset(List<String> limitKeys) {
+        return scripts.delete(limitKeys);
     }
 
     /** The script returns four integers per limit: allowed, remaining, reset_ms, retry_after_ms. */

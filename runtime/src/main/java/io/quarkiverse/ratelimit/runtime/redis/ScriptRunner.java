@@ -129,8 +129,10 @@ public class ScriptRunner {
         return redis.send(request);
     }
 
-    public Uni<Void> delete(String key) {
-        return redis.send(Request.cmd(Command.DEL).arg(key)).replaceWithVoid();
+    public Uni<Void> delete(List<String> keys) {
+        Request delete = Request.cmd(Command.DEL);
+        keys.forEach(delete::arg);
+        return redis.send(delete).replaceWithVoid();
     }
 
     /** How often a NOSCRIPT reply was recovered since start-up. */
