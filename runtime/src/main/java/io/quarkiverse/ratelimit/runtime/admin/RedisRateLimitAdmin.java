@@ -17,6 +17,8 @@ import io.quarkiverse.ratelimit.runtime.key.RateLimitKeys;
 import io.quarkiverse.ratelimit.runtime.key.TenantTags;
 import io.quarkiverse.ratelimit.runtime.limit.EffectiveLimits;
 import io.quarkiverse.ratelimit.runtime.limit.LimitDefinition;
+import io.quarkiverse.ratelimit.runtime.observe.RateLimitMetrics;
+import io.quarkiverse.ratelimit.runtime.observe.RedisOperation;
 import io.quarkiverse.ratelimit.runtime.policy.RunTimeLimits;
 import io.quarkiverse.ratelimit.runtime.policy.TenantPlans;
 import io.quarkiverse.ratelimit.runtime.redis.RedisDecisions;
@@ -34,11 +36,13 @@ public class RedisRateLimitAdmin implements RateLimitAdmin {
     private final RunTimeLimits runTimeLimits;
     private final Map<String, List<LimitDefinition>> limitsByPolicy;
     private final Map<String, List<LimitDefinition>> countersByPolicy;
+    private final RateLimitMetrics metrics;
 
     RedisRateLimitAdmin(RedisDecisions limiter, DecisionGuard guard, RateLimitKeys keys,
             EffectiveLimits configured,
-            TenantPlans plans, RunTimeLimits runTimeLimits) {
+            TenantPlans plans, RunTimeLimits runTimeLimits, RateLimitMetrics metrics) {
         this.runTimeLimits = runTimeLimits;
+        this.metrics = metrics;
         this.limiter = limiter;
         this.guard = guard;
         this.keys = keys;
@@ -86,8 +90,8 @@ public class RedisRateLimitAdmin implements RateLimitAdmin {
                         planned.getBurst(), 0, planned.getScope(), planned.getFailureMode(), planned.getTenantSource()));
             }
             List<LimitDefinition> applied = runTimeLimits.apply(probes, tag);
-            return Uni.createFrom().completionStage(() -> limiter.decide(keys.keys(tag, applied), applied)
-                    .toCompletionStage());
+            return metrics.timed(RedisOperation.ADMIN, Uni.createFrom()
+                    .completionStage(() -> limiter.decide(keys.keys(tag, applied), applied).toCompletionStage()));
         });
     }
 

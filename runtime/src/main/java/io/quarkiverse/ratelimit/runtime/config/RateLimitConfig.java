@@ -138,6 +138,54 @@ public interface RateLimitConfig {
      */
     RefusalCache refusalCache();
 
+    /** The Micrometer metrics (active when the application has quarkus-micrometer). */
+    Metrics metrics();
+
+    interface Metrics {
+
+        /**
+         * Whether the rate limiter publishes its metrics ({@code rate_limit.*}) to the application's Micrometer
+         * registry. Without quarkus-micrometer there are none, whatever this says.
+         */
+        @WithDefault("true")
+        boolean enabled();
+
+        /**
+         * An admitted call that leaves less than this share of its limit counts in {@code rate_limit.near_limit}: a
+         * tenant close to being refused. Between 0 and 1.
+         */
+        @WithDefault("0.2")
+        double nearLimitRatio();
+
+        /**
+         * Whether {@code rate_limit.decisions} and {@code rate_limit.near_limit} carry a {@code tenant} tag. Off by
+         * default: every tenant is a time series. When on, the first {@code max-tenants} tenants seen get their own
+         * value and every later one counts as {@code other}; calls without a tenant count as {@code none}.
+         */
+        @WithDefault("false")
+        boolean tenantTag();
+
+        /** The most distinct {@code tenant} tag values ({@code tenant-tag=true}); beyond it, {@code other}. */
+        @WithDefault("100")
+        int maxTenants();
+    }
+
+    /** The readiness check {@code rate-limit} (active when the application has quarkus-smallrye-health). */
+    Health health();
+
+    interface Health {
+
+        /**
+         * Whether the readiness check reports DOWN while Redis does not answer a PING within {@code decision-timeout}
+         * (an open circuit breaker alone never makes it DOWN: only calls probe the breaker). Off by default: while Redis is
+         * down every limit is still decided by its failure mode, and taking
+         * every instance out of rotation would turn a Redis outage into a total one. Turn it on when a fail-closed
+         * instance is better out of rotation, say behind a load balancer that has somewhere else to send the calls.
+         */
+        @WithDefault("false")
+        boolean strict();
+    }
+
     interface RefusalCache {
 
         /** Whether refusals are cached; a limit can opt out with {@code @RateLimited(cacheRefusals = false)}. */

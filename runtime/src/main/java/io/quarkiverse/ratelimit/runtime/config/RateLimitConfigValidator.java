@@ -84,6 +84,12 @@ public class RateLimitConfigValidator {
         positive("quarkus.rate-limit.circuit-breaker.open-duration", config.circuitBreaker().openDuration().toMillis());
         positive("quarkus.rate-limit.local-fallback.expected-instances", config.localFallback().expectedInstances());
         positive("quarkus.rate-limit.local-fallback.max-entries", config.localFallback().maxEntries());
+        double nearLimit = config.metrics().nearLimitRatio();
+        if (!(nearLimit >= 0 && nearLimit <= 1)) {
+            throw new ConfigurationException("quarkus.rate-limit.metrics.near-limit-ratio must be between 0 and 1, but"
+                    + " is " + nearLimit, Set.of("quarkus.rate-limit.metrics.near-limit-ratio"));
+        }
+        positive("quarkus.rate-limit.metrics.max-tenants", config.metrics().maxTenants());
         positive("quarkus.rate-limit.run-time-limits.refresh-interval",
                 config.runTimeLimits().refreshInterval().toMillis());
         if (config.tenant().source().orElse(null) == TenantSource.DEFAULT) {

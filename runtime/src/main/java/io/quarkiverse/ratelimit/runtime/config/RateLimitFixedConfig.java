@@ -25,6 +25,18 @@ public interface RateLimitFixedConfig {
     /** The HTTP endpoints of {@code RateLimitAdmin}. */
     AdminEndpoints admin();
 
+    /** The readiness check. */
+    HealthCheck health();
+
+    interface HealthCheck {
+
+        /**
+         * Whether to publish the readiness check {@code rate-limit} when the application has quarkus-smallrye-health.
+         */
+        @WithDefault("true")
+        boolean enabled();
+    }
+
     interface AdminEndpoints {
 
         /**

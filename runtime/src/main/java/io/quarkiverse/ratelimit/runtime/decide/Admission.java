@@ -1,6 +1,5 @@
 package io.quarkiverse.ratelimit.runtime.decide;
 
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -23,19 +22,17 @@ public final class Admission implements GuardedCall.Guard {
     private static final Logger LOG = Logger.getLogger(Admission.class);
 
     /** A call that has nothing to give back: no refund configured, or decided without Redis. */
-    static final Admission NONE = new Admission(null, List.of(), List.of(), Duration.ZERO);
+    static final Admission NONE = new Admission(null, List.of(), List.of());
 
     private final DecisionGuard guard;
     private final List<String> keys;
     private final List<LimitDefinition> limits;
-    private final Duration timeout;
     private final Set<String> refunded = ConcurrentHashMap.newKeySet();
 
-    Admission(DecisionGuard guard, List<String> keys, List<LimitDefinition> limits, Duration timeout) {
+    Admission(DecisionGuard guard, List<String> keys, List<LimitDefinition> limits) {
         this.guard = guard;
         this.keys = keys;
         this.limits = limits;
-        this.timeout = timeout;
     }
 
     /** Refunds the limits whose {@code refundOn} matches {@code failure}; completes when Redis has done it. */
@@ -81,7 +78,6 @@ public final class Admission implements GuardedCall.Guard {
             return Uni.createFrom().voidItem();
         }
         return guard.refund(refundKeys, toRefund)
-                .ifNoItem().after(timeout).fail()
                 .onFailure().recoverWithItem(failure -> {
                     LOG.debugf(failure, "Could not refund %s; the call counts", toRefund);
                     return null;

@@ -1,6 +1,5 @@
 package io.quarkiverse.ratelimit.runtime.decide;
 
-import java.time.Duration;
 import java.util.List;
 
 import jakarta.inject.Singleton;
@@ -33,7 +32,6 @@ public class CallAdmitter {
     private final ClientAddresses clientAddresses;
     private final TenantPlans plans;
     private final DecisionGuard guard;
-    private final Duration refundTimeout;
     private final RateLimitKeys keys;
     private final RunTimeLimits runTimeLimits;
 
@@ -45,7 +43,6 @@ public class CallAdmitter {
         this.clientAddresses = clientAddresses;
         this.plans = plans;
         this.guard = guard;
-        this.refundTimeout = config.decisionTimeout();
         this.keys = keys;
     }
 
@@ -82,7 +79,7 @@ public class CallAdmitter {
             Object[] arguments) {
         List<String> limitKeys = keys.keys(limits, tenant == null ? null : tenant.tag(),
                 limits.needsClientAddress() ? clientAddresses.tag(request) : null, arguments);
-        return guard.acquire(limitKeys, limits.getLimits()).map(decisions -> {
+        return guard.acquire(limitKeys, limits.getLimits(), tenant == null ? null : tenant.id()).map(decisions -> {
             if (request != null) {
                 RateLimitHeaders.attach(request, decisions);
             }
@@ -101,7 +98,7 @@ public class CallAdmitter {
         if (degraded || !limits.refunds()) {
             return Admission.NONE;
         }
-        Admission admission = new Admission(guard, keys, limits.getLimits(), refundTimeout);
+        Admission admission = new Admission(guard, keys, limits.getLimits());
         if (request != null && admission.refundsOnServerError()) {
             // at the end, when the status is final (at headers-end Quarkus REST may not have set it yet)
             request.addEndHandler(ignored -> {

@@ -18,6 +18,8 @@ import io.quarkiverse.ratelimit.RateLimiterUnavailableException;
 import io.quarkiverse.ratelimit.runtime.config.RateLimitConfig;
 import io.quarkiverse.ratelimit.runtime.key.RateLimitKeys;
 import io.quarkiverse.ratelimit.runtime.limit.ConcurrencyDefinition;
+import io.quarkiverse.ratelimit.runtime.observe.RateLimitMetrics;
+import io.quarkiverse.ratelimit.runtime.observe.RedisOperation;
 import io.quarkiverse.ratelimit.runtime.redis.ScriptArguments;
 import io.quarkiverse.ratelimit.runtime.redis.ScriptRunner;
 import io.smallrye.mutiny.Uni;
@@ -36,10 +38,12 @@ public class ConcurrencyLeases {
     private final Duration timeout;
     private final int expectedInstances;
     private final Cache<String, Semaphore> localSlots;
+    private final RateLimitMetrics metrics;
 
     ConcurrencyLeases(ScriptRunner scripts, RateLimitKeys keys, DecisionGuard resilience,
-            RateLimitConfig config) {
+            RateLimitConfig config, RateLimitMetrics metrics) {
         this.scripts = scripts;
+        this.metrics = metrics;
         this.keys = keys;
         this.resilience = resilience;
         this.timeout = config.decisionTimeout();
@@ -53,12 +57,13 @@ public class ConcurrencyLeases {
         String key = keys.concurrencyKey(tenantTag, limit.getName());
         String leaseId = UUID.randomUUID().toString();
         List<String> args = ScriptArguments.concurrency(ScriptArguments.REDIS_CLOCK, limit, leaseId);
-        return resilience.guarded(
+        return resilience.guarded(RedisOperation.CONCURRENCY,
                 () -> scripts.send(scripts.scripts().concurrency(), List.of(key), args)
                         .map(reply -> reply.get(0).toLong() == 1 ? new Lease(this, key, leaseId, null) : null),
                 failure -> withoutRedis(tenantTag, limit, failure))
                 .map(lease -> {
                     if (lease == null) {
+                        metrics.concurrencyRejected(limit.getName());
                         throw new ConcurrencyLimitExceededException(limit.getName(), limit.getLimit());
                     }
                     return lease;
@@ -78,7 +83,8 @@ public class ConcurrencyLeases {
     }
 
     Uni<Void> release(String key, String leaseId) {
-        return scripts.removeFromSortedSet(key, leaseId).ifNoItem().after(timeout).fail()
+        return metrics.timed(RedisOperation.CONCURRENCY,
+                scripts.removeFromSortedSet(key, leaseId).ifNoItem().after(timeout).fail())
                 .onFailure().recoverWithNull().replaceWithVoid();
     }
 

@@ -20,6 +20,10 @@ import io.quarkiverse.ratelimit.RateLimiterUnavailableException;
 import io.quarkiverse.ratelimit.runtime.config.RateLimitConfig;
 import io.quarkiverse.ratelimit.runtime.decide.PendingDecisions.Pending;
 import io.quarkiverse.ratelimit.runtime.limit.LimitDefinition;
+import io.quarkiverse.ratelimit.runtime.observe.DecidedBy;
+import io.quarkiverse.ratelimit.runtime.observe.RateLimitMetrics;
+import io.quarkiverse.ratelimit.runtime.observe.RedisOperation;
+import io.quarkiverse.ratelimit.runtime.observe.RedisOutcome;
 import io.quarkiverse.ratelimit.runtime.redis.RedisDecisions;
 import io.quarkiverse.ratelimit.runtime.redis.ScriptRunner;
 import io.smallrye.mutiny.Uni;
@@ -47,12 +51,16 @@ public class DecisionGuard {
     private final LongAdder redisAttempts = new LongAdder();
     private final LongAdder degradedCalls = new LongAdder();
     private final LongAdder cachedRefusals = new LongAdder();
+    private final RateLimitMetrics metrics;
+    private final Duration decisionTimeout;
     /** {@code null} when refusals are not cached ({@code refusal-cache.enabled=false}). */
     private final RefusalCache refusals;
 
     DecisionGuard(RedisDecisions redis, ScriptRunner scripts, RateLimitConfig config,
-            Event<CircuitBreakerTransition> transitions, Vertx vertx) {
+            Event<CircuitBreakerTransition> transitions, Vertx vertx, RateLimitMetrics metrics) {
         this.redis = redis;
+        this.metrics = metrics;
+        this.decisionTimeout = config.decisionTimeout();
         this.vertx = vertx;
         this.pending = new PendingDecisions(config.decisionTimeout().toNanos(), config.busyTimeout().toNanos(),
                 System::nanoTime, scripts::lastReplyNanos);
@@ -74,29 +82,37 @@ public class DecisionGuard {
     /**
      * One decision per limit, in order; the call is admitted only if every one allows it. A refusal this instance
      * still holds from Redis answers without Redis, with the decisions of the refusing limits only.
+     *
+     * @param tenant the tenant's id, for the metrics; {@code null} when the limits have none
      */
-    public Uni<List<RateLimitDecision>> acquire(List<String> keys, List<LimitDefinition> limits) {
+    public Uni<List<RateLimitDecision>> acquire(List<String> keys, List<LimitDefinition> limits, String tenant) {
         if (refusals != null) {
             List<RateLimitDecision> refused = refusals.refusal(keys, limits);
             if (refused != null) {
                 cachedRefusals.increment();
+                metrics.decided(refused, DecidedBy.LOCAL_CACHE, tenant);
                 return Uni.createFrom().item(refused);
             }
-            long sent = System.nanoTime();
-            return guarded(() -> redis.decide(keys, limits)
-                    .onSuccess(decisions -> refusals.remember(keys, limits, decisions, sent)),
-                    failure -> withoutRedis(keys, limits, failure));
         }
-        return guarded(() -> redis.decide(keys, limits), failure -> withoutRedis(keys, limits, failure));
+        return guarded(RedisOperation.DECIDE, () -> {
+            long sent = System.nanoTime();
+            return redis.decide(keys, limits).onSuccess(decisions -> {
+                if (refusals != null) {
+                    refusals.remember(keys, limits, decisions, sent);
+                }
+                metrics.decided(decisions, DecidedBy.REDIS, tenant);
+            });
+        }, failure -> withoutRedis(keys, limits, failure, tenant));
     }
 
     /**
-     * Gives back what an admitted call consumed of each limit; a refusal this instance holds for those keys no longer
-     * holds.
+     * Gives back what an admitted call consumed of each limit, failing after {@code decision-timeout}; a refusal this
+     * instance holds for those keys no longer holds.
      */
     public Uni<Void> refund(List<String> keys, List<LimitDefinition> limits) {
         forget(keys);
-        return redis.refund(keys, limits);
+        return metrics.timed(RedisOperation.REFUND,
+                redis.refund(keys, limits).ifNoItem().after(decisionTimeout).fail());
     }
 
     /** Deletes the limits' state; a refusal this instance holds for those keys no longer holds. */
@@ -121,13 +137,17 @@ public class DecisionGuard {
      * is open, then {@code failure} is {@code null}), {@code withoutRedis} decides instead. One {@code Uni} around a
      * Vert.x future, and no timer of its own ({@link PendingDecisions}): this is every decision's path.
      */
-    public <T> Uni<T> guarded(Supplier<Future<T>> redisCall, Function<Throwable, T> withoutRedis) {
+    public <T> Uni<T> guarded(RedisOperation operation, Supplier<Future<T>> redisCall,
+            Function<Throwable, T> withoutRedis) {
         if (!breaker.tryAcquirePermission()) {
             return Uni.createFrom().item(() -> withoutRedis.apply(null));
         }
         redisAttempts.increment();
         return Uni.createFrom().emitter(emitter -> {
-            Pending decision = pending.start((given, timeout) -> failOver(emitter, withoutRedis, timeout));
+            Pending decision = pending.start((given, timeout) -> {
+                metrics.redisCall(operation, RedisOutcome.TIMEOUT, System.nanoTime() - given.startNanos);
+                failOver(emitter, withoutRedis, timeout);
+            });
             Future<T> reply;
             try {
                 reply = redisCall.get();
@@ -139,6 +159,8 @@ public class DecisionGuard {
                     return; // given up already: the failure mode decided
                 }
                 pending.done(decision);
+                metrics.redisCall(operation, result.succeeded() ? RedisOutcome.SUCCESS : RedisOutcome.of(result.cause()),
+                        System.nanoTime() - decision.startNanos);
                 if (result.succeeded()) {
                     breaker.onSuccess();
                     emitter.complete(result.result());
@@ -178,7 +200,8 @@ public class DecisionGuard {
     }
 
     /** Each limit's failure mode decides; fail-closed wins, then the local limits decide all or nothing. */
-    private List<RateLimitDecision> withoutRedis(List<String> keys, List<LimitDefinition> limits, Throwable cause) {
+    private List<RateLimitDecision> withoutRedis(List<String> keys, List<LimitDefinition> limits, Throwable cause,
+            String tenant) {
         degradedCalls.increment();
         List<LimitDefinition> local = new ArrayList<>(limits.size());
         List<String> localKeys = new ArrayList<>(limits.size());
@@ -186,6 +209,7 @@ public class DecisionGuard {
             LimitDefinition limit = limits.get(i);
             FailureMode mode = failureMode(limit);
             if (mode == FailureMode.FAIL_CLOSED) {
+                metrics.unavailable(limits, tenant);
                 throw new RateLimiterUnavailableException(limit.getName(), breaker.retryAfter(), cause);
             }
             if (mode != FailureMode.FAIL_OPEN) {
@@ -194,14 +218,24 @@ public class DecisionGuard {
             }
         }
         List<RateLimitDecision> localDecisions = local.isEmpty() ? List.of() : this.local.acquire(localKeys, local);
+        metrics.decided(localDecisions, DecidedBy.FALLBACK, tenant);
+        if (localDecisions.size() == limits.size()) {
+            return localDecisions;
+        }
+        List<RateLimitDecision> admitted = new ArrayList<>(limits.size() - localDecisions.size());
         List<RateLimitDecision> decisions = new ArrayList<>(limits.size());
         int next = 0;
         for (LimitDefinition limit : limits) {
-            decisions.add(failureMode(limit) == FailureMode.FAIL_OPEN
-                    ? new RateLimitDecision(limit.getName(), limit.getLimit(), limit.window(), true, limit.getLimit(),
-                            limit.window(), Duration.ZERO, true)
-                    : localDecisions.get(next++));
+            if (failureMode(limit) == FailureMode.FAIL_OPEN) {
+                RateLimitDecision open = new RateLimitDecision(limit.getName(), limit.getLimit(), limit.window(), true,
+                        limit.getLimit(), limit.window(), Duration.ZERO, true);
+                admitted.add(open);
+                decisions.add(open);
+            } else {
+                decisions.add(localDecisions.get(next++));
+            }
         }
+        metrics.decided(admitted, DecidedBy.FAIL_OPEN, tenant);
         return decisions;
     }
 

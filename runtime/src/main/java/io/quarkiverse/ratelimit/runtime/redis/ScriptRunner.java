@@ -3,6 +3,7 @@ package io.quarkiverse.ratelimit.runtime.redis;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
 
 import jakarta.annotation.PreDestroy;
@@ -19,6 +20,8 @@ import org.jboss.logging.Logger;
 import io.quarkiverse.ratelimit.runtime.config.RateLimitConfig;
 import io.quarkiverse.ratelimit.runtime.config.RateLimitFixedConfig;
 import io.quarkiverse.ratelimit.runtime.limit.EffectiveLimits;
+import io.quarkiverse.ratelimit.runtime.observe.RateLimitMetrics;
+import io.quarkiverse.ratelimit.runtime.observe.RedisOperation;
 import io.quarkus.redis.client.RedisClientName;
 import io.quarkus.redis.runtime.client.config.RedisConfig;
 import io.quarkus.runtime.StartupEvent;
@@ -44,8 +47,13 @@ public class ScriptRunner {
     private final InFlightLimit inFlight;
     private final RateLimitScripts scripts;
     private final LongAdder noScriptRecoveries = new LongAdder();
+    private final AtomicInteger scriptsPreloaded = new AtomicInteger();
+    private volatile int scriptsUsed;
+    private final RateLimitMetrics metrics;
 
-    ScriptRunner(@Any Instance<Redis> clients, RateLimitFixedConfig config, RateLimitConfig runTimeConfig) {
+    ScriptRunner(@Any Instance<Redis> clients, RateLimitFixedConfig config, RateLimitConfig runTimeConfig,
+            RateLimitMetrics metrics) {
+        this.metrics = metrics;
         String clientName = config.redisClientName().orElse(RedisConfig.DEFAULT_CLIENT_NAME);
         this.redis = config.redisClientName()
                 .map(name -> clients.select(RedisClientName.Literal.of(name)).get())
@@ -90,6 +98,7 @@ public class ScriptRunner {
                         return Future.failedFuture(failure);
                     }
                     noScriptRecoveries.increment();
+                    metrics.scriptReloaded();
                     return pipelined.send(request(io.vertx.redis.client.Command.EVAL, script.source(), keys, args),
                             this::pooled);
                 })
@@ -124,15 +133,30 @@ public class ScriptRunner {
         return redis.send(Request.cmd(Command.ZREM).arg(key).arg(member)).replaceWithVoid();
     }
 
-    /** Sends one plain command (administration: not a decision, so neither guarded nor counted). */
+    /** Sends one plain command (administration: not a decision, so not guarded; timed as {@code admin}). */
     public Uni<Response> send(Request request) {
-        return redis.send(request);
+        return metrics.timed(RedisOperation.ADMIN, redis.send(request));
     }
 
+    /** Deletes keys (an administrative reset). */
     public Uni<Void> delete(List<String> keys) {
         Request delete = Request.cmd(Command.DEL);
         keys.forEach(delete::arg);
-        return redis.send(delete).replaceWithVoid();
+        return send(delete).replaceWithVoid();
+    }
+
+    /** Whether Redis answers a PING now (through the client's pool, neither guarded nor timed). */
+    public Uni<Void> ping(Duration timeout) {
+        return redis.send(Request.cmd(Command.PING)).ifNoItem().after(timeout).fail().replaceWithVoid();
+    }
+
+    /** How many scripts the application's limits use, and how many of them Redis took at start-up. */
+    public int scriptsUsed() {
+        return scriptsUsed;
+    }
+
+    public int scriptsPreloaded() {
+        return scriptsPreloaded.get();
     }
 
     /** How often a NOSCRIPT reply was recovered since start-up. */
@@ -151,11 +175,13 @@ public class ScriptRunner {
             used.add(scripts.decide(algorithmSet));
             used.add(scripts.refund(algorithmSet));
         }
+        scriptsUsed = used.size();
         for (LuaScript script : used) {
             redis.send(Request.cmd(Command.SCRIPT).arg("LOAD").arg(script.source()))
                     .subscribe().with(
                             sha -> {
                                 answered();
+                                scriptsPreloaded.incrementAndGet();
                                 if (!script.sha1().equals(sha.toString())) {
                                     LOG.warnf("Redis cached %s as %s, expected %s", script.name(), sha, script.sha1());
                                 }

@@ -1,0 +1,61 @@
+package io.quarkiverse.ratelimit.deployment;
+
+import static io.quarkus.deployment.annotations.ExecutionTime.RUNTIME_INIT;
+
+import java.util.Optional;
+
+import org.eclipse.microprofile.config.ConfigProvider;
+import org.eclipse.microprofile.config.ConfigValue;
+
+import io.quarkiverse.ratelimit.runtime.config.RateLimitFixedConfig;
+import io.quarkiverse.ratelimit.runtime.observe.MicrometerRateLimitMetrics;
+import io.quarkiverse.ratelimit.runtime.observe.NoRateLimitMetrics;
+import io.quarkiverse.ratelimit.runtime.observe.ObservabilityRecorder;
+import io.quarkiverse.ratelimit.runtime.observe.RateLimitReadinessCheck;
+import io.quarkus.arc.deployment.AdditionalBeanBuildItem;
+import io.quarkus.deployment.Capabilities;
+import io.quarkus.deployment.Capability;
+import io.quarkus.deployment.annotations.BuildStep;
+import io.quarkus.deployment.annotations.Record;
+import io.quarkus.deployment.metrics.MetricsCapabilityBuildItem;
+import io.quarkus.redis.deployment.client.RedisBuildTimeConfig;
+import io.quarkus.runtime.metrics.MetricsFactory;
+import io.quarkus.smallrye.health.deployment.spi.HealthBuildItem;
+
+/** Metrics and the readiness check, each only when the application has the extension that publishes it. */
+public class ObservabilityProcessor {
+
+    static final String REDIS_HEALTH_PROPERTY = "quarkus.redis.health.enabled";
+
+    /** Micrometer's meters when the application has quarkus-micrometer; otherwise none, and no Micrometer class. */
+    @BuildStep
+    AdditionalBeanBuildItem metrics(Optional<MetricsCapabilityBuildItem> metrics) {
+        boolean micrometer = metrics.map(capability -> capability.metricsSupported(MetricsFactory.MICROMETER))
+                .orElse(false);
+        return AdditionalBeanBuildItem.unremovableOf(micrometer
+                ? MicrometerRateLimitMetrics.class
+                : NoRateLimitMetrics.class);
+    }
+
+    @BuildStep
+    HealthBuildItem readinessCheck(RateLimitFixedConfig config) {
+        return new HealthBuildItem(RateLimitReadinessCheck.class.getName(), config.health().enabled());
+    }
+
+    /** Advises at start-up when Quarkus's Redis readiness check would take the instance out with Redis. */
+    @BuildStep
+    @Record(RUNTIME_INIT)
+    void adviseOnRedisReadiness(Capabilities capabilities, RedisBuildTimeConfig redisConfig,
+            RateLimitFixedConfig config, ObservabilityRecorder recorder) {
+        boolean redisCheckByDefault = redisConfig.healthEnabled() && !setByTheApplication(REDIS_HEALTH_PROPERTY);
+        if (capabilities.isPresent(Capability.SMALLRYE_HEALTH) && config.health().enabled() && redisCheckByDefault) {
+            recorder.adviseOnRedisReadiness();
+        }
+    }
+
+    /** Whether a configuration source has the property, rather than the extension's defaults (ordinal MIN_VALUE). */
+    private static boolean setByTheApplication(String property) {
+        ConfigValue value = ConfigProvider.getConfig().getConfigValue(property);
+        return value.getRawValue() != null && value.getSourceOrdinal() > Integer.MIN_VALUE;
+    }
+}

@@ -1,0 +1,58 @@
+import { LitElement, html, css } from 'lit';
+import { JsonRpc } from 'jsonrpc';
+import '@vaadin/button';
+
+/** Redis and the circuit breaker as this instance sees them, with the counters since start-up. */
+export class QwcRateLimitBreaker extends LitElement {
+
+    jsonRpc = new JsonRpc(this);
+
+    static styles = css`
+        table { margin: var(--lumo-space-m); border-collapse: collapse; }
+        td { padding: var(--lumo-space-xs) var(--lumo-space-m); }
+        td:first-child { color: var(--lumo-secondary-text-color); }
+        .open { color: var(--lumo-error-text-color); font-weight: bold; }
+        .closed { color: var(--lumo-success-text-color); font-weight: bold; }
+        vaadin-button { margin: var(--lumo-space-m); }
+    `;
+
+    static labels = {
+        circuit: 'Circuit breaker',
+        redisRetryIn: 'Redis tried again in',
+        decisionsSentToRedis: 'Decisions sent to Redis',
+        decisionsWithoutRedis: 'Decisions by failure mode (without Redis)',
+        refusalsFromCache: 'Refusals repeated from the refusal cache',
+        scriptsUsed: 'Scripts the limits use',
+        scriptsPreloaded: 'Scripts loaded into Redis at start-up',
+        scriptReloads: 'Scripts sent again after NOSCRIPT'
+    };
+
+    static properties = {
+        _state: { state: true }
+    };
+
+    connectedCallback() {
+        super.connectedCallback();
+        this._refresh();
+    }
+
+    render() {
+        if (!this._state) {
+            return html`<span>Loading...</span>`;
+        }
+        return html`
+            <table>
+                ${Object.entries(this._state).map(([key, value]) => html`
+                    <tr>
+                        <td>${QwcRateLimitBreaker.labels[key] || key}</td>
+                        <td class="${key === 'circuit' ? (value === 'closed' ? 'closed' : 'open') : ''}">${value}</td>
+                    </tr>`)}
+            </table>
+            <vaadin-button @click="${this._refresh}">Refresh</vaadin-button>`;
+    }
+
+    _refresh() {
+        this.jsonRpc.breaker().then(response => this._state = response.result);
+    }
+}
+customElements.define('qwc-rate-limit-breaker', QwcRateLimitBreaker);

@@ -1,0 +1,75 @@
+package io.quarkiverse.ratelimit.deployment;
+
+import java.util.Map;
+import java.util.function.Function;
+import java.util.function.Supplier;
+
+import io.quarkiverse.ratelimit.localredis.LocalRedisServer;
+
+/**
+ * A redis-server of its own for a {@code QuarkusUnitTest} that breaks Redis on purpose. Such a test class is loaded
+ * twice (by JUnit, which configures the application, and by Quarkus, which runs the test methods), so a static
+ * {@code LocalRedisServer} would start twice and the test would kill the wrong one. The server is started once per name
+ * and shared through the system properties with JDK types only.
+ */
+public final class TestRedis {
+
+    private final Map<String, Object> shared;
+
+    private TestRedis(Map<String, Object> shared) {
+        this.shared = shared;
+    }
+
+    @SuppressWarnings("unchecked")
+    public static synchronized TestRedis named(String name) {
+        String key = TestRedis.class.getName() + "." + name;
+        Map<String, Object> shared = (Map<String, Object>) System.getProperties().get(key);
+        if (shared == null) {
+            LocalRedisServer server = LocalRedisServer.start();
+            shared = Map.of(
+                    "uri", server.uri(),
+                    "alive", (Supplier<Boolean>) server::isAlive,
+                    "kill", (Runnable) server::kill,
+                    "restart", (Runnable) server::restart,
+                    "close", (Runnable) () -> {
+                        server.close();
+                        System.getProperties().remove(key);
+                    },
+                    "command", (Function<String[], Object>) server::command);
+            System.getProperties().put(key, shared);
+        }
+        return new TestRedis(shared);
+    }
+
+    /** For {@code quarkus.redis.hosts}. */
+    public String uri() {
+        return (String) shared.get("uri");
+    }
+
+    public boolean isAlive() {
+        return ((Supplier<Boolean>) shared.get("alive")).get();
+    }
+
+    /** SIGKILL. */
+    public void kill() {
+        run("kill");
+    }
+
+    /** The same port again, empty. */
+    public void restart() {
+        run("restart");
+    }
+
+    public void close() {
+        run("close");
+    }
+
+    @SuppressWarnings("unchecked")
+    public Object command(String... args) {
+        return ((Function<String[], Object>) shared.get("command")).apply(args);
+    }
+
+    private void run(String control) {
+        ((Runnable) shared.get(control)).run();
+    }
+}

@@ -1,0 +1,104 @@
+package io.quarkiverse.ratelimit.deployment.observe;
+
+import static io.restassured.RestAssured.given;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.hamcrest.Matchers.matchesPattern;
+
+import java.util.Map;
+import java.util.UUID;
+
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.Path;
+
+import org.jboss.shrinkwrap.api.asset.StringAsset;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import com.fasterxml.jackson.databind.JsonNode;
+
+import io.quarkiverse.ratelimit.Algorithm;
+import io.quarkiverse.ratelimit.FailureMode;
+import io.quarkiverse.ratelimit.RateLimited;
+import io.quarkiverse.ratelimit.deployment.TestRedis;
+import io.quarkus.devui.tests.DevUIJsonRPCTest;
+import io.quarkus.test.QuarkusDevModeTest;
+
+/** The Dev UI card's JSON-RPC methods, as its pages call them: the limits, a tenant's status and reset, the breaker. */
+public class DevUiTest extends DevUIJsonRPCTest {
+
+    static final TestRedis REDIS = TestRedis.named("dev-ui");
+
+    @RegisterExtension
+    static final QuarkusDevModeTest app = new QuarkusDevModeTest()
+            .withApplicationRoot(jar -> jar.addClasses(Mail.class)
+                    .addAsResource(new StringAsset(String.join("\n",
+                            "quarkus.redis.hosts=" + REDIS.uri(),
+                            "quarkus.rate-limit.tenant.header=X-Tenant-Id",
+                            "quarkus.rate-limit.policies.e-mail.limit=5",
+                            "quarkus.rate-limit.policies.e-mail.window=1h")), "application.properties"));
+
+    public DevUiTest() {
+        super("io.quarkiverse.ratelimit.quarkus-rate-limit");
+    }
+
+    @Path("/mail")
+    public static class Mail {
+
+        @GET
+        @RateLimited(policy = "e-mail", algorithm = Algorithm.FIXED_WINDOW, failureMode = FailureMode.FAIL_CLOSED)
+        public String send() {
+            return "sent";
+        }
+    }
+
+    @AfterAll
+    static void stopRedis() {
+        REDIS.close();
+    }
+
+    @Test
+    void listsEachLimitAsDeclaredAndAsConfigured() throws Exception {
+        JsonNode limits = executeJsonRPCMethod("limits");
+        assertThat(limits).hasSize(1);
+        JsonNode limit = limits.get(0);
+        assertThat(limit.get("method").asText()).isEqualTo("DevUiTest$Mail#send()");
+        assertThat(limit.get("name").asText()).isEqualTo("Mail.send");
+        assertThat(limit.get("policy").asText()).isEqualTo("e-mail");
+        assertThat(limit.get("declaredLimit").asLong()).as("the annotation leaves it to the policy").isZero();
+        assertThat(limit.get("limit").asLong()).isEqualTo(5);
+        assertThat(limit.get("window").asText()).isEqualTo("PT1H");
+        assertThat(limit.get("algorithm").asText()).isEqualTo("fixed-window");
+        assertThat(limit.get("scope").asText()).isEqualTo("tenant");
+        assertThat(limit.get("cost").asLong()).isEqualTo(1);
+        assertThat(limit.get("failureMode").asText()).isEqualTo("fail-closed");
+    }
+
+    @Test
+    void looksUpATenantAndResetsIt() throws Exception {
+        String tenant = UUID.randomUUID().toString();
+        for (int i = 0; i < 3; i++) {
+            given().header("X-Tenant-Id", tenant).get("/mail").then().statusCode(200);
+        }
+        JsonNode status = executeJsonRPCMethod("tenantStatus", Map.of("tenant", tenant));
+        assertThat(status).hasSize(1);
+        assertThat(status.get(0).get("policy").asText()).isEqualTo("e-mail");
+        assertThat(status.get(0).get("remaining").asLong()).isEqualTo(2);
+        assertThat(status.get(0).get("resetInSeconds").asLong()).isBetween(1L, 3600L);
+
+        JsonNode afterReset = executeJsonRPCMethod("reset", Map.of("tenant", tenant, "policy", "e-mail"));
+        assertThat(afterReset.get(0).get("remaining").asLong()).isEqualTo(5);
+        given().header("X-Tenant-Id", tenant).get("/mail").then().statusCode(200)
+                .header("RateLimit", matchesPattern("\"Mail.send\";r=4;t=\\d+"));
+    }
+
+    @Test
+    void showsTheBreakerAndTheCounters() throws Exception {
+        given().header("X-Tenant-Id", UUID.randomUUID().toString()).get("/mail").then().statusCode(200);
+        JsonNode breaker = executeJsonRPCMethod("breaker");
+        assertThat(breaker.get("circuit").asText()).isEqualTo("closed");
+        assertThat(breaker.get("decisionsSentToRedis").asLong()).isPositive();
+        assertThat(breaker.get("decisionsWithoutRedis").asLong()).isZero();
+        assertThat(breaker.get("scriptsPreloaded").asInt()).isEqualTo(breaker.get("scriptsUsed").asInt());
+    }
+}

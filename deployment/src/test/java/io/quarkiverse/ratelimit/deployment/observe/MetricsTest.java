@@ -1,0 +1,144 @@
+package io.quarkiverse.ratelimit.deployment.observe;
+
+import static io.restassured.RestAssured.given;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.UUID;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.Path;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import io.quarkiverse.ratelimit.Algorithm;
+import io.quarkiverse.ratelimit.FailureMode;
+import io.quarkiverse.ratelimit.RateLimited;
+import io.quarkiverse.ratelimit.deployment.TestRedis;
+import io.quarkus.test.QuarkusUnitTest;
+
+/**
+ * A scripted sequence against a real Redis (allowed, refused by Redis and by the refusal cache, a NOSCRIPT after
+ * SCRIPT FLUSH, then Redis killed so that every failure mode decides), then one scrape of the Prometheus endpoint: every
+ * counter has exactly the value the sequence implies, per tag set.
+ */
+class MetricsTest {
+
+    static final TestRedis REDIS = TestRedis.named("metrics");
+
+    @RegisterExtension
+    static final QuarkusUnitTest app = new QuarkusUnitTest()
+            .withApplicationRoot(jar -> jar.addClasses(Metered.class, TestRedis.class))
+            .overrideConfigKey("quarkus.redis.hosts", REDIS.uri())
+            .overrideConfigKey("quarkus.rate-limit.tenant.header", "X-Tenant-Id")
+            .overrideConfigKey("quarkus.rate-limit.circuit-breaker.failure-threshold", "2")
+            .overrideConfigKey("quarkus.rate-limit.circuit-breaker.open-duration", "1h");
+
+    @Path("/metered")
+    public static class Metered {
+
+        @GET
+        @Path("local")
+        @RateLimited(name = "search", limit = 3, window = "1h", algorithm = Algorithm.FIXED_WINDOW)
+        public String local() {
+            return "ok";
+        }
+
+        @GET
+        @Path("closed")
+        @RateLimited(name = "payments", limit = 3, window = "1h", failureMode = FailureMode.FAIL_CLOSED)
+        public String closed() {
+            return "ok";
+        }
+
+        @GET
+        @Path("open")
+        @RateLimited(name = "catalog", limit = 3, window = "1h", failureMode = FailureMode.FAIL_OPEN)
+        public String open() {
+            return "ok";
+        }
+    }
+
+    @AfterAll
+    static void stopRedis() {
+        REDIS.close();
+    }
+
+    @Test
+    void everyDecisionIsCountedOnceByWhatDecidedIt() {
+        String first = UUID.randomUUID().toString();
+        for (int i = 0; i < 3; i++) {
+            call(first, "local", 200);
+        }
+        call(first, "local", 429); // Redis refuses
+        call(first, "local", 429); // the refusal cache repeats it
+
+        REDIS.command("SCRIPT", "FLUSH");
+        call(UUID.randomUUID().toString(), "local", 200); // NOSCRIPT, recovered by one EVAL
+
+        REDIS.kill();
+        String third = UUID.randomUUID().toString();
+        for (int i = 0; i < 3; i++) {
+            call(third, "local", 200); // the local limiter: 3 of 3 on this one instance
+        }
+        call(third, "local", 429);
+        call(third, "closed", 503);
+        call(third, "closed", 503);
+        call(third, "open", 200);
+
+        String scrape = given().get("/q/metrics").then().statusCode(200).extract().asString();
+
+        assertThat(value(scrape, "rate_limit_decisions_total", "search", "allowed", "redis")).isEqualTo(4);
+        assertThat(value(scrape, "rate_limit_decisions_total", "search", "rejected", "redis")).isEqualTo(1);
+        assertThat(value(scrape, "rate_limit_decisions_total", "search", "rejected", "local_cache")).isEqualTo(1);
+        assertThat(value(scrape, "rate_limit_decisions_total", "search", "allowed", "fallback")).isEqualTo(3);
+        assertThat(value(scrape, "rate_limit_decisions_total", "search", "rejected", "fallback")).isEqualTo(1);
+        assertThat(value(scrape, "rate_limit_decisions_total", "payments", "rejected", "fail_closed")).isEqualTo(2);
+        assertThat(value(scrape, "rate_limit_decisions_total", "catalog", "allowed", "fail_open")).isEqualTo(1);
+        assertThat(series(scrape, "rate_limit_decisions_total")).as("no other decision was counted").isEqualTo(7);
+
+        // remaining < 0.2 * 3: the third call of each tenant's window, by Redis and by the local limiter
+        assertThat(value(scrape, "rate_limit_near_limit_total{limit=\"search\"}")).isEqualTo(2);
+        assertThat(value(scrape, "rate_limit_redis_script_reloads_total")).isEqualTo(1);
+
+        // two failures opened the breaker (threshold 2); it stays open for the hour
+        assertThat(value(scrape, "rate_limit_circuit_state")).isEqualTo(2);
+        assertThat(value(scrape, "rate_limit_circuit_transitions_total{from=\"closed\",to=\"open\"}")).isEqualTo(1);
+        assertThat(value(scrape, "rate_limit_circuit_transitions_total{from=\"open\",to=\"half_open\"}")).isZero();
+
+        // every call that reached Redis was timed: five answered, two failed before the breaker opened
+        assertThat(value(scrape,
+                "rate_limit_redis_duration_seconds_count{operation=\"decide\",outcome=\"success\"}")).isEqualTo(5);
+        assertThat(value(scrape,
+                "rate_limit_redis_duration_seconds_count{operation=\"decide\",outcome=\"error\"}")).isEqualTo(2);
+        for (String quantile : new String[] { "0.5", "0.95", "0.99" }) {
+            assertThat(scrape).contains("rate_limit_redis_duration_seconds{operation=\"decide\",outcome=\"success\","
+                    + "quantile=\"" + quantile + "\"}");
+        }
+        assertThat(scrape).containsPattern(
+                "rate_limit_redis_duration_seconds_bucket\\{operation=\"decide\",outcome=\"success\",le=\"[0-9.E-]+\"}");
+    }
+
+    private static void call(String tenant, String path, int status) {
+        given().header("X-Tenant-Id", tenant).get("/metered/" + path).then().statusCode(status);
+    }
+
+    private static long value(String scrape, String meter, String limit, String result, String decidedBy) {
+        return value(scrape, meter + "{decided_by=\"" + decidedBy + "\",limit=\"" + limit + "\",mode=\"enforce\","
+                + "result=\"" + result + "\"}");
+    }
+
+    /** The value of one series, as a whole number; fails when the scrape has no such series. */
+    private static long value(String scrape, String series) {
+        Matcher matcher = Pattern.compile("(?m)^" + Pattern.quote(series) + " ([0-9.E+-]+)$").matcher(scrape);
+        assertThat(matcher.find()).as("%s in the scrape:%n%s", series, scrape).isTrue();
+        return Math.round(Double.parseDouble(matcher.group(1)));
+    }
+
+    private static long series(String scrape, String meter) {
+        return scrape.lines().filter(line -> line.startsWith(meter + "{")).count();
+    }
+}

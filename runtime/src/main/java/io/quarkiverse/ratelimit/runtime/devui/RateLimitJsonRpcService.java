@@ -1,0 +1,143 @@
+package io.quarkiverse.ratelimit.runtime.devui;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+import io.quarkiverse.ratelimit.RateLimitAdmin;
+import io.quarkiverse.ratelimit.RateLimitDecision;
+import io.quarkiverse.ratelimit.runtime.decide.DecisionGuard;
+import io.quarkiverse.ratelimit.runtime.limit.DeclaredLimits;
+import io.quarkiverse.ratelimit.runtime.limit.EffectiveLimits;
+import io.quarkiverse.ratelimit.runtime.limit.EffectiveMethod;
+import io.quarkiverse.ratelimit.runtime.limit.LimitDefinition;
+import io.quarkiverse.ratelimit.runtime.redis.ScriptRunner;
+import io.smallrye.common.annotation.NonBlocking;
+import io.smallrye.mutiny.Multi;
+import io.smallrye.mutiny.Uni;
+
+/**
+ * The Dev UI card's back end (dev mode only): the application's limits, a tenant's status per limit and its reset, and
+ * the state of Redis and the circuit breaker.
+ */
+public class RateLimitJsonRpcService {
+
+    private final DeclaredLimits declared;
+    private final EffectiveLimits effective;
+    private final RateLimitAdmin admin;
+    private final DecisionGuard guard;
+    private final ScriptRunner scripts;
+
+    RateLimitJsonRpcService(DeclaredLimits declared, EffectiveLimits effective, RateLimitAdmin admin,
+            DecisionGuard guard, ScriptRunner scripts) {
+        this.declared = declared;
+        this.effective = effective;
+        this.admin = admin;
+        this.guard = guard;
+        this.scripts = scripts;
+    }
+
+    /**
+     * Every limit of every rate-limited method: as the annotation declares it (read at build time; zero or empty
+     * where a policy gives the value), and as it applies after configuration.
+     */
+    @NonBlocking
+    public List<Map<String, Object>> limits() {
+        List<Map<String, Object>> rows = new ArrayList<>();
+        declared.all().forEach((methodId, methodLimits) -> {
+            EffectiveMethod applied = effective.all().get(methodId);
+            List<LimitDefinition> declaredLimits = methodLimits.getLimits();
+            for (int i = 0; i < declaredLimits.size(); i++) {
+                LimitDefinition limit = declaredLimits.get(i);
+                LimitDefinition configured = applied == null ? limit : applied.limits().getLimits().get(i);
+                Map<String, Object> row = new LinkedHashMap<>();
+                row.put("method", method(methodId));
+                row.put("name", configured.getName());
+                row.put("policy", limit.getPolicy() == null ? "" : limit.getPolicy());
+                row.put("limit", configured.getLimit());
+                row.put("window", configured.window().toString());
+                row.put("algorithm", name(configured.getAlgorithm()));
+                row.put("scope", name(configured.getScope()));
+                row.put("cost", configured.getCost());
+                row.put("burst", configured.getBurst());
+                row.put("failureMode", name(configured.getFailureMode()));
+                row.put("declaredLimit", limit.getLimit());
+                row.put("declaredWindow", limit.getWindowMillis() == 0 ? "" : limit.window().toString());
+                rows.add(row);
+            }
+        });
+        return rows;
+    }
+
+    /** The names a tenant's status and reset take: each per-tenant limit's policy or name. */
+    @NonBlocking
+    public List<String> policies() {
+        return admin.policies();
+    }
+
+    /** The tenant's state in every per-tenant limit, read from Redis without consuming anything. */
+    public Uni<List<Map<String, Object>>> tenantStatus(String tenant) {
+        return Multi.createFrom().iterable(admin.policies())
+                .onItem().transformToUniAndConcatenate(policy -> admin.status(tenant, policy)
+                        .map(decisions -> rows(policy, decisions)))
+                .collect().asList()
+                .map(perPolicy -> perPolicy.stream().flatMap(List::stream).toList());
+    }
+
+    /** Deletes the tenant's counters of one policy (or limit name): its next call starts afresh. */
+    public Uni<List<Map<String, Object>>> reset(String tenant, String policy) {
+        return admin.reset(tenant, policy).chain(() -> tenantStatus(tenant));
+    }
+
+    /** Redis and the circuit breaker as this instance sees them, with the counters since start-up. */
+    @NonBlocking
+    public Map<String, Object> breaker() {
+        Map<String, Object> state = new LinkedHashMap<>();
+        state.put("circuit", name(guard.circuitState()));
+        state.put("redisRetryIn", guard.circuitState() == io.quarkiverse.ratelimit.CircuitBreakerTransition.State.OPEN
+                ? guard.retryAfter().toMillis() + " ms"
+                : "");
+        state.put("decisionsSentToRedis", guard.redisAttempts());
+        state.put("decisionsWithoutRedis", guard.degradedCalls());
+        state.put("refusalsFromCache", guard.cachedRefusals());
+        state.put("scriptsUsed", scripts.scriptsUsed());
+        state.put("scriptsPreloaded", scripts.scriptsPreloaded());
+        state.put("scriptReloads", scripts.noScriptRecoveries());
+        return state;
+    }
+
+    private static List<Map<String, Object>> rows(String policy, List<RateLimitDecision> decisions) {
+        List<Map<String, Object>> rows = new ArrayList<>(decisions.size());
+        for (RateLimitDecision decision : decisions) {
+            Map<String, Object> row = new LinkedHashMap<>();
+            row.put("policy", policy);
+            row.put("name", decision.limitName());
+            row.put("limit", decision.limit());
+            row.put("window", decision.window().toString());
+            row.put("remaining", decision.remaining());
+            row.put("resetInSeconds", seconds(decision.resetAfter()));
+            row.put("decidedByRedis", !decision.degraded());
+            rows.add(row);
+        }
+        return rows;
+    }
+
+    private static long seconds(Duration duration) {
+        return (duration.toMillis() + 999) / 1000;
+    }
+
+    /** {@code Class#method(types)} without the package, as a person reads it. */
+    private static String method(String methodId) {
+        int hash = methodId.indexOf('#');
+        int lastDot = methodId.lastIndexOf('.', hash);
+        return methodId.substring(lastDot + 1);
+    }
+
+    private static String name(Enum<?> value) {
+        return value.name().toLowerCase(Locale.ROOT).replace('_', '-');
+    }
+
+}

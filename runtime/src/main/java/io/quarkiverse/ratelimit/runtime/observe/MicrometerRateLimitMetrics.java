@@ -1,0 +1,243 @@
+package io.quarkiverse.ratelimit.runtime.observe;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import jakarta.enterprise.event.Observes;
+import jakarta.inject.Singleton;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tags;
+import io.micrometer.core.instrument.Timer;
+import io.quarkiverse.ratelimit.CircuitBreakerTransition;
+import io.quarkiverse.ratelimit.RateLimitDecision;
+import io.quarkiverse.ratelimit.runtime.config.RateLimitConfig;
+import io.quarkiverse.ratelimit.runtime.limit.LimitDefinition;
+import io.quarkus.runtime.Startup;
+
+/**
+ * The rate limiter's Micrometer meters. The names and tags are a public contract (dashboards and alerts use them);
+ * the observability page of the docs lists them. Meters are created on first use and then found without a lookup
+ * in the registry: one map read and one counter increment per limit of a call.
+ */
+@Startup
+@Singleton
+public class MicrometerRateLimitMetrics implements RateLimitMetrics {
+
+    static final String DECISIONS = "rate_limit.decisions";
+    static final String NEAR_LIMIT = "rate_limit.near_limit";
+    static final String REDIS_DURATION = "rate_limit.redis.duration";
+    static final String CIRCUIT_STATE = "rate_limit.circuit.state";
+    static final String CIRCUIT_TRANSITIONS = "rate_limit.circuit.transitions";
+    static final String SCRIPT_RELOADS = "rate_limit.redis.script_reloads";
+    static final String CONCURRENCY_REJECTED = "rate_limit.concurrency.rejected";
+
+    /** Until shadow mode exists, every limit is enforced. */
+    private static final String MODE = "enforce";
+    static final String NO_TENANT = "none";
+    static final String OTHER_TENANTS = "other";
+
+    private final MeterRegistry registry;
+    private final boolean enabled;
+    private final double nearLimitRatio;
+    private final boolean tenantTag;
+    private final int maxTenants;
+    private final Set<String> taggedTenants = ConcurrentHashMap.newKeySet();
+    private final ConcurrentMap<Object, LimitMeters> limits = new ConcurrentHashMap<>();
+    private final ConcurrentMap<String, Counter> concurrencyRejections = new ConcurrentHashMap<>();
+    private final Timer[] redisDurations;
+    private final AtomicInteger circuitState = new AtomicInteger();
+    private final Counter scriptReloads;
+
+    MicrometerRateLimitMetrics(MeterRegistry registry, RateLimitConfig config) {
+        this.registry = registry;
+        this.enabled = config.metrics().enabled();
+        this.nearLimitRatio = config.metrics().nearLimitRatio();
+        this.tenantTag = config.metrics().tenantTag();
+        this.maxTenants = config.metrics().maxTenants();
+        RedisOperation[] operations = RedisOperation.values();
+        RedisOutcome[] outcomes = RedisOutcome.values();
+        this.redisDurations = new Timer[operations.length * outcomes.length];
+        if (!enabled) {
+            this.scriptReloads = null;
+            return;
+        }
+        for (RedisOperation operation : operations) {
+            for (RedisOutcome outcome : outcomes) {
+                redisDurations[operation.ordinal() * outcomes.length + outcome.ordinal()] = Timer.builder(REDIS_DURATION)
+                        .description("Time from sending a call to Redis until its reply (or until the rate limiter"
+                                + " gave up waiting)")
+                        .tags("operation", operation.tag(), "outcome", outcome.tag())
+                        .publishPercentiles(0.5, 0.95, 0.99)
+                        .publishPercentileHistogram()
+                        .minimumExpectedValue(Duration.ofNanos(50_000))
+                        .maximumExpectedValue(Duration.ofSeconds(10))
+                        .register(registry);
+            }
+        }
+        Gauge.builder(CIRCUIT_STATE, circuitState, AtomicInteger::get)
+                .description("The circuit breaker in front of Redis: 0 closed, 1 half-open, 2 open")
+                .strongReference(true)
+                .register(registry);
+        for (CircuitBreakerTransition.State from : CircuitBreakerTransition.State.values()) {
+            for (CircuitBreakerTransition.State to : CircuitBreakerTransition.State.values()) {
+                if (from != to) {
+                    transitions(from, to); // present at 0, so that rate() and increase() see the first one
+                }
+            }
+        }
+        this.scriptReloads = Counter.builder(SCRIPT_RELOADS)
+                .description("Scripts sent again because Redis had lost them (NOSCRIPT)")
+                .register(registry);
+    }
+
+    @Override
+    public void decided(List<RateLimitDecision> decisions, DecidedBy by, String tenant) {
+        if (!enabled) {
+            return;
+        }
+        String tenantValue = tenantTag ? tenantValue(tenant) : null;
+        for (int i = 0; i < decisions.size(); i++) {
+            RateLimitDecision decision = decisions.get(i);
+            LimitMeters meters = meters(decision.limitName(), tenantValue);
+            meters.decision(decision.allowed(), by).increment();
+            if (decision.allowed() && decision.remaining() < nearLimitRatio * decision.limit()) {
+                meters.nearLimit().increment();
+            }
+        }
+    }
+
+    @Override
+    public void unavailable(List<LimitDefinition> limits, String tenant) {
+        if (!enabled) {
+            return;
+        }
+        String tenantValue = tenantTag ? tenantValue(tenant) : null;
+        for (LimitDefinition limit : limits) {
+            meters(limit.getName(), tenantValue).decision(false, DecidedBy.FAIL_CLOSED).increment();
+        }
+    }
+
+    @Override
+    public void redisCall(RedisOperation operation, RedisOutcome outcome, long nanos) {
+        if (enabled) {
+            redisDurations[operation.ordinal() * RedisOutcome.values().length + outcome.ordinal()].record(nanos,
+                    TimeUnit.NANOSECONDS);
+        }
+    }
+
+    @Override
+    public void scriptReloaded() {
+        if (enabled) {
+            scriptReloads.increment();
+        }
+    }
+
+    @Override
+    public void concurrencyRejected(String limit) {
+        if (enabled) {
+            concurrencyRejections.computeIfAbsent(limit, name -> Counter.builder(CONCURRENCY_REJECTED)
+                    .description("Calls refused because the tenant's concurrency limit was in flight")
+                    .tag("limit", name)
+                    .register(registry)).increment();
+        }
+    }
+
+    void circuitTransition(@Observes CircuitBreakerTransition transition) {
+        if (enabled) {
+            circuitState.set(switch (transition.to()) {
+                case CLOSED -> 0;
+                case HALF_OPEN -> 1;
+                case OPEN -> 2;
+            });
+            transitions(transition.from(), transition.to()).increment();
+        }
+    }
+
+    private Counter transitions(CircuitBreakerTransition.State from, CircuitBreakerTransition.State to) {
+        return Counter.builder(CIRCUIT_TRANSITIONS)
+                .description("Transitions of the circuit breaker in front of Redis")
+                .tags("from", tag(from), "to", tag(to))
+                .register(registry);
+    }
+
+    private static String tag(CircuitBreakerTransition.State state) {
+        return state.name().toLowerCase(java.util.Locale.ROOT);
+    }
+
+    private LimitMeters meters(String limit, String tenantValue) {
+        Object key = tenantValue == null ? limit : List.of(limit, tenantValue);
+        LimitMeters meters = limits.get(key);
+        if (meters == null) {
+            meters = limits.computeIfAbsent(key, ignored -> new LimitMeters(registry, limit, tenantValue));
+        }
+        return meters;
+    }
+
+    /** The tenant's own value for the first {@code max-tenants} tenants, {@code other} for every later one. */
+    private String tenantValue(String tenant) {
+        if (tenant == null) {
+            return NO_TENANT;
+        }
+        if (taggedTenants.contains(tenant)) {
+            return tenant;
+        }
+        synchronized (taggedTenants) {
+            if (taggedTenants.size() < maxTenants) {
+                taggedTenants.add(tenant);
+                return tenant;
+            }
+        }
+        return taggedTenants.contains(tenant) ? tenant : OTHER_TENANTS;
+    }
+
+    /** The counters of one limit (and tenant, with the tenant tag), each registered on first use. */
+    private static final class LimitMeters {
+
+        private static final DecidedBy[] DECIDERS = DecidedBy.values();
+
+        private final MeterRegistry registry;
+        private final Tags tags;
+        private final Counter[] decisions = new Counter[2 * DECIDERS.length];
+        private volatile Counter nearLimit;
+
+        LimitMeters(MeterRegistry registry, String limit, String tenant) {
+            this.registry = registry;
+            this.tags = tenant == null ? Tags.of("limit", limit) : Tags.of("limit", limit, "tenant", tenant);
+        }
+
+        Counter decision(boolean allowed, DecidedBy by) {
+            int index = (allowed ? 0 : DECIDERS.length) + by.ordinal();
+            Counter counter = decisions[index];
+            if (counter == null) {
+                // a race registers the same meter twice: the registry returns the one it holds
+                counter = Counter.builder(DECISIONS)
+                        .description("Rate-limit decisions, one per limit of a call")
+                        .tags(tags)
+                        .tags("result", allowed ? "allowed" : "rejected", "decided_by", by.tag(), "mode", MODE)
+                        .register(registry);
+                decisions[index] = counter;
+            }
+            return counter;
+        }
+
+        Counter nearLimit() {
+            Counter counter = nearLimit;
+            if (counter == null) {
+                counter = Counter.builder(NEAR_LIMIT)
+                        .description("Admitted calls that left less than metrics.near-limit-ratio of the limit")
+                        .tags(tags)
+                        .register(registry);
+                nearLimit = counter;
+            }
+            return counter;
+        }
+    }
+}

@@ -1,0 +1,43 @@
+package io.quarkiverse.ratelimit.runtime.observe;
+
+import java.util.List;
+
+import io.quarkiverse.ratelimit.RateLimitDecision;
+import io.quarkiverse.ratelimit.runtime.limit.LimitDefinition;
+import io.smallrye.mutiny.Uni;
+
+/**
+ * What the decision path tells the outside about itself. The deployment registers {@link MicrometerRateLimitMetrics}
+ * when the application has quarkus-micrometer, {@link NoRateLimitMetrics} otherwise: nothing on the decision path
+ * imports Micrometer.
+ */
+public interface RateLimitMetrics {
+
+    /**
+     * One decision per limit of one call.
+     *
+     * @param tenant the tenant's id, {@code null} when the limit has none (global or per client address)
+     */
+    void decided(List<RateLimitDecision> decisions, DecidedBy by, String tenant);
+
+    /** A call refused because a fail-closed limit could not be decided: every limit of the call counts as refused. */
+    void unavailable(List<LimitDefinition> limits, String tenant);
+
+    /** A call to Redis that ended after {@code nanos}. */
+    void redisCall(RedisOperation operation, RedisOutcome outcome, long nanos);
+
+    /** A NOSCRIPT reply recovered by sending the script again. */
+    void scriptReloaded();
+
+    /** A concurrency lease refused because the tenant's limit was in flight. */
+    void concurrencyRejected(String limit);
+
+    /** {@code call}, timed from subscription to its item or failure. */
+    default <T> Uni<T> timed(RedisOperation operation, Uni<T> call) {
+        return Uni.createFrom().deferred(() -> {
+            long start = System.nanoTime();
+            return call.onItemOrFailure()
+                    .invoke((item, failure) -> redisCall(operation, RedisOutcome.of(failure), System.nanoTime() - start));
+        });
+    }
+}

@@ -1,0 +1,74 @@
+package io.quarkiverse.ratelimit.runtime.observe;
+
+import java.time.Duration;
+
+import jakarta.inject.Singleton;
+
+import org.eclipse.microprofile.health.HealthCheckResponse;
+import org.eclipse.microprofile.health.HealthCheckResponseBuilder;
+import org.eclipse.microprofile.health.Readiness;
+
+import io.quarkiverse.ratelimit.CircuitBreakerTransition;
+import io.quarkiverse.ratelimit.runtime.config.RateLimitConfig;
+import io.quarkiverse.ratelimit.runtime.decide.DecisionGuard;
+import io.quarkiverse.ratelimit.runtime.redis.ScriptRunner;
+import io.smallrye.health.api.AsyncHealthCheck;
+import io.smallrye.mutiny.Uni;
+
+/**
+ * The readiness check {@code rate-limit}. Its data shows whether Redis answers, the circuit breaker, the scripts and
+ * how many calls were decided without Redis. It is UP while Redis is down: every limit is then still decided, by its
+ * failure mode, and taking every instance out of rotation would turn a Redis outage into a total one. With
+ * {@code quarkus.rate-limit.health.strict=true} it is DOWN while Redis does not answer a PING within
+ * {@code decision-timeout}. Never because the circuit breaker is open: only calls probe the breaker, and an instance out
+ * of rotation gets none, so it would never come back.
+ */
+@Readiness
+@Singleton
+public class RateLimitReadinessCheck implements AsyncHealthCheck {
+
+    public static final String NAME = "rate-limit";
+
+    private final ScriptRunner scripts;
+    private final DecisionGuard guard;
+    private final Duration timeout;
+    private final boolean strict;
+
+    RateLimitReadinessCheck(ScriptRunner scripts, DecisionGuard guard, RateLimitConfig config) {
+        this.scripts = scripts;
+        this.guard = guard;
+        this.timeout = config.decisionTimeout();
+        this.strict = config.health().strict();
+    }
+
+    @Override
+    public Uni<HealthCheckResponse> call() {
+        return scripts.ping(timeout)
+                .map(pong -> (String) null)
+                .onFailure().recoverWithItem(RateLimitReadinessCheck::problem)
+                .map(this::response);
+    }
+
+    private HealthCheckResponse response(String redisProblem) {
+        CircuitBreakerTransition.State circuit = guard.circuitState();
+        boolean redisDecides = redisProblem == null && circuit == CircuitBreakerTransition.State.CLOSED;
+        HealthCheckResponseBuilder response = HealthCheckResponse.named(NAME)
+                .status(redisProblem == null || !strict)
+                .withData("redis", redisProblem == null ? "reachable" : "unreachable: " + redisProblem)
+                .withData("circuit", circuit.name().toLowerCase(java.util.Locale.ROOT))
+                .withData("decided-by", redisDecides ? "redis" : "failure modes")
+                .withData("scripts-used", scripts.scriptsUsed())
+                .withData("scripts-preloaded", scripts.scriptsPreloaded())
+                .withData("script-reloads", scripts.noScriptRecoveries())
+                .withData("decisions-without-redis", guard.degradedCalls())
+                .withData("strict", strict);
+        return response.build();
+    }
+
+    private static String problem(Throwable failure) {
+        if (failure instanceof io.smallrye.mutiny.TimeoutException) {
+            return "no answer within the decision timeout";
+        }
+        return failure.getMessage() == null ? failure.getClass().getSimpleName() : failure.getMessage();
+    }
+}
