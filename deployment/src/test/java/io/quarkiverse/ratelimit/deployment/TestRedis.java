@@ -31,6 +31,8 @@ public final class TestRedis {
                     "alive", (Supplier<Boolean>) server::isAlive,
                     "kill", (Runnable) server::kill,
                     "restart", (Runnable) server::restart,
+                    "pause", (Runnable) server::pause,
+                    "resume", (Runnable) server::resume,
                     "close", (Runnable) () -> {
                         server.close();
                         System.getProperties().remove(key);
@@ -53,6 +55,16 @@ public final class TestRedis {
     /** SIGKILL. */
     public void kill() {
         run("kill");
+    }
+
+    /** SIGSTOP: connections stay open, nothing is answered. */
+    public void pause() {
+        run("pause");
+    }
+
+    /** SIGCONT after {@link #pause()}. */
+    public void resume() {
+        run("resume");
     }
 
     /** The same port again, empty. */

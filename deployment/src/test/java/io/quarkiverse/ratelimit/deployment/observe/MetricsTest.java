@@ -22,7 +22,8 @@ import io.quarkus.test.QuarkusUnitTest;
 
 /**
  * A scripted sequence against a real Redis (allowed, refused by Redis and by the refusal cache, a NOSCRIPT after
- * SCRIPT FLUSH, then Redis killed so that every failure mode decides), then one scrape of the Prometheus endpoint: every
+ * SCRIPT FLUSH, Redis paused past the decision timeout, then Redis killed so that every failure mode decides), then one scrape
+ * of the Prometheus endpoint: every
  * counter has exactly the value the sequence implies, per tag set.
  */
 class MetricsTest {
@@ -34,6 +35,7 @@ class MetricsTest {
             .withApplicationRoot(jar -> jar.addClasses(Metered.class, TestRedis.class))
             .overrideConfigKey("quarkus.redis.hosts", REDIS.uri())
             .overrideConfigKey("quarkus.rate-limit.tenant.header", "X-Tenant-Id")
+            .overrideConfigKey("quarkus.rate-limit.decision-timeout", "300ms")
             .overrideConfigKey("quarkus.rate-limit.circuit-breaker.failure-threshold", "2")
             .overrideConfigKey("quarkus.rate-limit.circuit-breaker.open-duration", "1h");
 
@@ -79,6 +81,14 @@ class MetricsTest {
         REDIS.command("SCRIPT", "FLUSH");
         call(UUID.randomUUID().toString(), "local", 200); // NOSCRIPT, recovered by one EVAL
 
+        REDIS.pause();
+        try {
+            call(UUID.randomUUID().toString(), "local", 200); // no answer in time: the local limiter admits
+        } finally {
+            REDIS.resume();
+        }
+        call(UUID.randomUUID().toString(), "local", 200); // Redis answers again (the breaker counts from zero)
+
         REDIS.kill();
         String third = UUID.randomUUID().toString();
         for (int i = 0; i < 3; i++) {
@@ -91,10 +101,10 @@ class MetricsTest {
 
         String scrape = given().get("/q/metrics").then().statusCode(200).extract().asString();
 
-        assertThat(value(scrape, "rate_limit_decisions_total", "search", "allowed", "redis")).isEqualTo(4);
+        assertThat(value(scrape, "rate_limit_decisions_total", "search", "allowed", "redis")).isEqualTo(5);
         assertThat(value(scrape, "rate_limit_decisions_total", "search", "rejected", "redis")).isEqualTo(1);
         assertThat(value(scrape, "rate_limit_decisions_total", "search", "rejected", "local_cache")).isEqualTo(1);
-        assertThat(value(scrape, "rate_limit_decisions_total", "search", "allowed", "fallback")).isEqualTo(3);
+        assertThat(value(scrape, "rate_limit_decisions_total", "search", "allowed", "fallback")).isEqualTo(4);
         assertThat(value(scrape, "rate_limit_decisions_total", "search", "rejected", "fallback")).isEqualTo(1);
         assertThat(value(scrape, "rate_limit_decisions_total", "payments", "rejected", "fail_closed")).isEqualTo(2);
         assertThat(value(scrape, "rate_limit_decisions_total", "catalog", "allowed", "fail_open")).isEqualTo(1);
@@ -109,9 +119,11 @@ class MetricsTest {
         assertThat(value(scrape, "rate_limit_circuit_transitions_total{from=\"closed\",to=\"open\"}")).isEqualTo(1);
         assertThat(value(scrape, "rate_limit_circuit_transitions_total{from=\"open\",to=\"half_open\"}")).isZero();
 
-        // every call that reached Redis was timed: five answered, two failed before the breaker opened
+        // every call sent to Redis was timed: six answered, one not in time, two failed before the breaker opened
         assertThat(value(scrape,
-                "rate_limit_redis_duration_seconds_count{operation=\"decide\",outcome=\"success\"}")).isEqualTo(5);
+                "rate_limit_redis_duration_seconds_count{operation=\"decide\",outcome=\"success\"}")).isEqualTo(6);
+        assertThat(value(scrape,
+                "rate_limit_redis_duration_seconds_count{operation=\"decide\",outcome=\"timeout\"}")).isEqualTo(1);
         assertThat(value(scrape,
                 "rate_limit_redis_duration_seconds_count{operation=\"decide\",outcome=\"error\"}")).isEqualTo(2);
         for (String quantile : new String[] { "0.5", "0.95", "0.99" }) {

@@ -60,7 +60,8 @@ public class ConcurrencyLeases {
         return resilience.guarded(RedisOperation.CONCURRENCY,
                 () -> scripts.send(scripts.scripts().concurrency(), List.of(key), args)
                         .map(reply -> reply.get(0).toLong() == 1 ? new Lease(this, key, leaseId, null) : null),
-                failure -> withoutRedis(tenantTag, limit, failure))
+                lease -> {
+                }, failure -> withoutRedis(tenantTag, limit, failure))
                 .map(lease -> {
                     if (lease == null) {
                         metrics.concurrencyRejected(limit.getName());

@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
@@ -95,14 +96,14 @@ public class DecisionGuard {
             }
         }
         return guarded(RedisOperation.DECIDE, () -> {
+            if (refusals == null) {
+                return redis.decide(keys, limits);
+            }
             long sent = System.nanoTime();
-            return redis.decide(keys, limits).onSuccess(decisions -> {
-                if (refusals != null) {
-                    refusals.remember(keys, limits, decisions, sent);
-                }
-                metrics.decided(decisions, DecidedBy.REDIS, tenant);
-            });
-        }, failure -> withoutRedis(keys, limits, failure, tenant));
+            // a reply that comes after the failure mode decided is still Redis's word on the refusal
+            return redis.decide(keys, limits).onSuccess(decisions -> refusals.remember(keys, limits, decisions, sent));
+        }, decisions -> metrics.decided(decisions, DecidedBy.REDIS, tenant),
+                failure -> withoutRedis(keys, limits, failure, tenant));
     }
 
     /**
@@ -134,10 +135,11 @@ public class DecisionGuard {
 
     /**
      * Runs a Redis call behind the decision timeout and the circuit breaker; when Redis cannot answer (or the breaker
-     * is open, then {@code failure} is {@code null}), {@code withoutRedis} decides instead. One {@code Uni} around a
+     * is open, then {@code failure} is {@code null}), {@code withoutRedis} decides instead. {@code answeredInTime} sees
+     * the reply only when it decided (not a reply that came after the failure mode had). One {@code Uni} around a
      * Vert.x future, and no timer of its own ({@link PendingDecisions}): this is every decision's path.
      */
-    public <T> Uni<T> guarded(RedisOperation operation, Supplier<Future<T>> redisCall,
+    public <T> Uni<T> guarded(RedisOperation operation, Supplier<Future<T>> redisCall, Consumer<T> answeredInTime,
             Function<Throwable, T> withoutRedis) {
         if (!breaker.tryAcquirePermission()) {
             return Uni.createFrom().item(() -> withoutRedis.apply(null));
@@ -163,6 +165,7 @@ public class DecisionGuard {
                         System.nanoTime() - decision.startNanos);
                 if (result.succeeded()) {
                     breaker.onSuccess();
+                    answeredInTime.accept(result.result());
                     emitter.complete(result.result());
                 } else {
                     failOver(emitter, withoutRedis, result.cause());

@@ -9,6 +9,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import jakarta.enterprise.event.Observes;
+import jakarta.inject.Inject;
 import jakarta.inject.Singleton;
 
 import io.micrometer.core.instrument.Counter;
@@ -56,12 +57,19 @@ public class MicrometerRateLimitMetrics implements RateLimitMetrics {
     private final AtomicInteger circuitState = new AtomicInteger();
     private final Counter scriptReloads;
 
+    @Inject
     MicrometerRateLimitMetrics(MeterRegistry registry, RateLimitConfig config) {
+        this(registry, config.metrics().enabled(), config.metrics().nearLimitRatio(), config.metrics().tenantTag(),
+                config.metrics().maxTenants());
+    }
+
+    MicrometerRateLimitMetrics(MeterRegistry registry, boolean enabled, double nearLimitRatio, boolean tenantTag,
+            int maxTenants) {
         this.registry = registry;
-        this.enabled = config.metrics().enabled();
-        this.nearLimitRatio = config.metrics().nearLimitRatio();
-        this.tenantTag = config.metrics().tenantTag();
-        this.maxTenants = config.metrics().maxTenants();
+        this.enabled = enabled;
+        this.nearLimitRatio = nearLimitRatio;
+        this.tenantTag = tenantTag;
+        this.maxTenants = maxTenants;
         RedisOperation[] operations = RedisOperation.values();
         RedisOutcome[] outcomes = RedisOutcome.values();
         this.redisDurations = new Timer[operations.length * outcomes.length];

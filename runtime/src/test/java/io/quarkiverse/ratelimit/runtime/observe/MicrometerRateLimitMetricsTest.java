@@ -1,0 +1,75 @@
+package io.quarkiverse.ratelimit.runtime.observe;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import java.util.List;
+
+import org.junit.jupiter.api.Test;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.quarkiverse.ratelimit.RateLimitDecision;
+
+class MicrometerRateLimitMetricsTest {
+
+    private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
+
+    @Test
+    void theTenantTagHasAHardCapAndLaterTenantsCountAsOther() {
+        MicrometerRateLimitMetrics metrics = new MicrometerRateLimitMetrics(registry, true, 0.2, true, 2);
+        for (String tenant : new String[] { "acme", "globex", "initech", "acme", "umbrella", null }) {
+            metrics.decided(List.of(allowed("search", 10, 5)), DecidedBy.REDIS, tenant);
+        }
+        assertThat(decisions("acme")).isEqualTo(2);
+        assertThat(decisions("globex")).isEqualTo(1);
+        assertThat(decisions("other")).as("initech and umbrella, beyond the cap").isEqualTo(2);
+        assertThat(decisions("none")).as("a call without a tenant").isEqualTo(1);
+        assertThat(registry.find(MicrometerRateLimitMetrics.DECISIONS).counters()).hasSize(4);
+    }
+
+    @Test
+    void withoutTheTenantTagThereIsOneSeriesPerLimitAndOutcome() {
+        MicrometerRateLimitMetrics metrics = new MicrometerRateLimitMetrics(registry, true, 0.2, false, 2);
+        metrics.decided(List.of(allowed("search", 10, 5), allowed("burst", 3, 0)), DecidedBy.REDIS, "acme");
+        metrics.decided(List.of(allowed("search", 10, 4)), DecidedBy.FALLBACK, "globex");
+        assertThat(registry.find(MicrometerRateLimitMetrics.DECISIONS).counters()).hasSize(3)
+                .allSatisfy(counter -> assertThat(counter.getId().getTag("tenant")).isNull());
+    }
+
+    @Test
+    void nearLimitCountsAdmittedCallsThatLeftLessThanTheRatio() {
+        MicrometerRateLimitMetrics metrics = new MicrometerRateLimitMetrics(registry, true, 0.2, false, 100);
+        metrics.decided(List.of(allowed("search", 10, 2)), DecidedBy.REDIS, null); // 2 is not below 0.2 * 10
+        metrics.decided(List.of(allowed("search", 10, 1)), DecidedBy.REDIS, null);
+        metrics.decided(List.of(allowed("search", 10, 0)), DecidedBy.FALLBACK, null);
+        metrics.decided(List.of(refused("search", 10)), DecidedBy.REDIS, null); // refused: not near, over
+        assertThat(registry.get(MicrometerRateLimitMetrics.NEAR_LIMIT).tag("limit", "search").counter().count())
+                .isEqualTo(2);
+    }
+
+    @Test
+    void disabledRegistersNothing() {
+        MicrometerRateLimitMetrics metrics = new MicrometerRateLimitMetrics(registry, false, 0.2, false, 100);
+        metrics.decided(List.of(allowed("search", 10, 0)), DecidedBy.REDIS, "acme");
+        metrics.redisCall(RedisOperation.DECIDE, RedisOutcome.SUCCESS, 1000);
+        metrics.scriptReloaded();
+        metrics.concurrencyRejected("uploads");
+        assertThat(registry.getMeters()).isEmpty();
+    }
+
+    private double decisions(String tenant) {
+        Counter counter = registry.find(MicrometerRateLimitMetrics.DECISIONS).tag("tenant", tenant).counter();
+        return counter == null ? 0 : counter.count();
+    }
+
+    private static RateLimitDecision allowed(String name, long limit, long remaining) {
+        return new RateLimitDecision(name, limit, Duration.ofMinutes(1), true, remaining, Duration.ofMinutes(1),
+                Duration.ZERO, false);
+    }
+
+    private static RateLimitDecision refused(String name, long limit) {
+        return new RateLimitDecision(name, limit, Duration.ofMinutes(1), false, 0, Duration.ofMinutes(1),
+                Duration.ofSeconds(1), false);
+    }
+}
