@@ -9,8 +9,10 @@ import org.eclipse.microprofile.config.ConfigValue;
 
 import io.quarkiverse.ratelimit.runtime.config.RateLimitFixedConfig;
 import io.quarkiverse.ratelimit.runtime.observe.MicrometerRateLimitMetrics;
+import io.quarkiverse.ratelimit.runtime.observe.NoDecisionTracing;
 import io.quarkiverse.ratelimit.runtime.observe.NoRateLimitMetrics;
 import io.quarkiverse.ratelimit.runtime.observe.ObservabilityRecorder;
+import io.quarkiverse.ratelimit.runtime.observe.OpenTelemetryDecisionTracing;
 import io.quarkiverse.ratelimit.runtime.observe.RateLimitReadinessCheck;
 import io.quarkus.arc.deployment.AdditionalBeanBuildItem;
 import io.quarkus.deployment.Capabilities;
@@ -22,7 +24,7 @@ import io.quarkus.redis.deployment.client.RedisBuildTimeConfig;
 import io.quarkus.runtime.metrics.MetricsFactory;
 import io.quarkus.smallrye.health.deployment.spi.HealthBuildItem;
 
-/** Metrics and the readiness check, each only when the application has the extension that publishes it. */
+/** Metrics, traces and the readiness check, each only when the application has the extension that publishes it. */
 public class ObservabilityProcessor {
 
     static final String REDIS_HEALTH_PROPERTY = "quarkus.redis.health.enabled";
@@ -35,6 +37,14 @@ public class ObservabilityProcessor {
         return AdditionalBeanBuildItem.unremovableOf(micrometer
                 ? MicrometerRateLimitMetrics.class
                 : NoRateLimitMetrics.class);
+    }
+
+    /** Decisions on the current span when the application has an OpenTelemetry tracer. */
+    @BuildStep
+    AdditionalBeanBuildItem tracing(Capabilities capabilities) {
+        return AdditionalBeanBuildItem.unremovableOf(capabilities.isPresent(Capability.OPENTELEMETRY_TRACER)
+                ? OpenTelemetryDecisionTracing.class
+                : NoDecisionTracing.class);
     }
 
     @BuildStep

@@ -7,8 +7,11 @@ import static org.hamcrest.Matchers.hasSize;
 import static org.hamcrest.Matchers.matchesPattern;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 
 import jakarta.inject.Inject;
 
@@ -25,9 +28,15 @@ import io.quarkiverse.ratelimit.runtime.redis.ScriptRunner;
 import io.quarkus.test.common.TestResourceScope;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.RestAssured;
 import io.restassured.config.HttpClientConfig;
 import io.restassured.config.RestAssuredConfig;
 import io.restassured.response.Response;
+import io.vertx.core.Vertx;
+import io.vertx.core.http.HttpClient;
+import io.vertx.core.http.HttpClientOptions;
+import io.vertx.core.http.HttpMethod;
+import io.vertx.core.http.PoolOptions;
 
 /**
  * Redis killed, paused and restarted under the application: every failure mode answers as configured, no request waits
@@ -37,9 +46,11 @@ import io.restassured.response.Response;
 @WithTestResource(value = ControllableRedisResource.class, scope = TestResourceScope.RESTRICTED_TO_CLASS)
 class RedisFailureTest {
 
+    static final Duration TIMEOUT = ConfigProvider.getConfig().getValue("quarkus.rate-limit.decision-timeout",
+            Duration.class);
+
     /** The decision timeout plus a generous margin for a loaded 2-core CI machine. */
-    static final Duration BOUND = ConfigProvider.getConfig()
-            .getValue("quarkus.rate-limit.decision-timeout", Duration.class).plusMillis(1500);
+    static final Duration BOUND = TIMEOUT.plusMillis(1500);
 
     /** A client timeout far above the bound: a request that hung on Redis would fail here, not hang the build. */
     static final RestAssuredConfig CLIENT = RestAssuredConfig.config().httpClient(HttpClientConfig.httpClientConfig()
@@ -53,6 +64,9 @@ class RedisFailureTest {
 
     @Inject
     ScriptRunner scripts;
+
+    @Inject
+    Vertx vertx;
 
     @BeforeEach
     void redisIsHealthyAndTheBreakerClosed() {
@@ -163,6 +177,84 @@ class RedisFailureTest {
         assertThat(keys).as("the counter lives in Redis again").hasSize(1);
         assertThat(scripts.noScriptRecoveries()).as("the restarted Redis had no scripts: NOSCRIPT, then EVAL")
                 .isGreaterThan(recoveriesBefore);
+    }
+
+    /** How many calls are in flight when Redis stops answering. */
+    static final int IN_FLIGHT = 300;
+
+    /** The documented margin over the decision timeout: one sweep (10 ms at 1 s) plus answering the call. */
+    static final Duration MARGIN = Duration.ofMillis(100);
+
+    /**
+     * Hundreds of calls in flight when Redis is paused (SIGSTOP): each is answered at most the decision timeout plus
+     * the margin after Redis fell silent (its last reply to this instance), or after the call started if later,
+     * although Redis had answered other calls just before. {@code CLIENT PAUSE} holds the calls' scripts in Redis
+     * while they arrive, so every one is in flight when the SIGSTOP lands. The instance is warm (a first pause loads
+     * the failure path's classes) and the calls reuse open connections, so the time measured is the rate limiter's.
+     */
+    @Test
+    void hundredsOfCallsInFlightAtAPauseEachWaitAtMostTheTimeoutAfterIt() {
+        HttpClient client = vertx.createHttpClient(new HttpClientOptions().setDefaultPort(RestAssured.port)
+                .setKeepAlive(true), new PoolOptions().setHttp1MaxSize(IN_FLIGHT));
+        try {
+            join(burst(client, new long[IN_FLIGHT], new long[IN_FLIGHT])); // opens the connections reused below
+            pausedBurst(client, new long[IN_FLIGHT], new long[IN_FLIGHT]); // a first pause: the failure path loads
+            redis.resume();
+            awaitBreakerClosed();
+
+            long[] started = new long[IN_FLIGHT];
+            long[] answered = new long[IN_FLIGHT];
+            List<Integer> statuses = pausedBurst(client, started, answered);
+            long silentSince = scripts.lastReplyNanos();
+            int waitedForRedis = 0;
+            for (int i = 0; i < IN_FLIGHT; i++) {
+                assertThat(statuses.get(i)).as("call %d", i).isEqualTo(200);
+                Duration afterSilence = Duration.ofNanos(answered[i] - Math.max(started[i], silentSince));
+                assertThat(afterSilence).as("call %d, answered after Redis fell silent", i)
+                        .isLessThanOrEqualTo(TIMEOUT.plus(MARGIN));
+                if (answered[i] - started[i] >= TIMEOUT.minus(MARGIN).toNanos()) {
+                    waitedForRedis++;
+                }
+            }
+            assertThat(waitedForRedis).as("calls that were waiting for Redis").isGreaterThanOrEqualTo(IN_FLIGHT / 3);
+        } finally {
+            client.close();
+        }
+    }
+
+    /** Holds Redis's clients, sends the calls, stops Redis while it holds them, and waits for every answer. */
+    private List<Integer> pausedBurst(HttpClient client, long[] started, long[] answered) {
+        redis.command("CLIENT", "PAUSE", "500", "ALL");
+        List<CompletableFuture<Integer>> calls = burst(client, started, answered);
+        redis.pause();
+        return join(calls);
+    }
+
+    /** Every call at once, from the event loop: started and answered are taken where the bytes go and come. */
+    private List<CompletableFuture<Integer>> burst(HttpClient client, long[] started, long[] answered) {
+        List<CompletableFuture<Integer>> calls = new ArrayList<>(IN_FLIGHT);
+        for (int i = 0; i < IN_FLIGHT; i++) {
+            int call = i;
+            CompletableFuture<Integer> status = new CompletableFuture<>();
+            calls.add(status);
+            started[call] = System.nanoTime();
+            client.request(HttpMethod.GET, "/failure/local-reactive")
+                    .compose(request -> request.putHeader("X-Tenant-Id", tenant()).send())
+                    .compose(response -> response.body().map(body -> response.statusCode()))
+                    .onComplete(result -> {
+                        answered[call] = System.nanoTime();
+                        if (result.succeeded()) {
+                            status.complete(result.result());
+                        } else {
+                            status.completeExceptionally(result.cause());
+                        }
+                    });
+        }
+        return calls;
+    }
+
+    private static List<Integer> join(List<CompletableFuture<Integer>> calls) {
+        return calls.stream().map(call -> call.orTimeout(30, TimeUnit.SECONDS).join()).toList();
     }
 
     /** Probes through a fail-open endpoint until a probe reaches the restarted Redis and closes the breaker. */

@@ -3,6 +3,7 @@ package io.quarkiverse.ratelimit.deployment.observe;
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.nio.file.Files;
 import java.util.UUID;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -15,6 +16,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import io.quarkiverse.ratelimit.Algorithm;
+import io.quarkiverse.ratelimit.ConcurrencyLimited;
 import io.quarkiverse.ratelimit.FailureMode;
 import io.quarkiverse.ratelimit.RateLimited;
 import io.quarkiverse.ratelimit.deployment.TestRedis;
@@ -53,6 +55,13 @@ class MetricsTest {
         @Path("closed")
         @RateLimited(name = "payments", limit = 3, window = "1h", failureMode = FailureMode.FAIL_CLOSED)
         public String closed() {
+            return "ok";
+        }
+
+        @GET
+        @Path("upload")
+        @ConcurrencyLimited(name = "uploads", limit = 1)
+        public String upload() {
             return "ok";
         }
 
@@ -108,7 +117,11 @@ class MetricsTest {
         assertThat(value(scrape, "rate_limit_decisions_total", "search", "rejected", "fallback")).isEqualTo(1);
         assertThat(value(scrape, "rate_limit_decisions_total", "payments", "rejected", "fail_closed")).isEqualTo(2);
         assertThat(value(scrape, "rate_limit_decisions_total", "catalog", "allowed", "fail_open")).isEqualTo(1);
-        assertThat(series(scrape, "rate_limit_decisions_total")).as("no other decision was counted").isEqualTo(7);
+        assertThat(countedSeries(scrape, "rate_limit_decisions_total")).as("no other decision was counted")
+                .isEqualTo(7);
+        // registered at start-up, so that rate() sees the first decision of every limit
+        assertThat(value(scrape, "rate_limit_decisions_total", "catalog", "allowed", "redis")).isZero();
+        assertThat(value(scrape, "rate_limit_concurrency_rejected_total{limit=\"uploads\"}")).isZero();
 
         // remaining < 0.2 * 3: the third call of each tenant's window, by Redis and by the local limiter
         assertThat(value(scrape, "rate_limit_near_limit_total{limit=\"search\"}")).isEqualTo(2);
@@ -134,6 +147,22 @@ class MetricsTest {
                 "rate_limit_redis_duration_seconds_bucket\\{operation=\"decide\",outcome=\"success\",le=\"[0-9.E-]+\"}");
     }
 
+    /** The dashboard and the alerting rules shipped in the docs use only metrics the extension publishes. */
+    @Test
+    void theDashboardAndTheAlertsUseOnlyPublishedMetrics() throws Exception {
+        String scrape = given().get("/q/metrics").then().statusCode(200).extract().asString();
+        java.nio.file.Path attachments = java.nio.file.Path.of("..", "docs", "modules", "ROOT", "attachments");
+        for (String file : new String[] { "rate-limit-dashboard.json", "rate-limit-alerts.yml" }) {
+            Matcher used = Pattern.compile("rate_limit_[a-z_]+").matcher(Files.readString(attachments.resolve(file)));
+            int names = 0;
+            while (used.find()) {
+                names++;
+                assertThat(scrape).as("%s uses %s", file, used.group()).containsPattern("(?m)^" + used.group() + "[{ ]");
+            }
+            assertThat(names).as("metrics used in %s", file).isPositive();
+        }
+    }
+
     private static void call(String tenant, String path, int status) {
         given().header("X-Tenant-Id", tenant).get("/metered/" + path).then().statusCode(status);
     }
@@ -145,12 +174,15 @@ class MetricsTest {
 
     /** The value of one series, as a whole number; fails when the scrape has no such series. */
     private static long value(String scrape, String series) {
-        Matcher matcher = Pattern.compile("(?m)^" + Pattern.quote(series) + " ([0-9.E+-]+)$").matcher(scrape);
+        // the value, then an exemplar (" # {span_id=...} ...") when the application also traces
+        Matcher matcher = Pattern.compile("(?m)^" + Pattern.quote(series) + " ([0-9.E+-]+)( # .*)?$").matcher(scrape);
         assertThat(matcher.find()).as("%s in the scrape:%n%s", series, scrape).isTrue();
         return Math.round(Double.parseDouble(matcher.group(1)));
     }
 
-    private static long series(String scrape, String meter) {
-        return scrape.lines().filter(line -> line.startsWith(meter + "{")).count();
+    /** How many series of {@code meter} counted something. */
+    private static long countedSeries(String scrape, String meter) {
+        return scrape.lines().filter(line -> line.startsWith(meter + "{") && !line.matches(".*} 0\\.0( # .*)?"))
+                .count();
     }
 }

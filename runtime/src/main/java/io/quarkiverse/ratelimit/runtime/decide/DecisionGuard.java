@@ -22,6 +22,7 @@ import io.quarkiverse.ratelimit.runtime.config.RateLimitConfig;
 import io.quarkiverse.ratelimit.runtime.decide.PendingDecisions.Pending;
 import io.quarkiverse.ratelimit.runtime.limit.LimitDefinition;
 import io.quarkiverse.ratelimit.runtime.observe.DecidedBy;
+import io.quarkiverse.ratelimit.runtime.observe.DecisionTracing;
 import io.quarkiverse.ratelimit.runtime.observe.RateLimitMetrics;
 import io.quarkiverse.ratelimit.runtime.observe.RedisOperation;
 import io.quarkiverse.ratelimit.runtime.observe.RedisOutcome;
@@ -29,6 +30,7 @@ import io.quarkiverse.ratelimit.runtime.redis.RedisDecisions;
 import io.quarkiverse.ratelimit.runtime.redis.ScriptRunner;
 import io.smallrye.mutiny.Uni;
 import io.smallrye.mutiny.subscription.UniEmitter;
+import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 
@@ -53,14 +55,17 @@ public class DecisionGuard {
     private final LongAdder degradedCalls = new LongAdder();
     private final LongAdder cachedRefusals = new LongAdder();
     private final RateLimitMetrics metrics;
+    private final DecisionTracing tracing;
     private final Duration decisionTimeout;
     /** {@code null} when refusals are not cached ({@code refusal-cache.enabled=false}). */
     private final RefusalCache refusals;
 
     DecisionGuard(RedisDecisions redis, ScriptRunner scripts, RateLimitConfig config,
-            Event<CircuitBreakerTransition> transitions, Vertx vertx, RateLimitMetrics metrics) {
+            Event<CircuitBreakerTransition> transitions, Vertx vertx, RateLimitMetrics metrics,
+            DecisionTracing tracing) {
         this.redis = redis;
         this.metrics = metrics;
+        this.tracing = tracing;
         this.decisionTimeout = config.decisionTimeout();
         this.vertx = vertx;
         this.pending = new PendingDecisions(config.decisionTimeout().toNanos(), config.busyTimeout().toNanos(),
@@ -87,11 +92,12 @@ public class DecisionGuard {
      * @param tenant the tenant's id, for the metrics; {@code null} when the limits have none
      */
     public Uni<List<RateLimitDecision>> acquire(List<String> keys, List<LimitDefinition> limits, String tenant) {
+        Object span = tracing.currentSpan();
         if (refusals != null) {
             List<RateLimitDecision> refused = refusals.refusal(keys, limits);
             if (refused != null) {
                 cachedRefusals.increment();
-                metrics.decided(refused, DecidedBy.LOCAL_CACHE, tenant);
+                decided(refused, DecidedBy.LOCAL_CACHE, tenant, span);
                 return Uni.createFrom().item(refused);
             }
         }
@@ -102,8 +108,13 @@ public class DecisionGuard {
             long sent = System.nanoTime();
             // a reply that comes after the failure mode decided is still Redis's word on the refusal
             return redis.decide(keys, limits).onSuccess(decisions -> refusals.remember(keys, limits, decisions, sent));
-        }, decisions -> metrics.decided(decisions, DecidedBy.REDIS, tenant),
-                failure -> withoutRedis(keys, limits, failure, tenant));
+        }, decisions -> decided(decisions, DecidedBy.REDIS, tenant, span),
+                failure -> withoutRedis(keys, limits, failure, tenant, span));
+    }
+
+    private void decided(List<RateLimitDecision> decisions, DecidedBy by, String tenant, Object span) {
+        metrics.decided(decisions, by, tenant);
+        tracing.decided(span, decisions, by);
     }
 
     /**
@@ -146,9 +157,15 @@ public class DecisionGuard {
         }
         redisAttempts.increment();
         return Uni.createFrom().emitter(emitter -> {
+            // given up by the sweep: fail over on the caller's own event loop or worker, not all on the sweeper's
+            Context caller = Vertx.currentContext();
             Pending decision = pending.start((given, timeout) -> {
                 metrics.redisCall(operation, RedisOutcome.TIMEOUT, System.nanoTime() - given.startNanos);
-                failOver(emitter, withoutRedis, timeout);
+                if (caller == null) {
+                    failOver(emitter, withoutRedis, timeout);
+                } else {
+                    caller.runOnContext(ignored -> failOver(emitter, withoutRedis, timeout));
+                }
             });
             Future<T> reply;
             try {
@@ -204,7 +221,7 @@ public class DecisionGuard {
 
     /** Each limit's failure mode decides; fail-closed wins, then the local limits decide all or nothing. */
     private List<RateLimitDecision> withoutRedis(List<String> keys, List<LimitDefinition> limits, Throwable cause,
-            String tenant) {
+            String tenant, Object span) {
         degradedCalls.increment();
         List<LimitDefinition> local = new ArrayList<>(limits.size());
         List<String> localKeys = new ArrayList<>(limits.size());
@@ -213,6 +230,7 @@ public class DecisionGuard {
             FailureMode mode = failureMode(limit);
             if (mode == FailureMode.FAIL_CLOSED) {
                 metrics.unavailable(limits, tenant);
+                tracing.unavailable(span, limits);
                 throw new RateLimiterUnavailableException(limit.getName(), breaker.retryAfter(), cause);
             }
             if (mode != FailureMode.FAIL_OPEN) {
@@ -223,6 +241,7 @@ public class DecisionGuard {
         List<RateLimitDecision> localDecisions = local.isEmpty() ? List.of() : this.local.acquire(localKeys, local);
         metrics.decided(localDecisions, DecidedBy.FALLBACK, tenant);
         if (localDecisions.size() == limits.size()) {
+            tracing.decided(span, localDecisions, DecidedBy.FALLBACK);
             return localDecisions;
         }
         List<RateLimitDecision> admitted = new ArrayList<>(limits.size() - localDecisions.size());
@@ -239,6 +258,7 @@ public class DecisionGuard {
             }
         }
         metrics.decided(admitted, DecidedBy.FAIL_OPEN, tenant);
+        tracing.decided(span, decisions, localDecisions.isEmpty() ? DecidedBy.FAIL_OPEN : DecidedBy.FALLBACK);
         return decisions;
     }
 

@@ -8,11 +8,12 @@ import java.util.function.BiConsumer;
 import java.util.function.LongSupplier;
 
 /**
- * The decisions waiting for Redis, and when to stop waiting: a decision fails over once it has waited
- * {@code decision-timeout} and Redis has also answered nothing for that long, or once it has waited
- * {@code busy-timeout} even though Redis answers (this instance is saturated, not Redis broken). One periodic
+ * The decisions waiting for Redis, and when to stop waiting. Redis owes a reply from the moment the oldest pending
+ * decision was sent, or from its last reply if that came later; once it has owed one for {@code decision-timeout},
+ * every pending decision fails over, however recently it was sent. A decision also fails over once it has itself waited
+ * {@code busy-timeout} while Redis answers others (this instance is saturated, not Redis broken). One periodic
  * {@link #sweep()} checks every pending decision, instead of a timer armed per decision; so no call waits more than
- * {@code decision-timeout} plus one sweep interval after Redis falls silent.
+ * {@code decision-timeout} plus one sweep interval after Redis falls silent, whatever else was in flight.
  */
 final class PendingDecisions {
 
@@ -47,9 +48,12 @@ final class PendingDecisions {
         this.lastReplyNanos = lastReplyNanos;
     }
 
-    /** The sweep interval: a twentieth of the timeout, between 10 and 100 ms. */
+    /**
+     * The sweep interval, what a call may wait beyond the timeout: a hundredth of the timeout, between 5 and 20 ms. A
+     * sweep with nothing pending costs one check.
+     */
     static long sweepIntervalMillis(long timeoutMillis) {
-        return Math.max(10, Math.min(100, timeoutMillis / 20));
+        return Math.max(5, Math.min(20, timeoutMillis / 100));
     }
 
     /** A decision about to be sent; {@code giveUp} is called (once) if the sweep settles it. */
@@ -70,10 +74,13 @@ final class PendingDecisions {
             return;
         }
         long now = nanoTime.getAsLong();
-        boolean silent = now - lastReplyNanos.getAsLong() >= timeoutNanos;
+        long oldestStart = Long.MAX_VALUE;
         for (Pending decision : pending) {
-            long waited = now - decision.startNanos;
-            if (waited >= timeoutNanos && (silent || waited >= busyTimeoutNanos) && decision.settle()) {
+            oldestStart = Math.min(oldestStart, decision.startNanos);
+        }
+        boolean silent = now - Math.max(lastReplyNanos.getAsLong(), oldestStart) >= timeoutNanos;
+        for (Pending decision : pending) {
+            if ((silent || now - decision.startNanos >= busyTimeoutNanos) && decision.settle()) {
                 pending.remove(decision);
                 decision.giveUp.accept(decision, new TimeoutException(silent
                         ? "Redis answered nothing for " + millis(timeoutNanos) + " ms"

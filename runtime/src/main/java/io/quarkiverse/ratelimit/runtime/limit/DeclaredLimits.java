@@ -49,4 +49,9 @@ public final class DeclaredLimits {
     public Map<String, MethodLimits> all() {
         return byMethodId;
     }
+
+    /** The {@code @ConcurrencyLimited} limits, by method id. */
+    public Map<String, ConcurrencyDefinition> concurrencyLimits() {
+        return concurrencyByMethodId;
+    }
 }

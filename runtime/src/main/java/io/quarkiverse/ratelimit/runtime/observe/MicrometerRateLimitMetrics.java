@@ -20,8 +20,11 @@ import io.micrometer.core.instrument.Timer;
 import io.quarkiverse.ratelimit.CircuitBreakerTransition;
 import io.quarkiverse.ratelimit.RateLimitDecision;
 import io.quarkiverse.ratelimit.runtime.config.RateLimitConfig;
+import io.quarkiverse.ratelimit.runtime.limit.DeclaredLimits;
+import io.quarkiverse.ratelimit.runtime.limit.EffectiveLimits;
 import io.quarkiverse.ratelimit.runtime.limit.LimitDefinition;
 import io.quarkus.runtime.Startup;
+import io.quarkus.runtime.StartupEvent;
 
 /**
  * The rate limiter's Micrometer meters. The names and tags are a public contract (dashboards and alerts use them);
@@ -106,6 +109,27 @@ public class MicrometerRateLimitMetrics implements RateLimitMetrics {
                 .register(registry);
     }
 
+    /**
+     * Registers at start-up, at zero, the series every limit has in normal operation, so that {@code rate()} and
+     * {@code increase()} see the first decisions, dashboards list every limit and alerts find their series. With the
+     * tenant tag, the tenants are not known yet.
+     */
+    void registerKnownLimits(@Observes StartupEvent event, EffectiveLimits limits, DeclaredLimits declared) {
+        if (!enabled) {
+            return;
+        }
+        if (!tenantTag) {
+            limits.all().values().forEach(method -> method.variants().forEach(variant -> variant.getLimits()
+                    .forEach(limit -> {
+                        LimitMeters meters = meters(limit.getName(), null);
+                        meters.decision(true, DecidedBy.REDIS);
+                        meters.decision(false, DecidedBy.REDIS);
+                        meters.nearLimit();
+                    })));
+        }
+        declared.concurrencyLimits().values().forEach(limit -> concurrencyRejections(limit.getName()));
+    }
+
     @Override
     public void decided(List<RateLimitDecision> decisions, DecidedBy by, String tenant) {
         if (!enabled) {
@@ -151,11 +175,15 @@ public class MicrometerRateLimitMetrics implements RateLimitMetrics {
     @Override
     public void concurrencyRejected(String limit) {
         if (enabled) {
-            concurrencyRejections.computeIfAbsent(limit, name -> Counter.builder(CONCURRENCY_REJECTED)
-                    .description("Calls refused because the tenant's concurrency limit was in flight")
-                    .tag("limit", name)
-                    .register(registry)).increment();
+            concurrencyRejections(limit).increment();
         }
+    }
+
+    private Counter concurrencyRejections(String limit) {
+        return concurrencyRejections.computeIfAbsent(limit, name -> Counter.builder(CONCURRENCY_REJECTED)
+                .description("Calls refused because the tenant's concurrency limit was in flight")
+                .tag("limit", name)
+                .register(registry));
     }
 
     void circuitTransition(@Observes CircuitBreakerTransition transition) {

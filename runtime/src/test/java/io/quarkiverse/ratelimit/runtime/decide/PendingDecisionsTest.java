@@ -37,6 +37,36 @@ class PendingDecisionsTest {
     }
 
     @Test
+    void callsSentAfterRedisFellSilentFailOverWithTheOlderOnesAtTheTimeoutAfterTheSilence() {
+        start();
+        answered(); // the last reply
+        long silentSince = now.get();
+        advance(300);
+        start();
+        advance(600);
+        start(); // sent 900 ms into the silence
+
+        sweepEvery10MsUntil(() -> !givenUp.isEmpty());
+
+        assertThat(now.get() - silentSince).isLessThanOrEqualTo(TIMEOUT + millis(10));
+        assertThat(givenUp).as("all three, the last after 100 ms of its own").hasSize(3);
+    }
+
+    @Test
+    void aQuietRedisOwesNothingUntilACallIsSent() {
+        answered();
+        advance(60_000); // no traffic for a minute
+        start();
+        advance(990);
+        pending.sweep();
+        assertThat(givenUp).as("a call's own wait counts, not the quiet before it").isEmpty();
+
+        advance(10);
+        pending.sweep();
+        assertThat(givenUp).hasSize(1);
+    }
+
+    @Test
     void aBusyInstanceWaitsWhileRedisAnswersUpToTheBusyTimeout() {
         Pending call = start();
         for (int i = 0; i < 99; i++) {
@@ -77,10 +107,10 @@ class PendingDecisionsTest {
     }
 
     @Test
-    void theSweepRunsAtATwentiethOfTheTimeoutBetween10And100Ms() {
-        assertThat(PendingDecisions.sweepIntervalMillis(1000)).isEqualTo(50);
-        assertThat(PendingDecisions.sweepIntervalMillis(100)).isEqualTo(10);
-        assertThat(PendingDecisions.sweepIntervalMillis(60_000)).isEqualTo(100);
+    void theSweepRunsAtAHundredthOfTheTimeoutBetween5And20Ms() {
+        assertThat(PendingDecisions.sweepIntervalMillis(1000)).isEqualTo(10);
+        assertThat(PendingDecisions.sweepIntervalMillis(100)).isEqualTo(5);
+        assertThat(PendingDecisions.sweepIntervalMillis(60_000)).isEqualTo(20);
     }
 
     private Pending start() {

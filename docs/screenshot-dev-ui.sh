@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# Takes the Dev UI screenshot of the observability page (docs/modules/ROOT/images/dev-ui-limits.png): starts the demo
+# application in dev mode (its own redis-server), waits for it, and renders the card's Limits page in headless
+# Chromium. Needs JDK 17, redis-server and the Debian package chromium (apt-get install chromium).
+#
+#   docs/screenshot-dev-ui.sh
+set -euo pipefail
+cd "$(dirname "$0")/.."
+log=$(mktemp)
+./mvnw -q -B compile quarkus:dev -pl integration-tests -am -Dquarkus.console.enabled=false > "$log" 2>&1 &
+dev=$!
+trap 'kill $dev 2>/dev/null || true; wait $dev 2>/dev/null || true; rm -f "$log"' EXIT
+for _ in $(seq 1 600); do
+  curl -s -o /dev/null -f localhost:8080/q/dev-ui/ && break
+  sleep 0.5
+done
+# one decision so that the breaker page has something to show
+curl -s -o /dev/null -H 'X-Tenant-Id: acme' localhost:8080/search || true
+page=localhost:8080/q/dev-ui/io.quarkiverse.ratelimit.quarkus-rate-limit/limits
+chromium --headless --no-sandbox --disable-gpu --disable-quic --no-first-run --disable-background-networking \
+  --disable-component-update --disable-sync --user-data-dir="$(mktemp -d)" --hide-scrollbars \
+  --window-size=1400,700 --virtual-time-budget=15000 \
+  --screenshot=docs/modules/ROOT/images/dev-ui-limits.png "http://$page"
+echo "docs/modules/ROOT/images/dev-ui-limits.png"
