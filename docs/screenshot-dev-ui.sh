@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Takes the Dev UI screenshot of the observability page (docs/modules/ROOT/images/dev-ui-limits.png): starts the demo
+# Takes the Dev UI screenshots of the observability page (docs/modules/ROOT/images/dev-ui-*.png): starts the demo
 # application in dev mode (its own redis-server), waits for it, and renders the card's Limits page in headless
 # Chromium. Needs JDK 17, redis-server and the Debian package chromium (apt-get install chromium).
 #
@@ -16,9 +16,12 @@ for _ in $(seq 1 600); do
 done
 # one decision so that the breaker page has something to show
 curl -s -o /dev/null -H 'X-Tenant-Id: acme' localhost:8080/search || true
-page=localhost:8080/q/dev-ui/io.quarkiverse.ratelimit.quarkus-rate-limit/limits
-chromium --headless --no-sandbox --disable-gpu --disable-quic --no-first-run --disable-background-networking \
-  --disable-component-update --disable-sync --user-data-dir="$(mktemp -d)" --hide-scrollbars \
-  --window-size=1400,700 --virtual-time-budget=15000 \
-  --screenshot=docs/modules/ROOT/images/dev-ui-limits.png "http://$page"
-echo "docs/modules/ROOT/images/dev-ui-limits.png"
+shoot() { # shoot <image> <Dev UI page>
+  chromium --headless --no-sandbox --disable-gpu --disable-quic --no-first-run --disable-background-networking \
+    --disable-component-update --disable-sync --user-data-dir="$(mktemp -d)" --hide-scrollbars \
+    --window-size=1400,700 --virtual-time-budget=15000 \
+    --screenshot="docs/modules/ROOT/images/$1" "http://localhost:8080/q/dev-ui/$2" 2>/dev/null
+  echo "docs/modules/ROOT/images/$1"
+}
+shoot dev-ui-card.png extensions
+shoot dev-ui-limits.png quarkus-rate-limit/limits

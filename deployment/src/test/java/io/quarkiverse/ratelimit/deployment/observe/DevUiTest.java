@@ -57,8 +57,15 @@ public class DevUiTest extends DevUIJsonRPCTest {
         REDIS.close();
     }
 
+    /** One test: the dev-mode application starts once per test method, for about 15 s. */
     @Test
-    void listsEachLimitAsDeclaredAndAsConfigured() throws Exception {
+    void theCardsServiceAnswersItsThreePages() throws Exception {
+        listsEachLimitAsDeclaredAndAsConfigured();
+        looksUpATenantAndResetsIt();
+        showsTheBreakerAndTheCounters();
+    }
+
+    private void listsEachLimitAsDeclaredAndAsConfigured() throws Exception {
         JsonNode limits = executeJsonRPCMethod("limits");
         assertThat(limits).hasSize(1);
         JsonNode limit = limits.get(0);
@@ -67,15 +74,14 @@ public class DevUiTest extends DevUIJsonRPCTest {
         assertThat(limit.get("policy").asText()).isEqualTo("e-mail");
         assertThat(limit.get("declaredLimit").asLong()).as("the annotation leaves it to the policy").isZero();
         assertThat(limit.get("limit").asLong()).isEqualTo(5);
-        assertThat(limit.get("window").asText()).isEqualTo("PT1H");
+        assertThat(limit.get("window").asText()).isEqualTo("1h");
         assertThat(limit.get("algorithm").asText()).isEqualTo("fixed-window");
         assertThat(limit.get("scope").asText()).isEqualTo("tenant");
         assertThat(limit.get("cost").asLong()).isEqualTo(1);
         assertThat(limit.get("failureMode").asText()).isEqualTo("fail-closed");
     }
 
-    @Test
-    void looksUpATenantAndResetsIt() throws Exception {
+    private void looksUpATenantAndResetsIt() throws Exception {
         String tenant = UUID.randomUUID().toString();
         for (int i = 0; i < 3; i++) {
             given().header("X-Tenant-Id", tenant).get("/mail").then().statusCode(200);
@@ -92,8 +98,7 @@ public class DevUiTest extends DevUIJsonRPCTest {
                 .header("RateLimit", matchesPattern("\"Mail.send\";r=4;t=\\d+"));
     }
 
-    @Test
-    void showsTheBreakerAndTheCounters() throws Exception {
+    private void showsTheBreakerAndTheCounters() throws Exception {
         given().header("X-Tenant-Id", UUID.randomUUID().toString()).get("/mail").then().statusCode(200);
         JsonNode breaker = executeJsonRPCMethod("breaker");
         assertThat(breaker.get("circuit").asText()).isEqualTo("closed");

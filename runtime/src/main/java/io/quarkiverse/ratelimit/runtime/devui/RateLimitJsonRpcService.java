@@ -47,7 +47,7 @@ public class RateLimitJsonRpcService {
     @NonBlocking
     public List<Map<String, Object>> limits() {
         List<Map<String, Object>> rows = new ArrayList<>();
-        declared.all().forEach((methodId, methodLimits) -> {
+        new java.util.TreeMap<>(declared.all()).forEach((methodId, methodLimits) -> {
             EffectiveMethod applied = effective.all().get(methodId);
             List<LimitDefinition> declaredLimits = methodLimits.getLimits();
             for (int i = 0; i < declaredLimits.size(); i++) {
@@ -58,14 +58,14 @@ public class RateLimitJsonRpcService {
                 row.put("name", configured.getName());
                 row.put("policy", limit.getPolicy() == null ? "" : limit.getPolicy());
                 row.put("limit", configured.getLimit());
-                row.put("window", configured.window().toString());
+                row.put("window", window(configured.window()));
                 row.put("algorithm", name(configured.getAlgorithm()));
                 row.put("scope", name(configured.getScope()));
                 row.put("cost", configured.getCost());
                 row.put("burst", configured.getBurst());
                 row.put("failureMode", name(configured.getFailureMode()));
                 row.put("declaredLimit", limit.getLimit());
-                row.put("declaredWindow", limit.getWindowMillis() == 0 ? "" : limit.window().toString());
+                row.put("declaredWindow", limit.getWindowMillis() == 0 ? "" : window(limit.window()));
                 rows.add(row);
             }
         });
@@ -116,13 +116,26 @@ public class RateLimitJsonRpcService {
             row.put("policy", policy);
             row.put("name", decision.limitName());
             row.put("limit", decision.limit());
-            row.put("window", decision.window().toString());
+            row.put("window", window(decision.window()));
             row.put("remaining", decision.remaining());
             row.put("resetInSeconds", seconds(decision.resetAfter()));
             row.put("decidedByRedis", !decision.degraded());
             rows.add(row);
         }
         return rows;
+    }
+
+    /** As the annotation writes it: {@code 1h}, {@code 10s}, {@code 250ms}. */
+    static String window(Duration window) {
+        long millis = window.toMillis();
+        long[] units = { 86_400_000, 3_600_000, 60_000, 1000 };
+        String[] names = { "d", "h", "m", "s" };
+        for (int i = 0; i < units.length; i++) {
+            if (millis % units[i] == 0) {
+                return millis / units[i] + names[i];
+            }
+        }
+        return millis + "ms";
     }
 
     private static long seconds(Duration duration) {
