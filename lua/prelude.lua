@@ -6,6 +6,9 @@
 --                                    for tests only)
 --   ARGV[2 + ARGS_PER_LIMIT(i - 1)]  limit i: algorithm module name, limit, window_ms, cost, burst
 --                                    (5 values; a burst of 0 means the limit)
+--   ARGV[2 + ARGS_PER_LIMIT * #KEYS] optional, rate_limit.lua only: the shadow mask, one character per
+--                                    limit, '1' for a limit in shadow mode (its refusal does not refuse
+--                                    the call); absent or '' when every limit is enforced
 --
 --   now_ms          the clock in milliseconds (fractional)
 --   limit_args(i)   limit i's algorithm module name, limit, window_ms, cost and burst (0 replaced by the
@@ -28,6 +31,12 @@ if ARGV[1] ~= '' then
 else
   local time = redis.call('TIME')
   now_ms = tonumber(time[1]) * 1000 + tonumber(time[2]) / 1000
+end
+
+-- whether limit i is in shadow mode: it is decided and recorded as if enforced, but cannot refuse the call
+local function shadowed(i)
+  local mask = ARGV[2 + ARGS_PER_LIMIT * #KEYS]
+  return mask ~= nil and mask:byte(i) == 49
 end
 
 local function limit_args(i)

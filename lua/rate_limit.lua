@@ -1,5 +1,8 @@
 -- One atomic decision over every limit of a call: either every limit admits and every one records the
 -- call, or nothing is written at all (a call refused by its hourly limit does not eat a per-second token).
+-- A limit in shadow mode (the mask after the limits' arguments) cannot refuse the call: when only shadow
+-- limits refuse, the call proceeds and every limit that admits it records it, exactly as if the refusing
+-- shadow limits were not there; a refusing shadow limit records nothing, as when enforced.
 -- lua/prelude.lua, inlined at the prelude marker below, defines now_ms and limit_args; the module of each
 -- algorithm the script serves (lua/<algorithm>.lua) is inlined at the algorithms marker.
 --
@@ -40,7 +43,7 @@ for i = 1, #KEYS do
   local at = 4 * (i - 1)
   replies[at + 1], replies[at + 2], replies[at + 3], replies[at + 4] = allowed, remaining, reset_ms, retry_ms
   commits[i] = { name, cost, s1, s2, s3, s4 }
-  if allowed == 0 then
+  if allowed == 0 and not shadowed(i) then
     admitted = false
   end
 end
@@ -48,7 +51,9 @@ end
 for i = 1, #KEYS do
   local commit = commits[i]
   if admitted then
-    ALGORITHMS[commit[1]].commit(KEYS[i], commit[3], commit[4], commit[5], commit[6])
+    if replies[4 * (i - 1) + 1] == 1 then
+      ALGORITHMS[commit[1]].commit(KEYS[i], commit[3], commit[4], commit[5], commit[6])
+    end
   elseif replies[4 * (i - 1) + 1] == 1 then
     -- a limit that would have admitted consumed nothing: report what it has left now
     replies[4 * (i - 1) + 2] = replies[4 * (i - 1) + 2] + commit[2]

@@ -24,7 +24,8 @@ export class QwcRateLimitBreaker extends LitElement {
         refusalsFromCache: 'Refusals repeated from the refusal cache',
         scriptsUsed: 'Scripts the limits use',
         scriptsPreloaded: 'Scripts loaded into Redis at start-up',
-        scriptReloads: 'Scripts sent again after NOSCRIPT'
+        scriptReloads: 'Scripts sent again after NOSCRIPT',
+        runTimeSwitches: 'Run-time switches (mode, rollout, failure mode)'
     };
 
     static properties = {

@@ -49,4 +49,28 @@ public interface RateLimitAdmin {
 
     /** The policies (and names of limits without one) this application knows: what the other methods accept. */
     List<String> policies();
+
+    /**
+     * Switches the limits of {@code policy} (a policy, or the name of a limit without one), or every limit when
+     * {@code policy} is {@code null}, on every instance within the refresh interval (at once on this one) and across
+     * restarts, until {@link #clearSwitches}: its mode, its rollout percentage (0 to 100) and its failure mode
+     * (not for every limit: that is {@code quarkus.rate-limit.failure-mode}). A {@code null} setting stays as it is.
+     * Every value is checked before any is written: a bad one changes nothing ({@link IllegalArgumentException}). A
+     * limit's own switch wins over its configuration, which wins over the switch of every limit.
+     */
+    Uni<Void> setSwitches(String policy, Mode mode, Integer rolloutPercentage, FailureMode failureMode);
+
+    /** {@link #setSwitches} of the mode alone: {@code shadow} or {@code off} is the kill switch. */
+    default Uni<Void> setMode(String policy, Mode mode) {
+        return setSwitches(policy, mode, null, null);
+    }
+
+    /** Removes the run-time switches of {@code policy} (every limit when {@code null}): configuration applies. */
+    Uni<Void> clearSwitches(String policy);
+
+    /**
+     * The run-time switches in force on this instance: by policy or name ({@code *} for every limit), each setting
+     * ({@code mode}, {@code rollout-percentage}, {@code failure-mode}) with its value.
+     */
+    Map<String, Map<String, String>> switches();
 }

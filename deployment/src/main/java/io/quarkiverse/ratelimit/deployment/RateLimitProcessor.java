@@ -45,6 +45,7 @@ import io.quarkiverse.ratelimit.runtime.limit.ConcurrencyDefinition;
 import io.quarkiverse.ratelimit.runtime.limit.DeclaredLimits;
 import io.quarkiverse.ratelimit.runtime.limit.EffectiveLimits;
 import io.quarkiverse.ratelimit.runtime.limit.MethodLimits;
+import io.quarkiverse.ratelimit.runtime.policy.LimitModes;
 import io.quarkiverse.ratelimit.runtime.policy.RunTimeLimits;
 import io.quarkiverse.ratelimit.runtime.policy.TenantPlans;
 import io.quarkiverse.ratelimit.runtime.redis.LuaScript;
@@ -111,7 +112,8 @@ class RateLimitProcessor {
                         DecisionGuard.class, ProgrammaticRateLimiter.class, ConcurrencyLeases.class,
                         ConcurrencyLimitInterceptor.class,
                         ScriptRunner.class, RateLimitKeys.class, RequestTenantResolver.class, ClientAddresses.class,
-                        EffectiveLimits.class, TenantPlans.class, RunTimeLimits.class, RedisRateLimitAdmin.class,
+                        EffectiveLimits.class, TenantPlans.class, RunTimeLimits.class, LimitModes.class,
+                        RedisRateLimitAdmin.class,
                         RateLimitConfigValidator.class)
                 .setUnremovable()
                 .build();

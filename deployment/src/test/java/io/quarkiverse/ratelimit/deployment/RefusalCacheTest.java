@@ -6,8 +6,6 @@ import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.matchesPattern;
 
 import java.util.UUID;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 import jakarta.inject.Inject;
 import jakarta.ws.rs.GET;
@@ -19,9 +17,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import io.quarkiverse.ratelimit.Algorithm;
 import io.quarkiverse.ratelimit.RateLimited;
 import io.quarkus.test.QuarkusUnitTest;
-import io.vertx.mutiny.redis.client.Command;
 import io.vertx.mutiny.redis.client.Redis;
-import io.vertx.mutiny.redis.client.Request;
 
 /**
  * A tenant flooding a limit it has exhausted costs Redis nothing until Redis said it could retry: this instance repeats
@@ -33,7 +29,7 @@ class RefusalCacheTest {
 
     @RegisterExtension
     static final QuarkusUnitTest app = new QuarkusUnitTest()
-            .withApplicationRoot(jar -> jar.addClasses(Flooded.class))
+            .withApplicationRoot(jar -> jar.addClasses(Flooded.class, RedisCommandStats.class))
             .overrideConfigKey("quarkus.rate-limit.tenant.header", "X-Tenant-Id");
 
     @Inject
@@ -63,7 +59,7 @@ class RefusalCacheTest {
         for (int i = 0; i < 3; i++) {
             given().header("X-Tenant-Id", tenant).get("/flooded/cached").then().statusCode(200);
         }
-        long before = scriptCalls();
+        long before = RedisCommandStats.scriptCalls(redis);
         for (int i = 0; i < FLOOD; i++) {
             given().header("X-Tenant-Id", tenant).get("/flooded/cached").then().statusCode(429)
                     .header("Retry-After", matchesPattern("[1-9]\\d*"))
@@ -71,7 +67,7 @@ class RefusalCacheTest {
                     .header("RateLimit-Policy", equalTo("\"Flooded.cached\";q=3;w=3600"));
         }
         // the first refusal asked Redis; the rest were repeated here
-        assertThat(scriptCalls() - before).isLessThanOrEqualTo(FLOOD / 100);
+        assertThat(RedisCommandStats.scriptCalls(redis) - before).isLessThanOrEqualTo(FLOOD / 100);
     }
 
     @Test
@@ -80,11 +76,11 @@ class RefusalCacheTest {
         for (int i = 0; i < 3; i++) {
             given().header("X-Tenant-Id", tenant).get("/flooded/uncached").then().statusCode(200);
         }
-        long before = scriptCalls();
+        long before = RedisCommandStats.scriptCalls(redis);
         for (int i = 0; i < 20; i++) {
             given().header("X-Tenant-Id", tenant).get("/flooded/uncached").then().statusCode(429);
         }
-        assertThat(scriptCalls() - before).isEqualTo(20);
+        assertThat(RedisCommandStats.scriptCalls(redis) - before).isEqualTo(20);
     }
 
     @Test
@@ -96,16 +92,5 @@ class RefusalCacheTest {
         String quiet = UUID.randomUUID().toString();
         given().header("X-Tenant-Id", quiet).get("/flooded/cached").then().statusCode(200)
                 .header("RateLimit", matchesPattern("\"Flooded.cached\";r=2;t=\\d+"));
-    }
-
-    /** Script calls Redis has run since it started (EVALSHA and EVAL), from INFO commandstats. */
-    private long scriptCalls() {
-        String stats = redis.send(Request.cmd(Command.INFO).arg("commandstats")).await().indefinitely().toString();
-        long calls = 0;
-        Matcher matcher = Pattern.compile("cmdstat_(evalsha|eval):calls=(\\d+)").matcher(stats);
-        while (matcher.find()) {
-            calls += Long.parseLong(matcher.group(2));
-        }
-        return calls;
     }
 }

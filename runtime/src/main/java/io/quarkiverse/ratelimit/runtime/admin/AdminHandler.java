@@ -6,10 +6,13 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.function.Supplier;
 
+import io.quarkiverse.ratelimit.FailureMode;
+import io.quarkiverse.ratelimit.Mode;
 import io.quarkiverse.ratelimit.RateLimitAdmin;
 import io.quarkiverse.ratelimit.RateLimitDecision;
 import io.quarkiverse.ratelimit.runtime.config.RateLimitConfig;
 import io.quarkiverse.ratelimit.runtime.http.ProblemDetails;
+import io.quarkiverse.ratelimit.runtime.policy.LimitModes;
 import io.quarkus.arc.Arc;
 import io.quarkus.vertx.http.runtime.security.QuarkusHttpUser;
 import io.smallrye.mutiny.Uni;
@@ -33,7 +36,13 @@ import io.vertx.ext.web.RoutingContext;
  * DELETE {base}/tenants/{tenant}/policies/{policy}/counters  forget what it consumed
  * PUT    {base}/tenants/{tenant}/blocked                   refuse all its calls (403)
  * DELETE {base}/tenants/{tenant}/blocked                   lift that
+ * GET    {base}/switches                                   the run-time switches in force
+ * PUT    {base}/switches                                   {"mode": "shadow", "rolloutPercentage": 25}: every limit
+ * PUT    {base}/switches/{policy}                          {"mode": ..., "rolloutPercentage": ..., "failureMode": ...}
+ * DELETE {base}/switches[/{policy}]                        back to configuration
  * </pre>
+ *
+ * A switch with a bad value or body, or naming no limit of the application, is a 400 and changes nothing.
  */
 public class AdminHandler implements Handler<RoutingContext> {
 
@@ -69,6 +78,8 @@ public class AdminHandler implements Handler<RoutingContext> {
                 String tenant = decode(segments[1]);
                 reply(context, () -> (method == HttpMethod.PUT ? admin.block(tenant) : admin.unblock(tenant))
                         .replaceWith(""), 204);
+            } else if ((segments.length == 1 || segments.length == 2) && segments[0].equals("switches")) {
+                switchesRoute(context, admin, method, segments.length == 2 ? decode(segments[1]) : null);
             } else if (segments.length >= 3 && segments[0].equals("tenants")) {
                 String tenant = decode(segments[1]);
                 String policy = segments.length > 3 ? decode(segments[3]) : null;
@@ -101,6 +112,87 @@ public class AdminHandler implements Handler<RoutingContext> {
             reply(context, () -> admin.reset(tenant, policy).replaceWith(""), 204);
         } else {
             problem(context, 404, "No such administration endpoint");
+        }
+    }
+
+    private void switchesRoute(RoutingContext context, RateLimitAdmin admin, HttpMethod method, String policy) {
+        if (method == HttpMethod.GET && policy == null) {
+            json(context, 200, new JsonObject(new LinkedHashMap<>(admin.switches())).encode());
+        } else if (method == HttpMethod.DELETE) {
+            reply(context, () -> admin.clearSwitches(policy).replaceWith(""), 204);
+        } else if (method == HttpMethod.PUT) {
+            Switches requested;
+            try {
+                requested = Switches.of(context.body().buffer());
+            } catch (IllegalArgumentException e) {
+                problem(context, 400, e.getMessage());
+                return;
+            }
+            try {
+                Uni<Void> change = admin.setSwitches(policy, requested.mode(), requested.rolloutPercentage(),
+                        requested.failureMode());
+                reply(context, () -> change.replaceWith(""), 204);
+            } catch (IllegalArgumentException e) {
+                problem(context, 400, e.getMessage());
+            }
+        } else {
+            problem(context, 404, "No such administration endpoint");
+        }
+    }
+
+    /** A PUT body of the switches endpoints: each setting optional, nothing else allowed. */
+    record Switches(Mode mode, Integer rolloutPercentage, FailureMode failureMode) {
+
+        static Switches of(Buffer body) {
+            JsonObject json;
+            try {
+                json = body == null || body.length() == 0 ? null : new JsonObject(body);
+            } catch (DecodeException | ClassCastException e) {
+                json = null;
+            }
+            if (json == null) {
+                throw new IllegalArgumentException("The body must be a JSON object: {\"mode\": \"enforce\" | \"shadow\""
+                        + " | \"off\", \"rolloutPercentage\": 0 to 100, \"failureMode\": \"local\" | \"fail-open\""
+                        + " | \"fail-closed\"}, each optional");
+            }
+            for (String field : json.fieldNames()) {
+                if (!List.of("mode", "rolloutPercentage", "failureMode").contains(field)) {
+                    throw new IllegalArgumentException("Unknown setting '" + field
+                            + "'; the settings are mode, rolloutPercentage and failureMode");
+                }
+            }
+            return new Switches(constant(json, "mode", Mode.class), percentage(json), constant(json, "failureMode",
+                    FailureMode.class));
+        }
+
+        private static Integer percentage(JsonObject json) {
+            Object value = json.getValue("rolloutPercentage");
+            if (value == null) {
+                return null;
+            }
+            if (!(value instanceof Number number) || number.doubleValue() != number.intValue()) {
+                throw new IllegalArgumentException("rolloutPercentage must be a whole number from 0 to 100, not "
+                        + value);
+            }
+            return number.intValue();
+        }
+
+        private static <E extends Enum<E>> E constant(JsonObject json, String field, Class<E> type) {
+            Object value = json.getValue(field);
+            if (value == null) {
+                return null;
+            }
+            try {
+                E constant = Enum.valueOf(type, LimitModes.constant(value.toString()));
+                if (constant != FailureMode.DEFAULT) {
+                    return constant;
+                }
+            } catch (IllegalArgumentException e) {
+                // below
+            }
+            throw new IllegalArgumentException(field + " cannot be '" + value + "'; it is one of "
+                    + java.util.Arrays.stream(type.getEnumConstants()).filter(c -> c != FailureMode.DEFAULT)
+                            .map(c -> c.name().toLowerCase(java.util.Locale.ROOT).replace('_', '-')).toList());
         }
     }
 

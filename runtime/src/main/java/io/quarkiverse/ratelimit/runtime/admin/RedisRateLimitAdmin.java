@@ -3,12 +3,17 @@ package io.quarkiverse.ratelimit.runtime.admin;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 
 import jakarta.inject.Singleton;
 
+import io.quarkiverse.ratelimit.FailureMode;
+import io.quarkiverse.ratelimit.Mode;
 import io.quarkiverse.ratelimit.RateLimitAdmin;
 import io.quarkiverse.ratelimit.RateLimitDecision;
 import io.quarkiverse.ratelimit.Scope;
@@ -19,6 +24,7 @@ import io.quarkiverse.ratelimit.runtime.limit.EffectiveLimits;
 import io.quarkiverse.ratelimit.runtime.limit.LimitDefinition;
 import io.quarkiverse.ratelimit.runtime.observe.RateLimitMetrics;
 import io.quarkiverse.ratelimit.runtime.observe.RedisOperation;
+import io.quarkiverse.ratelimit.runtime.policy.LimitModes;
 import io.quarkiverse.ratelimit.runtime.policy.RunTimeLimits;
 import io.quarkiverse.ratelimit.runtime.policy.TenantPlans;
 import io.quarkiverse.ratelimit.runtime.redis.RedisDecisions;
@@ -37,6 +43,8 @@ public class RedisRateLimitAdmin implements RateLimitAdmin {
     private final Map<String, List<LimitDefinition>> limitsByPolicy;
     private final Map<String, List<LimitDefinition>> countersByPolicy;
     private final RateLimitMetrics metrics;
+    /** Every policy, and the name of every limit without one: what a switch can name. */
+    private final Set<String> switchable = new TreeSet<>();
 
     RedisRateLimitAdmin(RedisDecisions limiter, DecisionGuard guard, RateLimitKeys keys,
             EffectiveLimits configured,
@@ -50,6 +58,8 @@ public class RedisRateLimitAdmin implements RateLimitAdmin {
         this.plans = plans;
         this.limitsByPolicy = limitsByOverrideName(configured, false);
         this.countersByPolicy = limitsByOverrideName(configured, true);
+        configured.all().values().forEach(method -> method.limits().getLimits()
+                .forEach(limit -> switchable.add(limit.overrideName())));
     }
 
     @Override
@@ -118,6 +128,60 @@ public class RedisRateLimitAdmin implements RateLimitAdmin {
     @Override
     public List<String> policies() {
         return List.copyOf(limitsByPolicy.keySet());
+    }
+
+    @Override
+    public Uni<Void> setSwitches(String policy, Mode mode, Integer rolloutPercentage, FailureMode failureMode) {
+        String name = switchedName(policy);
+        Map<String, String> settings = new LinkedHashMap<>();
+        if (mode != null) {
+            settings.put(LimitModes.MODE, mode.name().toLowerCase(Locale.ROOT));
+        }
+        if (rolloutPercentage != null) {
+            if (rolloutPercentage < 0 || rolloutPercentage > 100) {
+                throw new IllegalArgumentException("A rollout percentage is between 0 and 100, not " + rolloutPercentage);
+            }
+            settings.put(LimitModes.ROLLOUT_PERCENTAGE, rolloutPercentage.toString());
+        }
+        if (failureMode != null) {
+            if (failureMode == FailureMode.DEFAULT || policy == null) {
+                throw new IllegalArgumentException(policy == null
+                        ? "The failure mode of every limit is quarkus.rate-limit.failure-mode; switch a policy or limit"
+                        : "A failure mode is local, fail-open or fail-closed, not default");
+            }
+            settings.put(LimitModes.FAILURE_MODE, failureMode.name().toLowerCase(Locale.ROOT).replace('_', '-'));
+        }
+        if (settings.isEmpty()) {
+            throw new IllegalArgumentException("Nothing to switch: give a mode, a rollout percentage or a failure mode");
+        }
+        return runTimeLimits.setSwitches(name, settings);
+    }
+
+    @Override
+    public Uni<Void> clearSwitches(String policy) {
+        return runTimeLimits.clearSwitches(switchedName(policy), LimitModes.SETTINGS);
+    }
+
+    @Override
+    public Map<String, Map<String, String>> switches() {
+        Map<String, Map<String, String>> byName = new TreeMap<>();
+        runTimeLimits.switches().forEach((field, value) -> {
+            int separator = field.lastIndexOf(' ');
+            byName.computeIfAbsent(field.substring(0, separator), name -> new TreeMap<>())
+                    .put(field.substring(separator + 1), value);
+        });
+        return byName;
+    }
+
+    /** {@code *} for every limit; else a policy or limit name of this application. */
+    private String switchedName(String policy) {
+        if (policy == null) {
+            return LimitModes.EVERY_LIMIT;
+        }
+        if (!switchable.contains(policy)) {
+            throw new IllegalArgumentException("No limit uses the policy or name '" + policy + "'; known: " + switchable);
+        }
+        return policy;
     }
 
     /** The counters of {@code policy} whose keys are known without a call: one per tenant, not split per parameter. */

@@ -11,6 +11,7 @@ import java.util.Set;
 import io.quarkiverse.ratelimit.Algorithm;
 import io.quarkiverse.ratelimit.FailureMode;
 import io.quarkiverse.ratelimit.MissingTenant;
+import io.quarkiverse.ratelimit.Mode;
 import io.quarkiverse.ratelimit.Scope;
 import io.quarkiverse.ratelimit.TenantSource;
 import io.quarkus.runtime.annotations.ConfigDocMapKey;
@@ -137,6 +138,59 @@ public interface RateLimitConfig {
      * tenant and limit (at the same or a higher cost) until then without asking Redis. It never admits.
      */
     RefusalCache refusalCache();
+
+    /**
+     * Whether limits are enforced, only recorded (shadow: decided and counted on Redis, but a refused call proceeds),
+     * or skipped ({@code off}: no Redis call). {@code quarkus.rate-limit.limits."<name>".mode} sets it per policy or
+     * limit name.
+     */
+    @WithDefault("enforce")
+    Mode mode();
+
+    /** Enforcing a limit for a share of the tenants, the others in shadow mode. */
+    Rollout rollout();
+
+    interface Rollout {
+
+        /**
+         * The share of tenants (0 to 100) for whom limits in {@code enforce} mode are enforced; the others run in
+         * shadow mode. A tenant is in the share when a hash of its id, salted with {@code rollout.salt}, falls under
+         * it: the same tenants on every instance and after restarts, and raising the share only adds tenants. Limits
+         * without a tenant (global, per client address) are enforced only at 100.
+         */
+        @WithDefault("100")
+        int percentage();
+
+        /** Salts the tenants' hash: a new salt picks a new set of tenants for the same percentage. */
+        @WithDefault("rate-limit")
+        String salt();
+
+        /** Tenants whose limits are enforced whatever the percentage (unless the limit is in shadow or off mode). */
+        Optional<Set<String>> always();
+
+        /** Tenants whose limits run in shadow mode whatever the percentage. */
+        Optional<Set<String>> never();
+
+        /**
+         * Whether responses carry the {@code RateLimit} and {@code RateLimit-Policy} headers of limits in shadow mode.
+         * Off by default: clients should not see limits that are not enforced.
+         */
+        @WithDefault("false")
+        boolean shadowHeaders();
+    }
+
+    /** Mode and rollout of one policy, or of one limit by its name (a limit without a policy). */
+    @ConfigDocMapKey("policy-or-limit-name")
+    Map<String, LimitRollout> limits();
+
+    interface LimitRollout {
+
+        /** This limit's mode; the global {@code quarkus.rate-limit.mode} when not set. */
+        Optional<Mode> mode();
+
+        /** This limit's share of enforced tenants (0 to 100); the global {@code rollout.percentage} when not set. */
+        OptionalInt rolloutPercentage();
+    }
 
     /** The Micrometer metrics (active when the application has quarkus-micrometer). */
     Metrics metrics();

@@ -15,6 +15,7 @@ import io.quarkiverse.ratelimit.LimitRules;
 import io.quarkiverse.ratelimit.TenantSource;
 import io.quarkiverse.ratelimit.runtime.limit.DeclaredLimits;
 import io.quarkiverse.ratelimit.runtime.limit.EffectiveLimits;
+import io.quarkiverse.ratelimit.runtime.policy.LimitModes;
 import io.quarkiverse.ratelimit.runtime.tenant.RequestTenantResolver;
 import io.quarkus.redis.runtime.client.config.RedisConfig;
 import io.quarkus.runtime.StartupEvent;
@@ -31,6 +32,7 @@ public class RateLimitConfigValidator {
     void validate(@Observes StartupEvent event, RateLimitConfig config, RateLimitFixedConfig fixedConfig,
             DeclaredLimits methods, EffectiveLimits configured, RequestTenantResolver tenants) {
         validate(config);
+        LimitModes.check(config, configured);
         decisionsRunOnAMaster(fixedConfig.redisClientName().orElse(RedisConfig.DEFAULT_CLIENT_NAME));
         configured.all().forEach((methodId, method) -> {
             if (method.tenantRule() != null) {

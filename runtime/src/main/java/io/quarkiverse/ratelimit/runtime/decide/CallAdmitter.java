@@ -1,9 +1,11 @@
 package io.quarkiverse.ratelimit.runtime.decide;
 
+import java.util.ArrayList;
 import java.util.List;
 
 import jakarta.inject.Singleton;
 
+import io.quarkiverse.ratelimit.Mode;
 import io.quarkiverse.ratelimit.RateLimitDecision;
 import io.quarkiverse.ratelimit.RateLimitExceededException;
 import io.quarkiverse.ratelimit.TenantBlockedException;
@@ -11,7 +13,9 @@ import io.quarkiverse.ratelimit.runtime.config.RateLimitConfig;
 import io.quarkiverse.ratelimit.runtime.http.RateLimitHeaders;
 import io.quarkiverse.ratelimit.runtime.key.RateLimitKeys;
 import io.quarkiverse.ratelimit.runtime.limit.EffectiveMethod;
+import io.quarkiverse.ratelimit.runtime.limit.LimitDefinition;
 import io.quarkiverse.ratelimit.runtime.limit.MethodLimits;
+import io.quarkiverse.ratelimit.runtime.policy.LimitModes;
 import io.quarkiverse.ratelimit.runtime.policy.RunTimeLimits;
 import io.quarkiverse.ratelimit.runtime.policy.TenantPlans;
 import io.quarkiverse.ratelimit.runtime.tenant.ClientAddresses;
@@ -34,10 +38,13 @@ public class CallAdmitter {
     private final DecisionGuard guard;
     private final RateLimitKeys keys;
     private final RunTimeLimits runTimeLimits;
+    private final LimitModes modes;
+    private final ShadowRefusals shadowRefusals = new ShadowRefusals();
 
     CallAdmitter(RequestTenantResolver tenants, ClientAddresses clientAddresses, TenantPlans plans,
             DecisionGuard guard, RateLimitConfig config, RateLimitKeys keys,
-            RunTimeLimits runTimeLimits) {
+            RunTimeLimits runTimeLimits, LimitModes modes) {
+        this.modes = modes;
         this.runTimeLimits = runTimeLimits;
         this.tenants = tenants;
         this.clientAddresses = clientAddresses;
@@ -79,7 +86,11 @@ public class CallAdmitter {
             Object[] arguments) {
         List<String> limitKeys = keys.keys(limits, tenant == null ? null : tenant.tag(),
                 limits.needsClientAddress() ? clientAddresses.tag(request) : null, arguments);
-        return guard.acquire(limitKeys, limits.getLimits(), tenant == null ? null : tenant.id()).map(decisions -> {
+        String tenantId = tenant == null ? null : tenant.id();
+        if (!modes.everyLimitEnforced()) {
+            return decideByMode(request, limits, limitKeys, tenantId);
+        }
+        return guard.acquire(limitKeys, limits.getLimits(), tenantId).map(decisions -> {
             if (request != null) {
                 RateLimitHeaders.attach(request, decisions);
             }
@@ -90,15 +101,77 @@ public class CallAdmitter {
                 }
                 degraded |= decision.degraded();
             }
-            return admission(request, limitKeys, limits, degraded);
+            return admission(request, limitKeys, limits.getLimits(), limits.refunds(), degraded);
         });
     }
 
-    private Admission admission(RoutingContext request, List<String> keys, MethodLimits limits, boolean degraded) {
-        if (degraded || !limits.refunds()) {
+    /**
+     * The call's limits by their mode for this tenant: {@code off} ones are left out, {@code shadow} ones decided
+     * with the others but unable to refuse the call; their refusals are logged and counted.
+     */
+    private Uni<Admission> decideByMode(RoutingContext request, MethodLimits limits, List<String> limitKeys,
+            String tenant) {
+        List<LimitDefinition> all = limits.getLimits();
+        List<LimitDefinition> decided = new ArrayList<>(all.size());
+        List<String> decidedKeys = new ArrayList<>(all.size());
+        long shadow = 0;
+        for (int i = 0; i < all.size(); i++) {
+            Mode mode = modes.mode(all.get(i), tenant);
+            if (mode == Mode.OFF) {
+                continue;
+            }
+            if (mode == Mode.SHADOW) {
+                shadow |= 1L << decided.size();
+            }
+            decided.add(all.get(i));
+            decidedKeys.add(limitKeys.get(i));
+        }
+        if (decided.isEmpty()) {
+            return Uni.createFrom().item(Admission.NONE);
+        }
+        long shadowMask = shadow;
+        return guard.acquire(decidedKeys, decided, tenant, shadowMask).map(decisions -> {
+            // without shadow limits the refusal cache may answer with the refusing limits only: the first refuses
+            List<RateLimitDecision> enforced = shadowMask == 0 ? decisions : enforcedOnly(decisions, shadowMask);
+            if (request != null) {
+                RateLimitHeaders.attach(request, modes.shadowHeaders() ? decisions : enforced);
+            }
+            boolean degraded = false;
+            List<LimitDefinition> recorded = new ArrayList<>(decided.size());
+            List<String> recordedKeys = new ArrayList<>(decided.size());
+            for (int i = 0; i < decisions.size(); i++) {
+                RateLimitDecision decision = decisions.get(i);
+                if (!decision.allowed()) {
+                    if ((shadowMask & (1L << i)) == 0) {
+                        throw new RateLimitExceededException(enforced);
+                    }
+                    shadowRefusals.refused(decision, tenant);
+                    continue; // recorded nothing: nothing to refund
+                }
+                degraded |= decision.degraded();
+                recorded.add(decided.get(i));
+                recordedKeys.add(decidedKeys.get(i));
+            }
+            return admission(request, recordedKeys, recorded, limits.refunds(), degraded);
+        });
+    }
+
+    private static List<RateLimitDecision> enforcedOnly(List<RateLimitDecision> decisions, long shadowMask) {
+        List<RateLimitDecision> enforced = new ArrayList<>(decisions.size());
+        for (int i = 0; i < decisions.size(); i++) {
+            if ((shadowMask & (1L << i)) == 0) {
+                enforced.add(decisions.get(i));
+            }
+        }
+        return enforced;
+    }
+
+    private Admission admission(RoutingContext request, List<String> keys, List<LimitDefinition> limits,
+            boolean refunds, boolean degraded) {
+        if (degraded || !refunds || limits.isEmpty()) {
             return Admission.NONE;
         }
-        Admission admission = new Admission(guard, keys, limits.getLimits());
+        Admission admission = new Admission(guard, keys, limits);
         if (request != null && admission.refundsOnServerError()) {
             // at the end, when the status is final (at headers-end Quarkus REST may not have set it yet)
             request.addEndHandler(ignored -> {

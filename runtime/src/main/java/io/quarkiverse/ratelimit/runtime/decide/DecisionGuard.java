@@ -26,6 +26,7 @@ import io.quarkiverse.ratelimit.runtime.observe.DecisionTracing;
 import io.quarkiverse.ratelimit.runtime.observe.RateLimitMetrics;
 import io.quarkiverse.ratelimit.runtime.observe.RedisOperation;
 import io.quarkiverse.ratelimit.runtime.observe.RedisOutcome;
+import io.quarkiverse.ratelimit.runtime.policy.LimitModes;
 import io.quarkiverse.ratelimit.runtime.redis.RedisDecisions;
 import io.quarkiverse.ratelimit.runtime.redis.ScriptRunner;
 import io.smallrye.mutiny.Uni;
@@ -56,14 +57,16 @@ public class DecisionGuard {
     private final LongAdder cachedRefusals = new LongAdder();
     private final RateLimitMetrics metrics;
     private final DecisionTracing tracing;
+    private final LimitModes modes;
     private final Duration decisionTimeout;
     /** {@code null} when refusals are not cached ({@code refusal-cache.enabled=false}). */
     private final RefusalCache refusals;
 
     DecisionGuard(RedisDecisions redis, ScriptRunner scripts, RateLimitConfig config,
             Event<CircuitBreakerTransition> transitions, Vertx vertx, RateLimitMetrics metrics,
-            DecisionTracing tracing) {
+            DecisionTracing tracing, LimitModes modes) {
         this.redis = redis;
+        this.modes = modes;
         this.metrics = metrics;
         this.tracing = tracing;
         this.decisionTimeout = config.decisionTimeout();
@@ -92,28 +95,41 @@ public class DecisionGuard {
      * @param tenant the tenant's id, for the metrics; {@code null} when the limits have none
      */
     public Uni<List<RateLimitDecision>> acquire(List<String> keys, List<LimitDefinition> limits, String tenant) {
+        return acquire(keys, limits, tenant, 0);
+    }
+
+    /**
+     * As {@link #acquire(List, List, String)}, with the limits whose bit is set in {@code shadowMask} in shadow mode:
+     * decided as if enforced, but their refusal refuses nothing (the caller lets the call proceed), and a fail-closed
+     * one without Redis refuses instead of failing the call. Such calls skip the refusal cache, which answers for whole
+     * calls.
+     */
+    public Uni<List<RateLimitDecision>> acquire(List<String> keys, List<LimitDefinition> limits, String tenant,
+            long shadowMask) {
         Object span = tracing.currentSpan();
-        if (refusals != null) {
+        if (refusals != null && shadowMask == 0) {
             List<RateLimitDecision> refused = refusals.refusal(keys, limits);
             if (refused != null) {
                 cachedRefusals.increment();
-                decided(refused, DecidedBy.LOCAL_CACHE, tenant, span);
+                decided(refused, DecidedBy.LOCAL_CACHE, 0, tenant, span);
                 return Uni.createFrom().item(refused);
             }
         }
         return guarded(RedisOperation.DECIDE, () -> {
             if (refusals == null) {
-                return redis.decide(keys, limits);
+                return redis.decide(keys, limits, shadowMask);
             }
             long sent = System.nanoTime();
             // a reply that comes after the failure mode decided is still Redis's word on the refusal
-            return redis.decide(keys, limits).onSuccess(decisions -> refusals.remember(keys, limits, decisions, sent));
-        }, decisions -> decided(decisions, DecidedBy.REDIS, tenant, span),
-                failure -> withoutRedis(keys, limits, failure, tenant, span));
+            return redis.decide(keys, limits, shadowMask)
+                    .onSuccess(decisions -> refusals.remember(keys, limits, decisions, sent));
+        }, decisions -> decided(decisions, DecidedBy.REDIS, shadowMask, tenant, span),
+                failure -> withoutRedis(keys, limits, failure, tenant, span, shadowMask));
     }
 
-    private void decided(List<RateLimitDecision> decisions, DecidedBy by, String tenant, Object span) {
-        metrics.decided(decisions, by, tenant);
+    private void decided(List<RateLimitDecision> decisions, DecidedBy by, long shadowMask, String tenant,
+            Object span) {
+        metrics.decided(decisions, by, shadowMask, tenant);
         tracing.decided(span, decisions, by);
     }
 
@@ -219,51 +235,59 @@ public class DecisionGuard {
         return breaker.retryAfter();
     }
 
-    /** Each limit's failure mode decides; fail-closed wins, then the local limits decide all or nothing. */
+    /**
+     * Each limit's failure mode decides; an enforced fail-closed limit fails the call, then the local limits decide
+     * all or nothing. A fail-closed limit in shadow mode refuses without failing the call.
+     */
     private List<RateLimitDecision> withoutRedis(List<String> keys, List<LimitDefinition> limits, Throwable cause,
-            String tenant, Object span) {
+            String tenant, Object span, long shadowMask) {
         degradedCalls.increment();
         List<LimitDefinition> local = new ArrayList<>(limits.size());
         List<String> localKeys = new ArrayList<>(limits.size());
         for (int i = 0; i < limits.size(); i++) {
             LimitDefinition limit = limits.get(i);
             FailureMode mode = failureMode(limit);
-            if (mode == FailureMode.FAIL_CLOSED) {
+            if (mode == FailureMode.FAIL_CLOSED && !shadowed(shadowMask, i)) {
                 metrics.unavailable(limits, tenant);
                 tracing.unavailable(span, limits);
                 throw new RateLimiterUnavailableException(limit.getName(), breaker.retryAfter(), cause);
             }
-            if (mode != FailureMode.FAIL_OPEN) {
+            if (mode != FailureMode.FAIL_OPEN && mode != FailureMode.FAIL_CLOSED) {
                 local.add(limit);
                 localKeys.add(keys.get(i));
             }
         }
         List<RateLimitDecision> localDecisions = local.isEmpty() ? List.of() : this.local.acquire(localKeys, local);
-        metrics.decided(localDecisions, DecidedBy.FALLBACK, tenant);
-        if (localDecisions.size() == limits.size()) {
-            tracing.decided(span, localDecisions, DecidedBy.FALLBACK);
-            return localDecisions;
-        }
-        List<RateLimitDecision> admitted = new ArrayList<>(limits.size() - localDecisions.size());
         List<RateLimitDecision> decisions = new ArrayList<>(limits.size());
         int next = 0;
-        for (LimitDefinition limit : limits) {
-            if (failureMode(limit) == FailureMode.FAIL_OPEN) {
-                RateLimitDecision open = new RateLimitDecision(limit.getName(), limit.getLimit(), limit.window(), true,
+        for (int i = 0; i < limits.size(); i++) {
+            LimitDefinition limit = limits.get(i);
+            DecidedBy by = switch (failureMode(limit)) {
+                case FAIL_OPEN -> DecidedBy.FAIL_OPEN;
+                case FAIL_CLOSED -> DecidedBy.FAIL_CLOSED;
+                default -> DecidedBy.FALLBACK;
+            };
+            RateLimitDecision decision = switch (by) {
+                case FAIL_OPEN -> new RateLimitDecision(limit.getName(), limit.getLimit(), limit.window(), true,
                         limit.getLimit(), limit.window(), Duration.ZERO, true);
-                admitted.add(open);
-                decisions.add(open);
-            } else {
-                decisions.add(localDecisions.get(next++));
-            }
+                case FAIL_CLOSED -> new RateLimitDecision(limit.getName(), limit.getLimit(), limit.window(), false, 0,
+                        limit.window(), breaker.retryAfter(), true);
+                default -> localDecisions.get(next++);
+            };
+            metrics.decided(decision, by, shadowed(shadowMask, i), tenant);
+            decisions.add(decision);
         }
-        metrics.decided(admitted, DecidedBy.FAIL_OPEN, tenant);
-        tracing.decided(span, decisions, localDecisions.isEmpty() ? DecidedBy.FAIL_OPEN : DecidedBy.FALLBACK);
+        tracing.decided(span, decisions, local.isEmpty() ? DecidedBy.FAIL_OPEN : DecidedBy.FALLBACK);
         return decisions;
     }
 
+    private static boolean shadowed(long shadowMask, int limit) {
+        return (shadowMask & (1L << limit)) != 0;
+    }
+
+    /** The limit's failure mode now: a run-time switch, else as declared, else the configured default. */
     private FailureMode failureMode(LimitDefinition limit) {
-        return failureMode(limit.getFailureMode());
+        return failureMode(modes.failureMode(limit));
     }
 
     public CircuitBreakerTransition.State circuitState() {

@@ -106,6 +106,8 @@ public class RateLimitJsonRpcService {
         state.put("scriptsUsed", scripts.scriptsUsed());
         state.put("scriptsPreloaded", scripts.scriptsPreloaded());
         state.put("scriptReloads", scripts.noScriptRecoveries());
+        Map<String, Map<String, String>> switches = admin.switches();
+        state.put("runTimeSwitches", switches.isEmpty() ? "none" : switches.toString());
         return state;
     }
 

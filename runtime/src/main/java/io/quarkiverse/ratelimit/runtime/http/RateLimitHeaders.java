@@ -79,6 +79,9 @@ public final class RateLimitHeaders {
      * response headers go out.
      */
     public static void attach(RoutingContext request, List<RateLimitDecision> decisions) {
+        if (decisions.isEmpty()) {
+            return; // every limit of the call in shadow mode: clients see nothing
+        }
         boolean first = request.get(PENDING) == null;
         request.put(PENDING, new String[] { policy(decisions), rateLimit(decisions) });
         if (first) {

@@ -50,8 +50,6 @@ public class MicrometerRateLimitMetrics implements RateLimitMetrics {
             Duration.ofMillis(100), Duration.ofMillis(250), Duration.ofMillis(500), Duration.ofSeconds(1),
             Duration.ofSeconds(2), Duration.ofSeconds(5), Duration.ofSeconds(10) };
 
-    /** Until shadow mode exists, every limit is enforced. */
-    private static final String MODE = "enforce";
     static final String NO_TENANT = "none";
     static final String OTHER_TENANTS = "other";
 
@@ -129,8 +127,8 @@ public class MicrometerRateLimitMetrics implements RateLimitMetrics {
             limits.all().values().forEach(method -> method.variants().forEach(variant -> variant.getLimits()
                     .forEach(limit -> {
                         LimitMeters meters = meters(limit.getName(), null);
-                        meters.decision(true, DecidedBy.REDIS);
-                        meters.decision(false, DecidedBy.REDIS);
+                        meters.decision(true, DecidedBy.REDIS, false);
+                        meters.decision(false, DecidedBy.REDIS, false);
                         meters.nearLimit();
                     })));
         }
@@ -138,18 +136,28 @@ public class MicrometerRateLimitMetrics implements RateLimitMetrics {
     }
 
     @Override
-    public void decided(List<RateLimitDecision> decisions, DecidedBy by, String tenant) {
+    public void decided(List<RateLimitDecision> decisions, DecidedBy by, long shadowMask, String tenant) {
         if (!enabled) {
             return;
         }
         String tenantValue = tenantTag ? tenantValue(tenant) : null;
         for (int i = 0; i < decisions.size(); i++) {
-            RateLimitDecision decision = decisions.get(i);
-            LimitMeters meters = meters(decision.limitName(), tenantValue);
-            meters.decision(decision.allowed(), by).increment();
-            if (decision.allowed() && decision.remaining() < nearLimitRatio * decision.limit()) {
-                meters.nearLimit().increment();
-            }
+            count(decisions.get(i), by, (shadowMask & (1L << i)) != 0, tenantValue);
+        }
+    }
+
+    @Override
+    public void decided(RateLimitDecision decision, DecidedBy by, boolean shadow, String tenant) {
+        if (enabled) {
+            count(decision, by, shadow, tenantTag ? tenantValue(tenant) : null);
+        }
+    }
+
+    private void count(RateLimitDecision decision, DecidedBy by, boolean shadow, String tenantValue) {
+        LimitMeters meters = meters(decision.limitName(), tenantValue);
+        meters.decision(decision.allowed(), by, shadow).increment();
+        if (decision.allowed() && decision.remaining() < nearLimitRatio * decision.limit()) {
+            meters.nearLimit().increment();
         }
     }
 
@@ -160,7 +168,7 @@ public class MicrometerRateLimitMetrics implements RateLimitMetrics {
         }
         String tenantValue = tenantTag ? tenantValue(tenant) : null;
         for (LimitDefinition limit : limits) {
-            meters(limit.getName(), tenantValue).decision(false, DecidedBy.FAIL_CLOSED).increment();
+            meters(limit.getName(), tenantValue).decision(false, DecidedBy.FAIL_CLOSED, false).increment();
         }
     }
 
@@ -248,7 +256,8 @@ public class MicrometerRateLimitMetrics implements RateLimitMetrics {
 
         private final MeterRegistry registry;
         private final Tags tags;
-        private final Counter[] decisions = new Counter[2 * DECIDERS.length];
+        /** By mode (enforce, shadow), result (allowed, rejected) and decider. */
+        private final Counter[] decisions = new Counter[2 * 2 * DECIDERS.length];
         private volatile Counter nearLimit;
 
         LimitMeters(MeterRegistry registry, String limit, String tenant) {
@@ -256,15 +265,16 @@ public class MicrometerRateLimitMetrics implements RateLimitMetrics {
             this.tags = tenant == null ? Tags.of("limit", limit) : Tags.of("limit", limit, "tenant", tenant);
         }
 
-        Counter decision(boolean allowed, DecidedBy by) {
-            int index = (allowed ? 0 : DECIDERS.length) + by.ordinal();
+        Counter decision(boolean allowed, DecidedBy by, boolean shadow) {
+            int index = ((shadow ? 2 : 0) + (allowed ? 0 : 1)) * DECIDERS.length + by.ordinal();
             Counter counter = decisions[index];
             if (counter == null) {
                 // a race registers the same meter twice: the registry returns the one it holds
                 counter = Counter.builder(DECISIONS)
                         .description("Rate-limit decisions, one per limit of a call")
                         .tags(tags)
-                        .tags("result", allowed ? "allowed" : "rejected", "decided_by", by.tag(), "mode", MODE)
+                        .tags("result", allowed ? "allowed" : "rejected", "decided_by", by.tag(), "mode",
+                                shadow ? "shadow" : "enforce")
                         .register(registry);
                 decisions[index] = counter;
             }

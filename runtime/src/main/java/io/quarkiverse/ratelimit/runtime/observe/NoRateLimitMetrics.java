@@ -13,7 +13,11 @@ import io.smallrye.mutiny.Uni;
 public class NoRateLimitMetrics implements RateLimitMetrics {
 
     @Override
-    public void decided(List<RateLimitDecision> decisions, DecidedBy by, String tenant) {
+    public void decided(List<RateLimitDecision> decisions, DecidedBy by, long shadowMask, String tenant) {
+    }
+
+    @Override
+    public void decided(RateLimitDecision decision, DecidedBy by, boolean shadow, String tenant) {
     }
 
     @Override

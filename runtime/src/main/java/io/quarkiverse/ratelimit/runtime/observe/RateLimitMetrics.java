@@ -16,9 +16,13 @@ public interface RateLimitMetrics {
     /**
      * One decision per limit of one call.
      *
+     * @param shadowMask bit {@code i} set when limit {@code i} is in shadow mode
      * @param tenant the tenant's id, {@code null} when the limit has none (global or per client address)
      */
-    void decided(List<RateLimitDecision> decisions, DecidedBy by, String tenant);
+    void decided(List<RateLimitDecision> decisions, DecidedBy by, long shadowMask, String tenant);
+
+    /** One limit's decision, {@code shadow} when the limit is in shadow mode. */
+    void decided(RateLimitDecision decision, DecidedBy by, boolean shadow, String tenant);
 
     /** A call refused because a fail-closed limit could not be decided: every limit of the call counts as refused. */
     void unavailable(List<LimitDefinition> limits, String tenant);

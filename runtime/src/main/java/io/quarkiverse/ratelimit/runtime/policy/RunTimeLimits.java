@@ -32,8 +32,9 @@ import io.vertx.mutiny.redis.client.Response;
  * applies on every instance within that interval (at once on the instance that made it), and decisions stay
  * single-key, atomic scripts (no extra key per call, so no TRYAGAIN while a cluster slot migrates). Tenants blocked at
  * run time are kept in the same hash, under the field {@code "<tenant tag> ~blocked"}. While Redis is
- * unreachable the last copy stays in force, also for the local fallback. These two keys are configuration, not
- * counters: they have no TTL.
+ * unreachable the last copy stays in force, also for the local fallback. The run-time switches of limits (mode,
+ * rollout percentage, failure mode: {@code LimitModes}) live in the hash {@code <prefix>:{~run-time-limits}:switches}
+ * under the same version. These keys are configuration, not counters: they have no TTL.
  */
 @Singleton
 public class RunTimeLimits {
@@ -48,7 +49,10 @@ public class RunTimeLimits {
     private final String versionKey;
     private final long refreshMillis;
     private final Vertx vertx;
+    private final String switchesKey;
     private volatile Map<String, Map<String, Long>> byTenantTag = Map.of();
+    /** Run-time switches, by {@code "<policy or name> <setting>"} ({@code *} for every limit). */
+    private volatile Map<String, String> switches = Map.of();
     private volatile String version;
     private long timer = -1;
 
@@ -56,6 +60,7 @@ public class RunTimeLimits {
         this.redis = redis;
         this.hashKey = config.keyPrefix() + ":{~run-time-limits}";
         this.versionKey = hashKey + ":version";
+        this.switchesKey = hashKey + ":switches";
         this.refreshMillis = config.runTimeLimits().refreshInterval().toMillis();
         this.vertx = vertx;
     }
@@ -135,6 +140,28 @@ public class RunTimeLimits {
         return tenant != null && tenant.containsKey(BLOCKED);
     }
 
+    /**
+     * Run-time switches of limits (mode, rollout percentage, failure mode), by {@code "<policy or name> <setting>"},
+     * {@code *} standing for every limit; as this instance last saw them.
+     */
+    public Map<String, String> switches() {
+        return switches;
+    }
+
+    /** Sets switches of one policy or name ({@code *}: every limit), all at once. */
+    public Uni<Void> setSwitches(String name, Map<String, String> settings) {
+        Request set = Request.cmd(Command.HSET).arg(switchesKey);
+        settings.forEach((setting, value) -> set.arg(name + ' ' + setting).arg(value));
+        return change(set);
+    }
+
+    /** Removes the switches of one policy or name: configuration applies again. */
+    public Uni<Void> clearSwitches(String name, List<String> settings) {
+        Request delete = Request.cmd(Command.HDEL).arg(switchesKey);
+        settings.forEach(setting -> delete.arg(name + ' ' + setting));
+        return change(delete);
+    }
+
     private Uni<Void> change(Request change) {
         return redis.send(change)
                 .chain(() -> redis.send(Request.cmd(Command.INCR).arg(versionKey)))
@@ -148,11 +175,13 @@ public class RunTimeLimits {
             if (current.equals(version)) {
                 return Uni.createFrom().voidItem();
             }
-            return redis.send(Request.cmd(Command.HGETALL).arg(hashKey)).map(hash -> {
-                byTenantTag = parse(hash);
-                version = current;
-                return null;
-            });
+            return redis.send(Request.cmd(Command.HGETALL).arg(hashKey))
+                    .flatMap(hash -> redis.send(Request.cmd(Command.HGETALL).arg(switchesKey)).map(switched -> {
+                        byTenantTag = parse(hash);
+                        switches = strings(switched);
+                        version = current;
+                        return null;
+                    }));
         });
     }
 
@@ -169,6 +198,17 @@ public class RunTimeLimits {
             }
         }
         return limits;
+    }
+
+    private static Map<String, String> strings(Response hash) {
+        if (hash == null || hash.size() == 0) {
+            return Map.of();
+        }
+        Map<String, String> values = new HashMap<>();
+        for (String field : hash.getKeys()) {
+            values.put(field, hash.get(field).toString());
+        }
+        return Map.copyOf(values);
     }
 
     /** Tenant tags and policy names never contain a space (both are escaped or validated). */

@@ -31,8 +31,17 @@ public class RedisDecisions {
      * @param limitKeys the key of each limit ({@code RateLimitKeys}), all in one hash slot
      */
     public Future<List<RateLimitDecision>> decide(List<String> limitKeys, List<LimitDefinition> limits) {
+        return decide(limitKeys, limits, 0);
+    }
+
+    /**
+     * As {@link #decide(List, List)}, with the limits whose bit is set in {@code shadowMask} in shadow mode: decided
+     * and recorded as if enforced, but their refusal does not refuse the call (nor stop the other limits recording it).
+     */
+    public Future<List<RateLimitDecision>> decide(List<String> limitKeys, List<LimitDefinition> limits,
+            long shadowMask) {
         return scripts.send(scripts.scripts().decide(RateLimitScripts.algorithmSet(limits)), limitKeys,
-                ScriptArguments.limits(ScriptArguments.REDIS_CLOCK, limits))
+                ScriptArguments.limits(ScriptArguments.REDIS_CLOCK, limits, shadowMask))
                 .map(reply -> decisions(limits, reply));
     }
 

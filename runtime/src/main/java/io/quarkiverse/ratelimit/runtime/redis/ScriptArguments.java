@@ -36,6 +36,22 @@ public final class ScriptArguments {
         return args;
     }
 
+    /**
+     * {@code rate_limit.lua} with limits in shadow mode: the clock, each limit's values, then the shadow mask (one
+     * character per limit, {@code 1} for bit {@code i} of {@code shadowMask}); no mask when every limit is enforced.
+     */
+    public static List<String> limits(String clock, List<LimitDefinition> limits, long shadowMask) {
+        List<String> args = limits(clock, limits);
+        if (shadowMask != 0) {
+            char[] mask = new char[limits.size()];
+            for (int i = 0; i < mask.length; i++) {
+                mask[i] = (shadowMask & (1L << i)) != 0 ? '1' : '0';
+            }
+            args.add(new String(mask));
+        }
+        return args;
+    }
+
     /** {@code concurrency.lua}: the clock, the limit, the lease in ms and the lease id. */
     public static List<String> concurrency(String clock, ConcurrencyDefinition limit, String leaseId) {
         return List.of(clock, Integer.toString(limit.getLimit()), Long.toString(limit.getLeaseMillis()), leaseId);

@@ -59,4 +59,32 @@ class MultiLimitScriptTest {
         assertThat(replies.get(1).retryAfterMillis()).as("cost above the limit: never").isEqualTo(-1);
         assertThat((Long) script.redis("EXISTS", "{t3}:fresh", "{t3}:impossible")).isZero();
     }
+
+    @Test
+    void aRefusingShadowLimitLetsTheEnforcedOnesRecordTheCallAndRecordsNothingItself() {
+        Limit hourly = new Limit("{t4}:hourly", Algorithm.FIXED_WINDOW, 5, 1);
+        Limit tight = new Limit("{t4}:tight", Algorithm.FIXED_WINDOW, 1, 1);
+        long now = WINDOW_START_US + 100_000;
+        assertThat(script.callAllWithShadow(now, 0b10, hourly, tight)).allMatch(Reply::allowed);
+
+        List<Reply> shadowRefused = script.callAllWithShadow(now, 0b10, hourly, tight);
+        assertThat(shadowRefused.get(0).allowed()).isTrue();
+        assertThat(shadowRefused.get(0).remaining()).as("the enforced limit counted the call").isEqualTo(3);
+        assertThat(shadowRefused.get(1).allowed()).isFalse();
+        assertThat(script.fixedWindowUnits("{t4}:hourly")).isEqualTo(2);
+        assertThat(script.fixedWindowUnits("{t4}:tight")).as("a refusal records nothing").isEqualTo(1);
+    }
+
+    @Test
+    void anEnforcedRefusalStillRecordsNothingAnywhere() {
+        Limit tight = new Limit("{t5}:tight", Algorithm.FIXED_WINDOW, 1, 1);
+        Limit shadow = new Limit("{t5}:shadow", Algorithm.FIXED_WINDOW, 5, 1);
+        long now = WINDOW_START_US + 100_000;
+        script.callAllWithShadow(now, 0b10, tight, shadow);
+
+        List<Reply> refused = script.callAllWithShadow(now, 0b10, tight, shadow);
+        assertThat(refused.get(0).allowed()).isFalse();
+        assertThat(refused.get(1).allowed()).isTrue();
+        assertThat(script.fixedWindowUnits("{t5}:shadow")).as("the refused call counts in no limit").isEqualTo(1);
+    }
 }

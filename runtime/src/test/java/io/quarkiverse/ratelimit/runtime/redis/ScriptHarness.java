@@ -40,9 +40,14 @@ final class ScriptHarness implements AutoCloseable {
 
     /** Several limits in one call, as the application sends them. */
     List<Reply> callAll(long nowMicros, Limit... limits) {
-        @SuppressWarnings("unchecked")
+        return callAllWithShadow(nowMicros, 0, limits);
+    }
+
+    /** Several limits in one call, those whose bit is set in {@code shadowMask} in shadow mode. */
+    List<Reply> callAllWithShadow(long nowMicros, long shadowMask, Limit... limits) {
         LuaScript decide = scripts.decide(RateLimitScripts.algorithmSet(definitions(limits)));
-        List<Long> reply = (List<Long>) redis.command(command(decide, nowMicros, limits));
+        @SuppressWarnings("unchecked")
+        List<Long> reply = (List<Long>) redis.command(command(decide, nowMicros, shadowMask, limits));
         List<Reply> replies = new ArrayList<>();
         for (int i = 0; i < reply.size(); i += 4) {
             replies.add(new Reply(reply.get(i) == 1, reply.get(i + 1), reply.get(i + 2), reply.get(i + 3)));
@@ -51,11 +56,15 @@ final class ScriptHarness implements AutoCloseable {
     }
 
     static String[] command(LuaScript script, long nowMicros, Limit... limits) {
+        return command(script, nowMicros, 0, limits);
+    }
+
+    static String[] command(LuaScript script, long nowMicros, long shadowMask, Limit... limits) {
         List<String> command = new ArrayList<>(List.of("EVAL", script.source(), Integer.toString(limits.length)));
         for (Limit limit : limits) {
             command.add(limit.key());
         }
-        command.addAll(ScriptArguments.limits(Long.toString(nowMicros), definitions(limits)));
+        command.addAll(ScriptArguments.limits(Long.toString(nowMicros), definitions(limits), shadowMask));
         return command.toArray(String[]::new);
     }
 

@@ -1,0 +1,26 @@
+package io.quarkiverse.ratelimit.deployment;
+
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import io.vertx.mutiny.redis.client.Command;
+import io.vertx.mutiny.redis.client.Redis;
+import io.vertx.mutiny.redis.client.Request;
+
+/** What Redis itself counted: proof that a call did, or did not, cost Redis a command. */
+public final class RedisCommandStats {
+
+    private RedisCommandStats() {
+    }
+
+    /** Script calls Redis has run since it started (EVALSHA and EVAL), from INFO commandstats. */
+    public static long scriptCalls(Redis redis) {
+        String stats = redis.send(Request.cmd(Command.INFO).arg("commandstats")).await().indefinitely().toString();
+        long calls = 0;
+        Matcher matcher = Pattern.compile("cmdstat_(evalsha|eval):calls=(\\d+)").matcher(stats);
+        while (matcher.find()) {
+            calls += Long.parseLong(matcher.group(2));
+        }
+        return calls;
+    }
+}

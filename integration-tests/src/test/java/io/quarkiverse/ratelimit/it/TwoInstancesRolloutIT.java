@@ -1,0 +1,128 @@
+package io.quarkiverse.ratelimit.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Base64;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+
+import org.awaitility.Awaitility;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import io.quarkiverse.ratelimit.localredis.LocalRedisServer;
+
+/**
+ * Run-time switches across two instances of the packaged application: a switch made through one instance's admin
+ * endpoint applies on the other within the refresh interval (1 s), so a kill switch rolls the fleet back in about a
+ * second; a limit in shadow mode answers a burst over both instances without a refusal yet counts exactly as enforced.
+ */
+class TwoInstancesRolloutIT {
+
+    /** The refresh interval (1 s) plus a margin for a loaded 2-core machine; the requirement is well under 30 s. */
+    static final Duration FLEET_BOUND = Duration.ofSeconds(5);
+    static final String LIMIT = "ExactnessResource.fixed";
+
+    private static LocalRedisServer redis;
+    private static List<AppInstance> instances;
+    private final HttpClient client = HttpClient.newHttpClient();
+
+    @BeforeAll
+    static void startRedisAndTwoInstances() {
+        redis = LocalRedisServer.start();
+        instances = AppInstance.startTwo(redis, "quarkus.security.users.embedded.users.ops=ops",
+                "quarkus.security.users.embedded.roles.ops=rate-limit-admin");
+    }
+
+    @AfterAll
+    static void stopAll() {
+        AppInstance.stopAll(instances, redis);
+    }
+
+    @AfterEach
+    void backToConfiguration() throws Exception {
+        assertThat(admin(instances.get(0), "DELETE", "/switches", null)).isEqualTo(204);
+        assertThat(admin(instances.get(0), "DELETE", "/switches/" + LIMIT, null)).isEqualTo(204);
+    }
+
+    @Test
+    void theKillSwitchReachesTheOtherInstanceWithinTheRefreshInterval() throws Exception {
+        String tenant = "rollout-" + UUID.randomUUID();
+        exhaust(tenant);
+        assertThat(call(instances.get(1), tenant)).isEqualTo(429);
+
+        long switched = System.nanoTime();
+        assertThat(admin(instances.get(0), "PUT", "/switches", "{\"mode\": \"off\"}")).isEqualTo(204);
+        assertThat(call(instances.get(0), tenant)).as("at once on the instance that switched").isEqualTo(200);
+        Awaitility.await().atMost(FLEET_BOUND).pollInterval(Duration.ofMillis(20))
+                .until(() -> call(instances.get(1), tenant) == 200);
+        System.out.printf("kill switch: the other instance stopped refusing after %d ms%n",
+                (System.nanoTime() - switched) / 1_000_000);
+
+        long restored = System.nanoTime();
+        assertThat(admin(instances.get(0), "DELETE", "/switches", null)).isEqualTo(204);
+        Awaitility.await().atMost(FLEET_BOUND).pollInterval(Duration.ofMillis(20))
+                .until(() -> call(instances.get(1), tenant) == 429);
+        System.out.printf("enforce again: the other instance refused after %d ms%n",
+                (System.nanoTime() - restored) / 1_000_000);
+    }
+
+    @Test
+    void aShadowLimitServesABurstOverBothInstancesCountsExactlyAndEnforcesWhenSwitched() throws Exception {
+        assertThat(admin(instances.get(0), "PUT", "/switches/" + LIMIT, "{\"mode\": \"shadow\"}")).isEqualTo(204);
+        Awaitility.await().atMost(FLEET_BOUND).until(() -> switchesSeenBy(instances.get(1)).contains("shadow"));
+
+        String tenant = "rollout-" + UUID.randomUUID();
+        Map<Integer, Integer> byStatus = ConcurrentRequests.send(400,
+                i -> instances.get(i % 2).uri().resolve("/exact/fixed"), tenant);
+        assertThat(byStatus).containsExactly(Map.entry(200, 400));
+
+        long switched = System.nanoTime();
+        assertThat(admin(instances.get(1), "PUT", "/switches/" + LIMIT, "{\"mode\": \"enforce\"}")).isEqualTo(204);
+        // the limit counted exactly its 50 calls while in shadow: enforced, it refuses at once on both instances
+        Awaitility.await().atMost(FLEET_BOUND).pollInterval(Duration.ofMillis(20))
+                .until(() -> call(instances.get(0), tenant) == 429);
+        System.out.printf("enforce: the other instance refused after %d ms%n",
+                (System.nanoTime() - switched) / 1_000_000);
+        assertThat(call(instances.get(1), tenant)).isEqualTo(429);
+    }
+
+    /** Uses up the tenant's 50 calls of the fixed-window limit, over both instances. */
+    private void exhaust(String tenant) {
+        Map<Integer, Integer> byStatus = ConcurrentRequests.send(ExactnessResource.LIMIT + 10,
+                i -> instances.get(i % 2).uri().resolve("/exact/fixed"), tenant);
+        assertThat(byStatus).containsEntry(200, ExactnessResource.LIMIT);
+    }
+
+    private int call(AppInstance instance, String tenant) throws Exception {
+        return client.send(HttpRequest.newBuilder(instance.uri().resolve("/exact/fixed"))
+                .header("X-Tenant-Id", tenant).build(), HttpResponse.BodyHandlers.discarding()).statusCode();
+    }
+
+    private String switchesSeenBy(AppInstance instance) throws Exception {
+        return client.send(adminRequest(instance, "/switches").GET().build(), HttpResponse.BodyHandlers.ofString())
+                .body();
+    }
+
+    private int admin(AppInstance instance, String method, String path, String json) throws Exception {
+        HttpRequest.Builder request = adminRequest(instance, path).header("Content-Type", "application/json")
+                .method(method, json == null ? HttpRequest.BodyPublishers.noBody()
+                        : HttpRequest.BodyPublishers.ofString(json));
+        return client.send(request.build(), HttpResponse.BodyHandlers.discarding()).statusCode();
+    }
+
+    private static HttpRequest.Builder adminRequest(AppInstance instance, String path) {
+        return HttpRequest.newBuilder(URI.create(instance.uri() + "/q/rate-limit" + path))
+                .header("Authorization", "Basic " + Base64.getEncoder()
+                        .encodeToString("ops:ops".getBytes(StandardCharsets.UTF_8)));
+    }
+}
