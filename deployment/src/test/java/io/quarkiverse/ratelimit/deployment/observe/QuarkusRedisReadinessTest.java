@@ -5,15 +5,11 @@ import static org.hamcrest.Matchers.equalTo;
 
 import java.time.Duration;
 
-import jakarta.ws.rs.GET;
-import jakarta.ws.rs.Path;
-
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-import io.quarkiverse.ratelimit.RateLimited;
 import io.quarkiverse.ratelimit.deployment.TestRedis;
 import io.quarkus.test.QuarkusUnitTest;
 
@@ -28,20 +24,10 @@ class QuarkusRedisReadinessTest {
 
     @RegisterExtension
     static final QuarkusUnitTest app = new QuarkusUnitTest()
-            .withApplicationRoot(jar -> jar.addClasses(Limited.class, TestRedis.class, Readiness.class))
+            .withApplicationRoot(jar -> jar.addClasses(LimitedResource.class, TestRedis.class, Readiness.class))
             .overrideConfigKey("quarkus.redis.hosts", REDIS.uri())
             .setLogRecordPredicate(record -> record.getMessage().contains("quarkus.redis.health.enabled"))
             .assertLogRecords(records -> assertThat(records).as("advice about Quarkus's Redis check").hasSize(1));
-
-    @Path("/limited")
-    public static class Limited {
-
-        @GET
-        @RateLimited(limit = 5, window = "1h")
-        public String get() {
-            return "ok";
-        }
-    }
 
     @AfterAll
     static void stopRedis() {

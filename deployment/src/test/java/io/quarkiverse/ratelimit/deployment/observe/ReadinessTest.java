@@ -8,15 +8,11 @@ import static org.hamcrest.Matchers.startsWith;
 import java.time.Duration;
 import java.util.UUID;
 
-import jakarta.ws.rs.GET;
-import jakarta.ws.rs.Path;
-
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-import io.quarkiverse.ratelimit.RateLimited;
 import io.quarkiverse.ratelimit.deployment.TestRedis;
 import io.quarkus.test.QuarkusUnitTest;
 
@@ -31,22 +27,12 @@ class ReadinessTest {
 
     @RegisterExtension
     static final QuarkusUnitTest app = new QuarkusUnitTest()
-            .withApplicationRoot(jar -> jar.addClasses(Limited.class, TestRedis.class, Readiness.class))
+            .withApplicationRoot(jar -> jar.addClasses(LimitedResource.class, TestRedis.class, Readiness.class))
             .overrideConfigKey("quarkus.redis.hosts", REDIS.uri())
             .overrideConfigKey("quarkus.redis.health.enabled", "false")
             .overrideConfigKey("quarkus.rate-limit.tenant.header", "X-Tenant-Id")
             .setLogRecordPredicate(record -> record.getMessage().contains("quarkus.redis.health.enabled"))
             .assertLogRecords(records -> assertThat(records).as("advice about Quarkus's Redis check").isEmpty());
-
-    @Path("/limited")
-    public static class Limited {
-
-        @GET
-        @RateLimited(limit = 5, window = "1h")
-        public String get() {
-            return "ok";
-        }
-    }
 
     @AfterAll
     static void stopRedis() {

@@ -5,16 +5,11 @@ import static org.hamcrest.Matchers.startsWith;
 
 import java.time.Duration;
 
-import jakarta.ws.rs.GET;
-import jakarta.ws.rs.Path;
-
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-import io.quarkiverse.ratelimit.FailureMode;
-import io.quarkiverse.ratelimit.RateLimited;
 import io.quarkiverse.ratelimit.deployment.TestRedis;
 import io.quarkus.test.QuarkusUnitTest;
 
@@ -25,20 +20,10 @@ class StrictReadinessTest {
 
     @RegisterExtension
     static final QuarkusUnitTest app = new QuarkusUnitTest()
-            .withApplicationRoot(jar -> jar.addClasses(Limited.class, TestRedis.class, Readiness.class))
+            .withApplicationRoot(jar -> jar.addClasses(LimitedResource.class, TestRedis.class, Readiness.class))
             .overrideConfigKey("quarkus.redis.hosts", REDIS.uri())
             .overrideConfigKey("quarkus.redis.health.enabled", "false")
             .overrideConfigKey("quarkus.rate-limit.health.strict", "true");
-
-    @Path("/limited")
-    public static class Limited {
-
-        @GET
-        @RateLimited(limit = 5, window = "1h", failureMode = FailureMode.FAIL_CLOSED)
-        public String get() {
-            return "ok";
-        }
-    }
 
     @AfterAll
     static void stopRedis() {
