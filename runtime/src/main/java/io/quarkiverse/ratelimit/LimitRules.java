@@ -24,9 +24,15 @@ public final class LimitRules {
                 : "a name is 1 to 100 letters, digits, '.', '_' or '-'";
     }
 
+    /**
+     * The largest limit (or burst): the scripts count in Lua numbers, doubles that are exact integers up to 2^53, and
+     * the fixed window keeps four times its count in one.
+     */
+    public static final long MAX_LIMIT = 1_000_000_000_000L;
+
     /** Units (calls) per window, or calls in flight. */
     public static String limit(long limit) {
-        return limit > 0 ? null : "it must be greater than zero";
+        return limit > 0 && limit <= MAX_LIMIT ? null : "it must be greater than zero and at most " + MAX_LIMIT;
     }
 
     /** The window of a rate limit, or the lease of a concurrency limit. */
@@ -36,6 +42,9 @@ public final class LimitRules {
 
     /** Units allowed at once: only the token bucket and GCRA have a burst; 0 means the limit. */
     public static String burst(long burst, Algorithm algorithm) {
+        if (burst > MAX_LIMIT) {
+            return "a burst is at most " + MAX_LIMIT + " units";
+        }
         return burst == 0 || burst > 0 && (algorithm == Algorithm.TOKEN_BUCKET || algorithm == Algorithm.GCRA) ? null
                 : "a burst is a positive number of units, for the token bucket and GCRA only";
     }

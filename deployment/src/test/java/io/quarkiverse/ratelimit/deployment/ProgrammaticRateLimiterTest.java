@@ -120,7 +120,7 @@ class ProgrammaticRateLimiterTest {
         assertThatThrownBy(() -> RateLimit.of("no spaces", 1, Duration.ofSeconds(1)))
                 .hasMessageContaining("a name is 1 to 100 letters");
         assertThatThrownBy(() -> RateLimit.of("zero", 0, Duration.ofSeconds(1)))
-                .hasMessage("Rate limit 'zero' has limit 0; it must be greater than zero");
+                .hasMessage("Rate limit 'zero' has limit 0; it must be greater than zero and at most 1000000000000");
         assertThatThrownBy(() -> limiter.tryAcquire(EMAILS, tenant(), 3))
                 .hasMessage("A call of 'emails' costs 3; it must be between 0 and the limit (2), or no call could"
                         + " ever be admitted");

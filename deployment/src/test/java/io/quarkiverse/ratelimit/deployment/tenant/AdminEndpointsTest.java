@@ -90,6 +90,13 @@ class AdminEndpointsTest {
                 .body(containsString("greater than zero"));
         ops().contentType("application/json").body("not json")
                 .put("/q/rate-limit/tenants/t/limits/labels").then().statusCode(400);
+        ops().contentType("application/json").body("{\"limit\": 5000000000000}")
+                .put("/q/rate-limit/tenants/t/limits/labels").then().statusCode(400)
+                .body(containsString("at most 1000000000000"));
+        ops().contentType("application/json").body("{\"limit\": \"many\"}")
+                .put("/q/rate-limit/tenants/t/limits/labels").then().statusCode(400);
+        ops().contentType("application/json").body("{\"limit\": 99999999999999999999999}")
+                .put("/q/rate-limit/tenants/t/limits/labels").then().statusCode(400);
         ops().contentType("application/json").body("{\"limit\": 5}")
                 .put("/q/rate-limit/tenants/t/limits/no-such-policy").then().statusCode(404)
                 .body(containsString("no-such-policy"));

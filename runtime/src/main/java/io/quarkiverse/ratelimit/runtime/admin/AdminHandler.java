@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.function.Supplier;
 
 import io.quarkiverse.ratelimit.FailureMode;
+import io.quarkiverse.ratelimit.LimitRules;
 import io.quarkiverse.ratelimit.Mode;
 import io.quarkiverse.ratelimit.RateLimitAdmin;
 import io.quarkiverse.ratelimit.RateLimitDecision;
@@ -99,8 +100,9 @@ public class AdminHandler implements Handler<RoutingContext> {
                     200);
         } else if (collection.equals("limits") && segments == 4 && method == HttpMethod.PUT) {
             long limit = requestedLimit(context.body().buffer());
-            if (limit <= 0) {
-                problem(context, 400, "The body must be {\"limit\": <units per window, greater than zero>}");
+            String invalid = LimitRules.limit(limit);
+            if (invalid != null) {
+                problem(context, 400, "The body must be {\"limit\": <units per window>}; " + invalid);
             } else {
                 reply(context, () -> admin.setLimit(tenant, policy, limit).replaceWith(""), 204);
             }

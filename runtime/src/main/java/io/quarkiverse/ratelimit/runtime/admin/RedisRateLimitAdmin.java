@@ -13,6 +13,7 @@ import java.util.TreeSet;
 import jakarta.inject.Singleton;
 
 import io.quarkiverse.ratelimit.FailureMode;
+import io.quarkiverse.ratelimit.LimitRules;
 import io.quarkiverse.ratelimit.Mode;
 import io.quarkiverse.ratelimit.RateLimitAdmin;
 import io.quarkiverse.ratelimit.RateLimitDecision;
@@ -64,8 +65,9 @@ public class RedisRateLimitAdmin implements RateLimitAdmin {
 
     @Override
     public Uni<Void> setLimit(String tenant, String policy, long limit) {
-        if (limit <= 0) {
-            throw new IllegalArgumentException("A limit is greater than zero, not " + limit);
+        String invalid = LimitRules.limit(limit);
+        if (invalid != null) {
+            throw new IllegalArgumentException("A limit of " + limit + " is not valid; " + invalid);
         }
         for (LimitDefinition affected : perTenantLimits(policy)) {
             long capacity = affected.getBurst() > 0 ? affected.getBurst() : limit;
