@@ -24,7 +24,8 @@ import io.quarkiverse.ratelimit.localredis.LocalRedisServer;
 /**
  * Run-time switches across two instances of the packaged application: a switch made through one instance's admin
  * endpoint applies on the other within the refresh interval (1 s), so a kill switch rolls the fleet back in about a
- * second; a limit in shadow mode answers a burst over both instances without a refusal yet counts exactly as enforced.
+ * second; a limit in shadow mode answers a burst over both instances without a refusal yet counts exactly as enforced;
+ * a rollout picks the same tenants on both; a failure mode switched to fail-closed holds on both.
  */
 class TwoInstancesRolloutIT {
 
@@ -50,8 +51,10 @@ class TwoInstancesRolloutIT {
 
     @AfterEach
     void backToConfiguration() throws Exception {
-        assertThat(admin(instances.get(0), "DELETE", "/switches", null)).isEqualTo(204);
-        assertThat(admin(instances.get(0), "DELETE", "/switches/" + LIMIT, null)).isEqualTo(204);
+        for (String path : new String[] { "/switches", "/switches/" + LIMIT, "/switches/SearchResource.search" }) {
+            Awaitility.await().atMost(Duration.ofSeconds(20)).ignoreExceptions()
+                    .until(() -> admin(instances.get(0), "DELETE", path, null) == 204);
+        }
     }
 
     @Test
@@ -96,6 +99,54 @@ class TwoInstancesRolloutIT {
         assertThat(call(instances.get(1), tenant)).isEqualTo(429);
     }
 
+    /**
+     * A rollout of 25 % enforces the limit for about a quarter of the tenants, and for the same ones on both
+     * instances: each of 200 tenants uses up its 5 calls on one instance, then calls each instance once more.
+     */
+    @Test
+    void aQuarterRolloutEnforcesTheSameTenantsOnBothInstances() throws Exception {
+        assertThat(admin(instances.get(0), "PUT", "/switches/SearchResource.search", "{\"rolloutPercentage\": 25}"))
+                .isEqualTo(204);
+        Awaitility.await().atMost(FLEET_BOUND).until(() -> switchesSeenBy(instances.get(1)).contains("25"));
+
+        int enforced = 0;
+        String run = UUID.randomUUID().toString().substring(0, 8);
+        for (int t = 0; t < 200; t++) {
+            String tenant = "rollout-" + run + "-" + t;
+            for (int i = 0; i < 5; i++) {
+                assertThat(call(instances.get(0), tenant, "/search")).isEqualTo(200);
+            }
+            int first = call(instances.get(0), tenant, "/search");
+            int second = call(instances.get(1), tenant, "/search");
+            assertThat(second).as("tenant %s on the other instance", tenant).isEqualTo(first);
+            if (first == 429) {
+                enforced++;
+            }
+        }
+        double sigma = Math.sqrt(200 * 0.25 * 0.75);
+        assertThat((double) enforced).as("tenants enforced").isBetween(50 - 3 * sigma, 50 + 3 * sigma);
+    }
+
+    /** A failure mode switched to fail-closed at run time: with Redis gone, both instances answer 503. */
+    @Test
+    void aFailureModeSwitchedToFailClosedAnswers503OnBothInstancesWhenRedisDies() throws Exception {
+        assertThat(admin(instances.get(0), "PUT", "/switches/" + LIMIT, "{\"failureMode\": \"fail-closed\"}"))
+                .isEqualTo(204);
+        Awaitility.await().atMost(FLEET_BOUND).until(() -> switchesSeenBy(instances.get(1)).contains("fail-closed"));
+        redis.kill();
+        try {
+            for (AppInstance instance : instances) {
+                assertThat(call(instance, "rollout-" + UUID.randomUUID())).isEqualTo(503);
+            }
+        } finally {
+            redis.restart(); // empty: the switch is gone with it, as every instance sees at its next refresh
+        }
+        for (AppInstance instance : instances) {
+            Awaitility.await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(200))
+                    .until(() -> call(instance, "rollout-" + UUID.randomUUID()) == 200);
+        }
+    }
+
     /** Uses up the tenant's 50 calls of the fixed-window limit, over both instances. */
     private void exhaust(String tenant) {
         Map<Integer, Integer> byStatus = ConcurrentRequests.send(ExactnessResource.LIMIT + 10,
@@ -104,7 +155,11 @@ class TwoInstancesRolloutIT {
     }
 
     private int call(AppInstance instance, String tenant) throws Exception {
-        return client.send(HttpRequest.newBuilder(instance.uri().resolve("/exact/fixed"))
+        return call(instance, tenant, "/exact/fixed");
+    }
+
+    private int call(AppInstance instance, String tenant, String path) throws Exception {
+        return client.send(HttpRequest.newBuilder(instance.uri().resolve(path))
                 .header("X-Tenant-Id", tenant).build(), HttpResponse.BodyHandlers.discarding()).statusCode();
     }
 
