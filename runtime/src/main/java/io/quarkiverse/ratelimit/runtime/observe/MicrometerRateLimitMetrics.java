@@ -51,6 +51,7 @@ public class MicrometerRateLimitMetrics implements RateLimitMetrics {
             Duration.ofSeconds(2), Duration.ofSeconds(5), Duration.ofSeconds(10) };
 
     static final String NO_TENANT = "none";
+    private static final RedisOutcome[] OUTCOMES = RedisOutcome.values();
     static final String OTHER_TENANTS = "other";
 
     private final MeterRegistry registry;
@@ -78,16 +79,14 @@ public class MicrometerRateLimitMetrics implements RateLimitMetrics {
         this.nearLimitRatio = nearLimitRatio;
         this.tenantTag = tenantTag;
         this.maxTenants = maxTenants;
-        RedisOperation[] operations = RedisOperation.values();
-        RedisOutcome[] outcomes = RedisOutcome.values();
-        this.redisDurations = new Timer[operations.length * outcomes.length];
+        this.redisDurations = new Timer[RedisOperation.values().length * OUTCOMES.length];
         if (!enabled) {
             this.scriptReloads = null;
             return;
         }
-        for (RedisOperation operation : operations) {
-            for (RedisOutcome outcome : outcomes) {
-                redisDurations[operation.ordinal() * outcomes.length + outcome.ordinal()] = Timer.builder(REDIS_DURATION)
+        for (RedisOperation operation : RedisOperation.values()) {
+            for (RedisOutcome outcome : OUTCOMES) {
+                redisDurations[timer(operation, outcome)] = Timer.builder(REDIS_DURATION)
                         .description("Time from sending a call to Redis until its reply (or until the rate limiter"
                                 + " gave up waiting)")
                         .tags("operation", operation.tag(), "outcome", outcome.tag())
@@ -175,9 +174,14 @@ public class MicrometerRateLimitMetrics implements RateLimitMetrics {
     @Override
     public void redisCall(RedisOperation operation, RedisOutcome outcome, long nanos) {
         if (enabled) {
-            redisDurations[operation.ordinal() * RedisOutcome.values().length + outcome.ordinal()].record(nanos,
+            redisDurations[timer(operation, outcome)].record(nanos,
                     TimeUnit.NANOSECONDS);
         }
+    }
+
+    /** The index of a timer; {@code OUTCOMES} is copied once: {@code values()} allocates on every call. */
+    private static int timer(RedisOperation operation, RedisOutcome outcome) {
+        return operation.ordinal() * OUTCOMES.length + outcome.ordinal();
     }
 
     @Override
