@@ -2,9 +2,9 @@
 -- holds a lease (a sorted-set member scored by its expiry) until it ends (ZREM by the caller); the
 -- leases of a crashed instance expire by themselves, so a tenant is never locked out for good.
 --
--- lua/prelude.lua, inlined at the prelude marker below, defines now_ms.
+-- lua/prelude.lua, inlined at the prelude marker below, defines now_us.
 --
--- KEYS[1]  sorted set of leases { lease id -> expiry in milliseconds }
+-- KEYS[1]  sorted set of leases { lease id -> expiry in microseconds }
 -- ARGV[1]  the clock, as lua/prelude.lua lays it out
 -- ARGV[2]  limit: calls in flight at most (integer > 0)
 -- ARGV[3]  lease in milliseconds: the longest a call may hold its slot (integer > 0)
@@ -21,13 +21,13 @@
 local limit = tonumber(ARGV[2])
 local lease_ms = tonumber(ARGV[3])
 
-redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', string.format('%.17g', now_ms))
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', string.format('%.0f', now_us))
 local in_flight = redis.call('ZCARD', KEYS[1])
 if in_flight >= limit then
   local oldest = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
-  return { 0, in_flight, math.max(1, math.ceil(tonumber(oldest[2]) - now_ms)) }
+  return { 0, in_flight, math.max(1, math.ceil((tonumber(oldest[2]) - now_us) / 1000)) }
 end
 
-redis.call('ZADD', KEYS[1], string.format('%.17g', now_ms + lease_ms), ARGV[4])
+redis.call('ZADD', KEYS[1], string.format('%.0f', now_us + lease_ms * 1000), ARGV[4])
 redis.call('PEXPIRE', KEYS[1], lease_ms)
 return { 1, in_flight + 1, 0 }

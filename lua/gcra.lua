@@ -1,60 +1,60 @@
 -- A module of rate_limit.lua and refund.lua (lua/prelude.lua states the contract all modules share):
---   check(key, now_ms, limit, window_ms, cost, burst) decides without writing and returns
+--   check(key, now_us, limit, window_us, cost, burst) decides without writing and returns
 --     allowed (1 | 0), remaining, reset_ms, retry_after_ms (0 when allowed, -1 when the cost never fits)
 --     and, when it admits, the values commit needs;
 --   commit(key, ...) records the admitted call with those values;
---   refund(key, now_ms, limit, window_ms, cost, burst) gives back what an admitted call consumed.
+--   refund(key, now_us, limit, window_us, cost, burst) gives back what an admitted call consumed.
 -- GCRA (generic cell rate algorithm): calls are spaced by the emission interval window / limit, with a
 -- tolerance of `burst` intervals (the limit unless configured: one window), so `burst` calls may come at
 -- once and then one per emission interval. One key holds the theoretical arrival time (TAT);
--- retry-after is exact to the millisecond.
---
--- call consumed, by moving the theoretical arrival time back, never before now.
+-- retry-after is exact to the millisecond. Times relative to now are computed times `limit`, where an
+-- interval is window_us: every value is an integer.
+--   refund     gives back what the call consumed, by moving the theoretical arrival time back, never
+--              before now
 --   remaining  calls that could still come now
 --   reset_ms   until the TAT is reached (the full burst is available again)
 -- State: the TAT in whole microseconds, an integer (Redis stores it in the key's object, with no string
--- allocation). An absent key means TAT = now.
+-- allocation), rounded to the nearest microsecond. An absent key means TAT = now.
 -- TTL: until the TAT (the key then says nothing an absent one would not). O(1).
 
-local function check(key, now_ms, limit, window_ms, cost, burst)
-  local interval = window_ms / limit
-  local tolerance = burst * interval
-  local stored = tonumber(redis.call('GET', key))
-  local tat = now_ms
-  if stored then
-    tat = math.max(stored / 1000, now_ms)
+local function check(key, now_us, limit, window_us, cost, burst)
+  local tat = tonumber(redis.call('GET', key))
+  if not tat or tat < now_us then
+    tat = now_us
   end
+  local tolerance = burst * window_us
+  local ahead = (tat - now_us) * limit          -- TAT - now, times limit
+  local after = ahead + cost * window_us        -- the new TAT - now, times limit
 
-  local new_tat = tat + cost * interval
-  local allow_at = new_tat - tolerance
-  if now_ms < allow_at then
+  if after > tolerance then
     local retry_ms = -1
     if cost <= burst then
-      retry_ms = math.max(1, math.ceil(allow_at - now_ms))
+      retry_ms = math.max(1, math.ceil((after - tolerance) / (limit * 1000)))
     end
-    local remaining = math.max(0, math.floor((now_ms - (tat - tolerance)) / interval))
-    return 0, remaining, math.ceil(tat - now_ms), retry_ms
+    return 0, math.max(0, burst - math.ceil(ahead / window_us)), math.ceil((tat - now_us) / 1000), retry_ms
   end
 
-  local reset_ms = math.max(1, math.ceil(new_tat - now_ms))
-  return 1, math.floor((now_ms - allow_at) / interval), reset_ms, 0, new_tat, reset_ms
+  local reset_ms = math.max(1, math.ceil(after / (limit * 1000)))
+  return 1, burst - cost - math.ceil(ahead / window_us), reset_ms, 0,
+    now_us + math.floor(after / limit + 0.5), reset_ms
 end
 
 local function commit(key, new_tat, reset_ms)
-  redis.call('SET', key, string.format('%.0f', new_tat * 1000), 'PX', reset_ms)
+  redis.call('SET', key, string.format('%.0f', new_tat), 'PX', reset_ms)
 end
 
-local function refund(key, now_ms, limit, window_ms, cost, burst)
-  local stored = tonumber(redis.call('GET', key))
-  if not stored then
+local function refund(key, now_us, limit, window_us, cost, burst)
+  local tat = tonumber(redis.call('GET', key))
+  if not tat then
     return
   end
-  local new_tat = stored / 1000 - cost * window_ms / limit
-  if new_tat <= now_ms then
+  local ahead = (tat - now_us) * limit - cost * window_us  -- the new TAT - now, times limit
+  if ahead <= 0 then
     redis.call('DEL', key)
     return
   end
-  redis.call('SET', key, string.format('%.0f', new_tat * 1000), 'PX', math.max(1, math.ceil(new_tat - now_ms)))
+  redis.call('SET', key, string.format('%.0f', now_us + math.floor(ahead / limit + 0.5)), 'PX',
+    math.max(1, math.ceil(ahead / (limit * 1000))))
 end
 
 return { check = check, commit = commit, refund = refund }

@@ -10,27 +10,34 @@
 --                                    limit, '1' for a limit in shadow mode (its refusal does not refuse
 --                                    the call); absent or '' when every limit is enforced
 --
---   now_ms          the clock in milliseconds (fractional)
---   limit_args(i)   limit i's algorithm module name, limit, window_ms, cost and burst (0 replaced by the
---                   limit)
+--   now_us          the clock in whole microseconds
+--   limit_args(i)   limit i's algorithm module name, limit, window_us (the window in microseconds), cost
+--                   and burst (0 replaced by the limit)
 --
 -- Every algorithm module (lua/<algorithm>.lua) returns { check = ..., commit = ..., refund = ... }:
---   check(key, now_ms, limit, window_ms, cost, burst) -> allowed (1 | 0), remaining, reset_ms,
+--   check(key, now_us, limit, window_us, cost, burst) -> allowed (1 | 0), remaining, reset_ms,
 --     retry_after_ms (0 when allowed, -1 when the cost can never fit), then, when it admits, up to four
 --     values for commit; it writes nothing
 --   commit(key, ...) records the admitted call from the values check returned
---   refund(key, now_ms, limit, window_ms, cost, burst) gives back what an admitted call consumed
+--   refund(key, now_us, limit, window_us, cost, burst) gives back what an admitted call consumed
 -- Plain values rather than tables or closures: Redis runs the whole script on every call, and each table
 -- or closure is an allocation per decision.
+--
+-- Exact arithmetic: Lua numbers are doubles, exact for integers up to 2^53. The modules compute on whole
+-- microseconds and scale instead of dividing (a token is window_us units, a GCRA interval is window_us
+-- over limit), and divide once, last, where a reply needs milliseconds or whole units. So every decision,
+-- remaining count, reset and retry-after is exact while limit (and burst) times window_us stays below 2^53
+-- (9 * 10^15: 9 billion per second, 2.5 million per hour, 100,000 per day); beyond that a time may be a
+-- millisecond off (ScriptsMatchTheirModelsTest checks all of it against exact Java models).
 
 local ARGS_PER_LIMIT = 5
 
-local now_ms
+local now_us
 if ARGV[1] ~= '' then
-  now_ms = tonumber(ARGV[1]) / 1000
+  now_us = tonumber(ARGV[1])
 else
   local time = redis.call('TIME')
-  now_ms = tonumber(time[1]) * 1000 + tonumber(time[2]) / 1000
+  now_us = tonumber(time[1]) * 1000000 + tonumber(time[2])
 end
 
 -- whether limit i is in shadow mode: it is decided and recorded as if enforced, but cannot refuse the call
@@ -46,5 +53,5 @@ local function limit_args(i)
   if burst == 0 then
     burst = limit
   end
-  return ARGV[arg], limit, tonumber(ARGV[arg + 2]), tonumber(ARGV[arg + 3]), burst
+  return ARGV[arg], limit, tonumber(ARGV[arg + 2]) * 1000, tonumber(ARGV[arg + 3]), burst
 end

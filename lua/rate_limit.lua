@@ -3,7 +3,7 @@
 -- A limit in shadow mode (the mask after the limits' arguments) cannot refuse the call: when only shadow
 -- limits refuse, the call proceeds and every limit that admits it records it, exactly as if the refusing
 -- shadow limits were not there; a refusing shadow limit records nothing, as when enforced.
--- lua/prelude.lua, inlined at the prelude marker below, defines now_ms and limit_args; the module of each
+-- lua/prelude.lua, inlined at the prelude marker below, defines now_us and limit_args; the module of each
 -- algorithm the script serves (lua/<algorithm>.lua) is inlined at the algorithms marker.
 --
 -- KEYS[i]   the state of limit i; all KEYS of a call share one hash tag, so one cluster slot
@@ -25,10 +25,10 @@ local ALGORITHMS = {
 
 if #KEYS == 1 then
   -- one limit, the usual call: decided and recorded without the bookkeeping several limits need
-  local name, limit, window_ms, cost, burst = limit_args(1)
+  local name, limit, window_us, cost, burst = limit_args(1)
   local algorithm = ALGORITHMS[name]
   local allowed, remaining, reset_ms, retry_ms, s1, s2, s3, s4 =
-    algorithm.check(KEYS[1], now_ms, limit, window_ms, cost, burst)
+    algorithm.check(KEYS[1], now_us, limit, window_us, cost, burst)
   if allowed == 1 then
     algorithm.commit(KEYS[1], s1, s2, s3, s4)
   end
@@ -37,9 +37,9 @@ end
 
 local replies, commits, admitted = {}, {}, true
 for i = 1, #KEYS do
-  local name, limit, window_ms, cost, burst = limit_args(i)
+  local name, limit, window_us, cost, burst = limit_args(i)
   local allowed, remaining, reset_ms, retry_ms, s1, s2, s3, s4 =
-    ALGORITHMS[name].check(KEYS[i], now_ms, limit, window_ms, cost, burst)
+    ALGORITHMS[name].check(KEYS[i], now_us, limit, window_us, cost, burst)
   local at = 4 * (i - 1)
   replies[at + 1], replies[at + 2], replies[at + 3], replies[at + 4] = allowed, remaining, reset_ms, retry_ms
   commits[i] = { name, cost, s1, s2, s3, s4 }

@@ -16,18 +16,18 @@ import io.quarkiverse.ratelimit.runtime.limit.LimitDefinition;
 
 /**
  * The two halves of the script argument contract, run against each other on a real Redis: what
- * {@link ScriptArguments} writes is what {@code lua/prelude.lua}'s {@code now_ms} and {@code limit_args} read.
+ * {@link ScriptArguments} writes is what {@code lua/prelude.lua}'s {@code now_us} and {@code limit_args} read.
  */
 class ScriptArgumentsTest {
 
     /** The prelude, then every limit's values as {@code limit_args} returns them, as strings. */
     private static final String ECHO = LuaScript.load(RateLimitScripts.PRELUDE).source() + """
 
-            local echo = { string.format('%.3f', now_ms) }
+            local echo = { string.format('%.0f', now_us) }
             for i = 1, #KEYS do
-              local algorithm, limit, window_ms, cost, burst = limit_args(i)
-              for _, value in ipairs({ algorithm, limit, window_ms, cost, burst }) do
-                echo[#echo + 1] = tostring(value)
+              local algorithm, limit, window_us, cost, burst = limit_args(i)
+              for _, value in ipairs({ algorithm, limit, window_us, cost, burst }) do
+                echo[#echo + 1] = type(value) == 'number' and string.format('%.0f', value) or value
               end
             end
             return echo
@@ -46,10 +46,10 @@ class ScriptArgumentsTest {
             List<String> command = new ArrayList<>(List.of("EVAL", ECHO, "3", "{t}:a", "{t}:b", "{t}:c"));
             command.addAll(ScriptArguments.limits("1700000000123456", limits));
 
-            assertThat(redis.command(command.toArray(String[]::new))).isEqualTo(List.of("1700000000123.456",
-                    "sliding_window_counter", "5", "10000", "1", "5",
-                    "token_bucket", "1000000000", "86400000", "7", "20",
-                    "gcra", "3", "1", "0", "3"));
+            assertThat(redis.command(command.toArray(String[]::new))).isEqualTo(List.of("1700000000123456",
+                    "sliding_window_counter", "5", "10000000", "1", "5",
+                    "token_bucket", "1000000000", "86400000000", "7", "20",
+                    "gcra", "3", "1000", "0", "3"));
         }
     }
 
@@ -60,9 +60,9 @@ class ScriptArgumentsTest {
             command.addAll(ScriptArguments.limits(ScriptArguments.REDIS_CLOCK, List.of()));
             @SuppressWarnings("unchecked")
             List<String> echo = (List<String>) redis.command(command.toArray(String[]::new));
-            long redisMillis = Long.parseLong(((List<String>) redis.command("TIME")).get(0)) * 1000;
+            long redisMicros = Long.parseLong(((List<String>) redis.command("TIME")).get(0)) * 1_000_000;
 
-            assertThat(Double.parseDouble(echo.get(0))).isBetween(redisMillis - 2000.0, redisMillis + 2000.0);
+            assertThat(Long.parseLong(echo.get(0))).isBetween(redisMicros - 2_000_000, redisMicros + 2_000_000);
         }
     }
 

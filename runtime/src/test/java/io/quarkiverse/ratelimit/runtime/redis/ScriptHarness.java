@@ -45,9 +45,29 @@ final class ScriptHarness implements AutoCloseable {
 
     /** Several limits in one call, those whose bit is set in {@code shadowMask} in shadow mode. */
     List<Reply> callAllWithShadow(long nowMicros, long shadowMask, Limit... limits) {
-        LuaScript decide = scripts.decide(RateLimitScripts.algorithmSet(definitions(limits)));
         @SuppressWarnings("unchecked")
-        List<Long> reply = (List<Long>) redis.command(command(decide, nowMicros, shadowMask, limits));
+        List<Long> reply = (List<Long>) redis.command(decideCommand(nowMicros, shadowMask, limits));
+        return replies(reply);
+    }
+
+    /** Gives back each limit's cost, in one call of the refund script, as the application does. */
+    void refundAll(long nowMicros, Limit... limits) {
+        redis.command(refundCommand(nowMicros, limits));
+    }
+
+    /** The decision script's command for these limits, as the application sends it. */
+    String[] decideCommand(long nowMicros, long shadowMask, Limit... limits) {
+        return command(scripts.decide(RateLimitScripts.algorithmSet(definitions(limits))), nowMicros, shadowMask,
+                limits);
+    }
+
+    /** The refund script's command for these limits, as the application sends it. */
+    String[] refundCommand(long nowMicros, Limit... limits) {
+        return command(scripts.refund(RateLimitScripts.algorithmSet(definitions(limits))), nowMicros, limits);
+    }
+
+    /** A decision script's reply, four integers per limit. */
+    static List<Reply> replies(List<Long> reply) {
         List<Reply> replies = new ArrayList<>();
         for (int i = 0; i < reply.size(); i += 4) {
             replies.add(new Reply(reply.get(i) == 1, reply.get(i + 1), reply.get(i + 2), reply.get(i + 3)));
@@ -68,11 +88,11 @@ final class ScriptHarness implements AutoCloseable {
         return command.toArray(String[]::new);
     }
 
-    /** The limits as the application sends them, each with a window of {@link #WINDOW_MS}. */
+    /** The limits as the application sends them. */
     static List<LimitDefinition> definitions(Limit... limits) {
         List<LimitDefinition> definitions = new ArrayList<>();
         for (Limit limit : limits) {
-            definitions.add(new LimitDefinition("limit", limit.limit(), WINDOW_MS, limit.algorithm(),
+            definitions.add(new LimitDefinition("limit", limit.limit(), limit.windowMillis(), limit.algorithm(),
                     FailureMode.DEFAULT, limit.cost(), List.of(), false, limit.burst(), Scope.TENANT));
         }
         return definitions;
@@ -122,7 +142,11 @@ final class ScriptHarness implements AutoCloseable {
     }
 
     /** @param burst 0 for the limit */
-    record Limit(String key, Algorithm algorithm, long limit, long cost, long burst) {
+    record Limit(String key, Algorithm algorithm, long limit, long cost, long burst, long windowMillis) {
+        Limit(String key, Algorithm algorithm, long limit, long cost, long burst) {
+            this(key, algorithm, limit, cost, burst, WINDOW_MS);
+        }
+
         Limit(String key, Algorithm algorithm, long limit, long cost) {
             this(key, algorithm, limit, cost, 0);
         }
