@@ -1,8 +1,9 @@
 package io.quarkiverse.ratelimit;
 
 /**
- * A CDI event fired when the circuit breaker in front of the rate limiter's Redis changes state. Observers run on the
- * thread that saw the change (possibly a Vert.x event loop): they must not block.
+ * A CDI event fired when the circuit breaker in front of the rate limiter's Redis changes state, in the order the
+ * changes happen (each event's {@code from} is the {@code to} of the one before). Synchronous observers run on the
+ * thread that saw the change (possibly a Vert.x event loop), while the breaker holds its lock: they must not block.
  *
  * @param from the state before
  * @param to the state now

@@ -36,6 +36,6 @@ class ProductionPackageIT {
         assertThat(slidingWindow).contains("['sliding_window_counter'] = (function()").doesNotContain("--@")
                 .doesNotContain("['fixed_window']").contains("local function limit_args(i)");
         assertThat(scripts.resolve("refund-sliding_window_counter.lua")).exists();
-        assertThat(Files.readString(scripts.resolve("concurrency.lua"))).contains("local now_ms").doesNotContain("--@");
+        assertThat(Files.readString(scripts.resolve("concurrency.lua"))).contains("local now_us").doesNotContain("--@");
     }
 }

@@ -89,6 +89,11 @@ public final class CircuitBreaker {
         return Duration.ofSeconds(1);
     }
 
+    /**
+     * Moves from {@code from} to {@code to} unless another thread moved first, and tells the listener while still
+     * holding the lock: transitions are rare, and told in the order they happened, so an observer sees one chain
+     * (told after the lock, a thread closing a half-open breaker could be heard before the one that half-opened it).
+     */
     private void transition(State from, State to, Throwable cause) {
         synchronized (this) {
             if (state != from) {
@@ -101,7 +106,7 @@ public final class CircuitBreaker {
                 consecutiveFailures.set(0);
             }
             state = to;
+            listener.accept(new CircuitBreakerTransition(from, to, cause));
         }
-        listener.accept(new CircuitBreakerTransition(from, to, cause));
     }
 }

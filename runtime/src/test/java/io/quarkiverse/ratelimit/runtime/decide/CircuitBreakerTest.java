@@ -9,6 +9,9 @@ import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicLong;
 
 import org.junit.jupiter.api.Test;
@@ -21,6 +24,50 @@ class CircuitBreakerTest {
     final List<CircuitBreakerTransition> transitions = new ArrayList<>();
     final CircuitBreaker breaker = new CircuitBreaker(3, Duration.ofSeconds(10), nanos::get, transitions::add);
     final IOException failure = new IOException("connection refused");
+
+    /**
+     * Threads that probe, succeed, fail and answer late all at once, while the clock runs past open periods: the
+     * transitions the listener sees form one chain (each starts where the one before ended), so an observer never sees
+     * OPEN turn CLOSED without HALF_OPEN.
+     */
+    @Test
+    void underConcurrencyTheListenerSeesOneChainOfTransitions() throws InterruptedException {
+        Queue<CircuitBreakerTransition> seen = new ConcurrentLinkedQueue<>();
+        AtomicLong clock = new AtomicLong();
+        CircuitBreaker shared = new CircuitBreaker(2, Duration.ofNanos(50), clock::get, seen::add);
+        List<Thread> threads = new ArrayList<>();
+        for (int t = 0; t < 4; t++) {
+            threads.add(new Thread(() -> {
+                ThreadLocalRandom random = ThreadLocalRandom.current();
+                for (int i = 0; i < 200_000; i++) {
+                    clock.addAndGet(random.nextInt(3));
+                    if (shared.tryAcquirePermission()) {
+                        if (random.nextBoolean()) {
+                            shared.onSuccess();
+                        } else {
+                            shared.onFailure(failure);
+                        }
+                    } else if (random.nextInt(10) == 0) {
+                        shared.onSuccess(); // a call sent before the breaker opened, answered late
+                    }
+                }
+            }));
+        }
+        threads.forEach(Thread::start);
+        for (Thread thread : threads) {
+            thread.join();
+        }
+
+        assertThat(seen).hasSizeGreaterThan(100);
+        CircuitBreakerTransition.State current = CLOSED;
+        int n = 0;
+        for (CircuitBreakerTransition transition : seen) {
+            assertThat(transition.from()).as("transition %d of %d: %s", n++, seen.size(), transition)
+                    .isEqualTo(current);
+            assertThat(transition.from() == OPEN && transition.to() == CLOSED).as("OPEN -> CLOSED").isFalse();
+            current = transition.to();
+        }
+    }
 
     @Test
     void opensAfterTheThresholdOfConsecutiveFailures() {
