@@ -24,11 +24,11 @@ body = "".join("['%s'] = (function()\n%s\nend)(),\n" % (m, open("lua/%s.lua" % m
 print("local ALGORITHMS = {\n" + body + "}\n" + """
 local name, n, limit, calls = ARGV[1], tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4])
 local time = redis.call('TIME')
-local now = tonumber(time[1]) * 1000 + tonumber(time[2]) / 1000
+local now = tonumber(time[1]) * 1000000 + tonumber(time[2])
 for i = 1, n do
   for c = 1, calls do
     local key = 'rate-limit:{tenant-' .. i .. '}:Resource.method:' .. ARGV[5]
-    local allowed, _, _, _, s1, s2, s3, s4 = ALGORITHMS[name].check(key, now + c * 0.01, limit, 3600000, 1, limit)
+    local allowed, _, _, _, s1, s2, s3, s4 = ALGORITHMS[name].check(key, now + c * 10, limit, 3600000000, 1, limit)
     if allowed == 1 then ALGORITHMS[name].commit(key, s1, s2, s3, s4) end
   end
 end
