@@ -71,8 +71,10 @@ public class DecisionGuard {
         this.tracing = tracing;
         this.decisionTimeout = config.decisionTimeout();
         this.vertx = vertx;
+        // connections that went silent may be what hangs (a client locked up, a half-open TCP connection) while Redis is
+        // fine: the next decision, or the breaker's probe, opens new ones instead of waiting on them for ever
         this.pending = new PendingDecisions(config.decisionTimeout().toNanos(), config.busyTimeout().toNanos(),
-                System::nanoTime, scripts::lastReplyNanos);
+                System::nanoTime, scripts::lastReplyNanos, scripts::dropConnections);
         this.sweeper = vertx.setPeriodic(PendingDecisions.sweepIntervalMillis(config.decisionTimeout().toMillis()),
                 ignored -> pending.sweep());
         this.defaultFailureMode = config.failureMode();

@@ -13,7 +13,8 @@ import java.util.function.LongSupplier;
  * every pending decision fails over, however recently it was sent. A decision also fails over once it has itself waited
  * {@code busy-timeout} while Redis answers others (this instance is saturated, not Redis broken). One periodic
  * {@link #sweep()} checks every pending decision, instead of a timer armed per decision; so no call waits more than
- * {@code decision-timeout} plus one sweep interval after Redis falls silent, whatever else was in flight.
+ * {@code decision-timeout} plus one sweep interval after Redis falls silent, whatever else was in flight. A sweep that
+ * gives up on a silent Redis also calls {@code onSilence} once: the connections may be what hangs, not Redis.
  */
 final class PendingDecisions {
 
@@ -39,13 +40,19 @@ final class PendingDecisions {
     private final long busyTimeoutNanos;
     private final LongSupplier nanoTime;
     private final LongSupplier lastReplyNanos;
+    private final Runnable onSilence;
 
-    /** @param lastReplyNanos when Redis last answered any decision */
-    PendingDecisions(long timeoutNanos, long busyTimeoutNanos, LongSupplier nanoTime, LongSupplier lastReplyNanos) {
+    /**
+     * @param lastReplyNanos when Redis last answered any decision
+     * @param onSilence called once by a sweep that gave up on decisions because Redis owed a reply too long
+     */
+    PendingDecisions(long timeoutNanos, long busyTimeoutNanos, LongSupplier nanoTime, LongSupplier lastReplyNanos,
+            Runnable onSilence) {
         this.timeoutNanos = timeoutNanos;
         this.busyTimeoutNanos = busyTimeoutNanos;
         this.nanoTime = nanoTime;
         this.lastReplyNanos = lastReplyNanos;
+        this.onSilence = onSilence;
     }
 
     /**
@@ -79,13 +86,18 @@ final class PendingDecisions {
             oldestStart = Math.min(oldestStart, decision.startNanos);
         }
         boolean silent = now - Math.max(lastReplyNanos.getAsLong(), oldestStart) >= timeoutNanos;
+        boolean gaveUpOnSilence = false;
         for (Pending decision : pending) {
             if ((silent || now - decision.startNanos >= busyTimeoutNanos) && decision.settle()) {
                 pending.remove(decision);
+                gaveUpOnSilence |= silent;
                 decision.giveUp.accept(decision, new TimeoutException(silent
                         ? "Redis answered nothing for " + millis(timeoutNanos) + " ms"
                         : "Redis did not decide within " + millis(busyTimeoutNanos) + " ms while busy"));
             }
+        }
+        if (gaveUpOnSilence) {
+            onSilence.run();
         }
     }
 

@@ -7,6 +7,7 @@ import org.jboss.logging.Logger;
 
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
+import io.vertx.redis.client.Command;
 import io.vertx.redis.client.Redis;
 import io.vertx.redis.client.RedisConnection;
 import io.vertx.redis.client.Request;
@@ -81,17 +82,39 @@ final class PipelinedConnections {
     private void drop(int slot, RedisConnection connection, Throwable cause) {
         if (open.compareAndSet(slot, connection, null)) {
             LOG.debugf(cause, "Dropping a pipelined Redis connection; the next decision opens another");
-            connection.close();
+            discard(connection);
         }
     }
 
-    /** Closes every connection (shutdown). */
-    void close() {
+    /**
+     * Closes every open connection (at shutdown, or when Redis went silent on them, which may be the connections'
+     * fault: a client that locked up, a half-open TCP connection): how many were open.
+     */
+    int close() {
+        int closed = 0;
         for (int slot = 0; slot < open.length(); slot++) {
             RedisConnection connection = open.getAndSet(slot, null);
             if (connection != null) {
-                connection.close();
+                discard(connection);
+                closed++;
             }
         }
+        return closed;
     }
+
+    /**
+     * Closes a connection for good. A standalone or Sentinel client's connection comes from its pool, and closing it
+     * only hands it back, alive, to be handed out again, hanging if it hung. A {@code SELECT} marks it as changed
+     * (the client calls that tainted), and the pool closes a tainted connection instead of taking it back; the
+     * {@code SELECT} itself is never answered or never matters. (A cluster connection refuses {@code SELECT} and
+     * hands its nodes' connections back; the client offers no way to close those.)
+     */
+    private static void discard(RedisConnection connection) {
+        connection.send(TAINT).onFailure(ignored -> {
+            // closed below, before or after Redis answers
+        });
+        connection.close();
+    }
+
+    private static final Request TAINT = Request.cmd(Command.SELECT).arg(0);
 }

@@ -215,6 +215,17 @@ public class ScriptRunner {
         return request;
     }
 
+    /**
+     * Closes the connections decisions travel on (Redis went silent on them); the next command opens new ones. The
+     * commands still in flight on them fail, and are decided by their failure mode, as they were about to be.
+     */
+    public void dropConnections() {
+        if (pipelined.close() > 0) {
+            LOG.info("Rate limiter: Redis answered nothing on this instance's connections; closed them, the next"
+                    + " decision opens new ones");
+        }
+    }
+
     @PreDestroy
     void close() {
         pipelined.close();

@@ -19,7 +19,9 @@ class PendingDecisionsTest {
 
     private final AtomicLong now = new AtomicLong(millis(1_000_000));
     private final AtomicLong lastReply = new AtomicLong(now.get());
-    private final PendingDecisions pending = new PendingDecisions(TIMEOUT, BUSY_TIMEOUT, now::get, lastReply::get);
+    private final AtomicLong silences = new AtomicLong();
+    private final PendingDecisions pending = new PendingDecisions(TIMEOUT, BUSY_TIMEOUT, now::get, lastReply::get,
+            silences::incrementAndGet);
     private final List<Throwable> givenUp = new ArrayList<>();
 
     @Test
@@ -50,6 +52,7 @@ class PendingDecisionsTest {
 
         assertThat(now.get() - silentSince).isLessThanOrEqualTo(TIMEOUT + millis(10));
         assertThat(givenUp).as("all three, the last after 100 ms of its own").hasSize(3);
+        assertThat(silences).as("the connections are suspected once, not per call").hasValue(1);
     }
 
     @Test
@@ -75,6 +78,7 @@ class PendingDecisionsTest {
             pending.sweep();
         }
         assertThat(givenUp).isEmpty();
+        assertThat(silences).as("Redis answers: nothing to suspect").hasValue(0);
         assertThat(call.get()).isFalse();
 
         advance(100);
