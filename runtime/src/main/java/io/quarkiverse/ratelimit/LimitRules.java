@@ -35,6 +35,22 @@ public final class LimitRules {
         return limit > 0 && limit <= MAX_LIMIT ? null : "it must be greater than zero and at most " + MAX_LIMIT;
     }
 
+    /**
+     * The largest limit of the sliding window log, which keeps one sorted-set entry per unit (about 31 bytes in Redis)
+     * and writes one per unit of a call's cost, all in one script that holds Redis meanwhile.
+     */
+    public static final long MAX_LOG_LIMIT = 10_000;
+
+    /** Units per window of a limit of {@code algorithm}: {@link #limit(long)}, and the sliding log's own bound. */
+    public static String limit(long limit, Algorithm algorithm) {
+        String violation = limit(limit);
+        if (violation == null && algorithm == Algorithm.SLIDING_WINDOW_LOG && limit > MAX_LOG_LIMIT) {
+            return "the sliding window log keeps an entry per unit, so its limit is at most " + MAX_LOG_LIMIT
+                    + "; the sliding window counter takes larger limits";
+        }
+        return violation;
+    }
+
     /** The window of a rate limit, or the lease of a concurrency limit. */
     public static String durationMillis(long millis) {
         return millis > 0 ? null : "it must be at least 1ms";

@@ -46,8 +46,9 @@ public final class RateLimit {
         return new RateLimit(name, limit, window, Algorithm.SLIDING_WINDOW_COUNTER, FailureMode.DEFAULT, 0);
     }
 
-    /** The algorithm; a burst set earlier must suit it. */
+    /** The algorithm; the limit and a burst set earlier must suit it. */
     public RateLimit algorithm(Algorithm algorithm) {
+        LimitRules.require("Rate limit '" + name + "' has limit " + limit, LimitRules.limit(limit, algorithm));
         LimitRules.require("Rate limit '" + name + "' has burst " + burst, LimitRules.burst(burst, algorithm));
         return new RateLimit(name, limit, window, Objects.requireNonNull(algorithm, "algorithm"), failureMode, burst);
     }

@@ -189,7 +189,7 @@ final class RateLimitedMethodScanner {
             valid &= rule(method, "name = \"" + declared.name() + "\"", LimitRules.name(declared.name()));
         }
         if (declared.policy() == null || declared.limit() != 0) {
-            valid &= rule(method, "limit = " + declared.limit(), LimitRules.limit(declared.limit()));
+            valid &= rule(method, "limit = " + declared.limit(), LimitRules.limit(declared.limit(), declared.algorithm()));
         }
         valid &= rule(method, "burst = " + declared.burst(), LimitRules.burst(declared.burst(), declared.algorithm()));
         if (declared.policy() == null || declared.cost() < 0) {

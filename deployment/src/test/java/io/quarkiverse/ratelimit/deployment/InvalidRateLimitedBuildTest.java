@@ -10,6 +10,7 @@ import jakarta.ws.rs.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
+import io.quarkiverse.ratelimit.Algorithm;
 import io.quarkiverse.ratelimit.ConcurrencyLimited;
 import io.quarkiverse.ratelimit.RateLimited;
 import io.quarkus.test.QuarkusUnitTest;
@@ -32,6 +33,8 @@ class InvalidRateLimitedBuildTest {
                         .contains(invalid + "#nonBlocking(String) is @NonBlocking but returns a plain value")
                         .contains(invalid + "#twice() declares two limits named 'same'")
                         .contains(invalid + "#tooExpensive() has cost = 6; it must be between 0 and the limit (5)")
+                        .contains(invalid + "#hugeLog() has limit = 20000; the sliding window log keeps an entry per"
+                                + " unit, so its limit is at most 10000")
                         .contains("@ConcurrencyLimited on " + Invalid.class.getName() + "#noConcurrency() has limit = 0")
                         .contains("@ConcurrencyLimited on " + Invalid.class.getName()
                                 + "#noConcurrency() has lease = \"soon\", which is not a duration")
@@ -48,6 +51,13 @@ class InvalidRateLimitedBuildTest {
 
     @Path("/invalid")
     public static class Invalid {
+
+        @GET
+        @Path("huge-log")
+        @RateLimited(limit = 20_000, window = "1m", algorithm = Algorithm.SLIDING_WINDOW_LOG)
+        public String hugeLog() {
+            return "";
+        }
 
         @GET
         @Path("zero-limit")

@@ -121,6 +121,9 @@ class ProgrammaticRateLimiterTest {
                 .hasMessageContaining("a name is 1 to 100 letters");
         assertThatThrownBy(() -> RateLimit.of("zero", 0, Duration.ofSeconds(1)))
                 .hasMessage("Rate limit 'zero' has limit 0; it must be greater than zero and at most 1000000000000");
+        assertThatThrownBy(() -> RateLimit.of("audit", 20_000, Duration.ofMinutes(1))
+                .algorithm(Algorithm.SLIDING_WINDOW_LOG))
+                .hasMessageStartingWith("Rate limit 'audit' has limit 20000; the sliding window log keeps an entry");
         assertThatThrownBy(() -> limiter.tryAcquire(EMAILS, tenant(), 3))
                 .hasMessage("A call of 'emails' costs 3; it must be between 0 and the limit (2), or no call could"
                         + " ever be admitted");

@@ -13,6 +13,7 @@ import jakarta.ws.rs.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
+import io.quarkiverse.ratelimit.Algorithm;
 import io.quarkiverse.ratelimit.RateLimited;
 import io.quarkus.test.QuarkusUnitTest;
 import io.restassured.specification.RequestSpecification;
@@ -38,6 +39,20 @@ class AdminEndpointsTest {
         @POST
         @RateLimited(policy = "labels", limit = 2, window = "1h")
         public String label() {
+            return "ok";
+        }
+
+        @POST
+        @Path("/batch")
+        @RateLimited(policy = "label-batches", limit = 100, window = "1h", cost = 10)
+        public String batch() {
+            return "ok";
+        }
+
+        @POST
+        @Path("/audited")
+        @RateLimited(policy = "audited-labels", limit = 100, window = "1h", algorithm = Algorithm.SLIDING_WINDOW_LOG)
+        public String audited() {
             return "ok";
         }
     }
@@ -97,6 +112,12 @@ class AdminEndpointsTest {
                 .put("/q/rate-limit/tenants/t/limits/labels").then().statusCode(400);
         ops().contentType("application/json").body("{\"limit\": 99999999999999999999999}")
                 .put("/q/rate-limit/tenants/t/limits/labels").then().statusCode(400);
+        ops().contentType("application/json").body("{\"limit\": 5}")
+                .put("/q/rate-limit/tenants/t/limits/label-batches").then().statusCode(400)
+                .body(containsString("costs 10"));
+        ops().contentType("application/json").body("{\"limit\": 20000}")
+                .put("/q/rate-limit/tenants/t/limits/audited-labels").then().statusCode(400)
+                .body(containsString("at most 10000"));
         ops().contentType("application/json").body("{\"limit\": 5}")
                 .put("/q/rate-limit/tenants/t/limits/no-such-policy").then().statusCode(404)
                 .body(containsString("no-such-policy"));

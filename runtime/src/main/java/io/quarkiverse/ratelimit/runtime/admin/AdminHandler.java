@@ -228,8 +228,16 @@ public class AdminHandler implements Handler<RoutingContext> {
             } else {
                 json(context, status, json);
             }
-        }, failure -> problem(context, failure instanceof IllegalArgumentException ? 404 : 503,
+        }, failure -> problem(context, status(failure),
                 failure instanceof IllegalArgumentException ? failure.getMessage() : "Redis is unavailable"));
+    }
+
+    /** An unknown limit in the path is not found; a value it cannot take is a bad request; anything else is Redis. */
+    private static int status(Throwable failure) {
+        if (failure instanceof UnknownLimitException) {
+            return 404;
+        }
+        return failure instanceof IllegalArgumentException ? 400 : 503;
     }
 
     private static void json(RoutingContext context, int status, String body) {
@@ -238,7 +246,11 @@ public class AdminHandler implements Handler<RoutingContext> {
 
     private static void problem(RoutingContext context, int status, String detail) {
         context.response().setStatusCode(status).putHeader("Content-Type", ProblemDetails.MEDIA_TYPE)
-                .end(new ProblemDetails(status, status == 404 ? "Not Found" : "Error", detail).toJson());
+                .end(new ProblemDetails(status, switch (status) {
+                    case 400 -> "Bad Request";
+                    case 404 -> "Not Found";
+                    default -> "Error";
+                }, detail).toJson());
     }
 
     private static String decode(String segment) {

@@ -70,6 +70,11 @@ public class RedisRateLimitAdmin implements RateLimitAdmin {
             throw new IllegalArgumentException("A limit of " + limit + " is not valid; " + invalid);
         }
         for (LimitDefinition affected : perTenantLimits(policy)) {
+            String invalidFor = LimitRules.limit(limit, affected.getAlgorithm());
+            if (invalidFor != null) {
+                throw new IllegalArgumentException("A limit of " + limit + " is not valid for '" + affected.getName()
+                        + "'; " + invalidFor);
+            }
             long capacity = affected.getBurst() > 0 ? affected.getBurst() : limit;
             if (affected.getCost() > capacity) {
                 throw new IllegalArgumentException("A call of '" + affected.getName() + "' costs " + affected.getCost()
@@ -181,7 +186,7 @@ public class RedisRateLimitAdmin implements RateLimitAdmin {
             return LimitModes.EVERY_LIMIT;
         }
         if (!switchable.contains(policy)) {
-            throw new IllegalArgumentException("No limit uses the policy or name '" + policy + "'; known: " + switchable);
+            throw new UnknownLimitException("No limit uses the policy or name '" + policy + "'; known: " + switchable);
         }
         return policy;
     }
@@ -197,7 +202,7 @@ public class RedisRateLimitAdmin implements RateLimitAdmin {
         Objects.requireNonNull(policy, "policy");
         List<LimitDefinition> limits = limitsByPolicy.get(policy);
         if (limits == null) {
-            throw new IllegalArgumentException("No per-tenant limit uses the policy or name '" + policy + "'; known: "
+            throw new UnknownLimitException("No per-tenant limit uses the policy or name '" + policy + "'; known: "
                     + policies());
         }
         return limits;

@@ -125,7 +125,7 @@ public class EffectiveLimits {
                     + declared.getName() + "' but not configured: set " + property + "limit and " + property + "window",
                     Set.of(property + "limit"));
         }
-        rule(property + "limit", limit, LimitRules.limit(limit));
+        rule(property + "limit", limit, LimitRules.limit(limit, algorithm));
         rule(property + "window", windowMillis == 0 ? "not set" : windowMillis + "ms",
                 LimitRules.durationMillis(windowMillis));
         rule(property + "burst", burst, LimitRules.burst(burst, algorithm));
