@@ -32,7 +32,8 @@ local function check(key, now_us, limit, window_us, cost)
 end
 
 local function commit(key, stored, reset_ms)
-  redis.call('SET', key, string.format('%.0f', stored), 'PX', reset_ms)
+  -- a count is at most 4 * 10^12 (LimitRules), which Lua prints exactly (it keeps 14 digits)
+  redis.call('SET', key, stored, 'PX', reset_ms)
 end
 
 local function refund(key, now_us, limit, window_us, cost)
@@ -40,7 +41,7 @@ local function refund(key, now_us, limit, window_us, cost)
   local window = (now_us - math.fmod(now_us, window_us)) / window_us
   if stored and stored % 4 == window % 4 then
     local used = math.max(0, (stored - stored % 4) / 4 - cost)
-    redis.call('SET', key, string.format('%.0f', used * 4 + window % 4), 'KEEPTTL')
+    redis.call('SET', key, used * 4 + window % 4, 'KEEPTTL')
   end
 end
 

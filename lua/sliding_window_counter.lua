@@ -59,7 +59,8 @@ local function check(key, now_us, limit, window_us, cost)
 
   local reset_ms = math.ceil(left_us / 1000) + window_us / 1000
   return 1, limit - current - cost - weight, reset_ms, 0,
-    string.format('%d:%.0f:%.0f', window % 4, current + cost, previous), reset_ms
+    -- counts are at most 10^12 (LimitRules), which Lua prints exactly (it keeps 14 digits), and faster than format
+    (window % 4) .. ':' .. (current + cost) .. ':' .. previous, reset_ms
 end
 
 local function commit(key, state, reset_ms)
@@ -78,8 +79,8 @@ local function refund(key, now_us, limit, window_us, cost)
   end
   current, previous = tonumber(current), tonumber(previous)
   local from_current = math.min(current, cost)
-  redis.call('SET', key, string.format('%d:%.0f:%.0f', window % 4, current - from_current,
-    math.max(0, previous - (cost - from_current))), 'KEEPTTL')
+  redis.call('SET', key, (window % 4) .. ':' .. (current - from_current) .. ':'
+    .. math.max(0, previous - (cost - from_current)), 'KEEPTTL')
 end
 
 return { check = check, commit = commit, refund = refund }
