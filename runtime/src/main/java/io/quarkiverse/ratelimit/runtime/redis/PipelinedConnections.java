@@ -110,11 +110,10 @@ final class PipelinedConnections {
      * hands its nodes' connections back; the client offers no way to close those.)
      */
     private static void discard(RedisConnection connection) {
-        connection.send(TAINT).onFailure(ignored -> {
+        // a request of its own: a Request is a mutable builder, and discarding is rare
+        connection.send(Request.cmd(Command.SELECT).arg(0)).onFailure(ignored -> {
             // closed below, before or after Redis answers
         });
         connection.close();
     }
-
-    private static final Request TAINT = Request.cmd(Command.SELECT).arg(0);
 }
