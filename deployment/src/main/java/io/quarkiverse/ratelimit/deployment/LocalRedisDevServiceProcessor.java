@@ -43,11 +43,9 @@ class LocalRedisDevServiceProcessor {
     void quietTheContainerProbe(RateLimitDevServicesConfig devServices, RateLimitFixedConfig config,
             BuildProducer<LogCleanupFilterBuildItem> filters) {
         String client = RateLimitProcessor.clientName(config);
-        if (!devServices.enabled() || ConfigUtils.isPropertyNonEmpty(RedisConfig.getPropertyName(client, "hosts"))) {
+        if (!mayStart(devServices, client)) {
             return;
         }
-        filters.produce(new LogCleanupFilterBuildItem("org.testcontainers.dockerclient.DockerClientProviderStrategy",
-                "Could not find a valid Docker environment"));
         filters.produce(new LogCleanupFilterBuildItem(
                 "org.testcontainers.dockerclient.DockerMachineClientProviderStrategy", "docker-machine executable"));
         filters.produce(new LogCleanupFilterBuildItem("org.testcontainers.DockerClientFactory",
@@ -89,8 +87,7 @@ class LocalRedisDevServiceProcessor {
             BuildProducer<DevServicesResultBuildItem> results) {
         String client = RateLimitProcessor.clientName(config);
         String hostsProperty = RedisConfig.getPropertyName(client, "hosts");
-        if (!devServices.enabled() || ConfigUtils.isPropertyNonEmpty(hostsProperty)
-                || redisContainerDevServiceWillRun(client, redisConfig, docker)) {
+        if (!mayStart(devServices, client) || redisContainerDevServiceWillRun(client, redisConfig, docker)) {
             return;
         }
         results.produce(DevServicesResultBuildItem.owned()
@@ -101,6 +98,11 @@ class LocalRedisDevServiceProcessor {
                 .startable(LocalRedisStartable::new)
                 .configProvider(Map.of(hostsProperty, LocalRedisStartable::getConnectionInfo))
                 .build());
+    }
+
+    /** Whether this Dev Service may stand in for the client: it is enabled and the client has no hosts. */
+    private static boolean mayStart(RateLimitDevServicesConfig devServices, String client) {
+        return devServices.enabled() && !ConfigUtils.isPropertyNonEmpty(RedisConfig.getPropertyName(client, "hosts"));
     }
 
     private static boolean redisContainerDevServiceWillRun(String client, RedisBuildTimeConfig redisConfig,

@@ -3,8 +3,6 @@ package io.quarkiverse.ratelimit.runtime.redis;
 import static io.quarkiverse.ratelimit.runtime.redis.ScriptHarness.WINDOW_START_US;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.util.List;
-
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 
@@ -90,6 +88,6 @@ class ExactTimesScriptTest {
         assertThat(call(third, NOW + 100_000).retryAfterMillis()).isEqualTo(234);
         assertThat(call(third, NOW + 333_332).allowed()).isFalse();
         assertThat(call(third, NOW + 333_333).allowed()).isTrue();
-        assertThat(List.of(call(third, NOW + 333_333).retryAfterMillis())).containsExactly(334L);
+        assertThat(call(third, NOW + 333_333).retryAfterMillis()).isEqualTo(334);
     }
 }

@@ -50,11 +50,6 @@ final class ScriptHarness implements AutoCloseable {
         return replies(reply);
     }
 
-    /** Gives back each limit's cost, in one call of the refund script, as the application does. */
-    void refundAll(long nowMicros, Limit... limits) {
-        redis.command(refundCommand(nowMicros, limits));
-    }
-
     /** The decision script's command for these limits, as the application sends it. */
     String[] decideCommand(long nowMicros, long shadowMask, Limit... limits) {
         return command(scripts.decide(RateLimitScripts.algorithmSet(definitions(limits))), nowMicros, shadowMask,

@@ -8,8 +8,6 @@ import java.math.BigInteger;
  */
 public record Exact(BigInteger numerator, BigInteger denominator) implements Comparable<Exact> {
 
-    public static final Exact ZERO = of(0);
-
     public Exact {
         if (denominator.signum() < 0) {
             numerator = numerator.negate();
@@ -87,10 +85,6 @@ public record Exact(BigInteger numerator, BigInteger denominator) implements Com
 
     public static Exact min(Exact a, Exact b) {
         return a.compareTo(b) <= 0 ? a : b;
-    }
-
-    public static Exact max(Exact a, Exact b) {
-        return a.compareTo(b) >= 0 ? a : b;
     }
 
     @Override
