@@ -38,13 +38,13 @@ start_app() {
   echo "the benchmark application did not start:" >&2; cat "$work/app.log" >&2; exit 1
 }
 
-# script_usec_per_call: Redis CPU per script call since the last CONFIG RESETSTAT (EVALSHA and EVAL together)
+# script_usec_per_call: Redis CPU per script call since the last CONFIG RESETSTAT (FCALL, EVALSHA and EVAL together)
 script_usec_per_call() {
   redis info commandstats | tr -d '\r' | python3 -c '
 import re, sys
 calls = usec = 0
 for line in sys.stdin:
-    m = re.match(r"cmdstat_(evalsha|eval):calls=(\d+),usec=(\d+)", line)
+    m = re.match(r"cmdstat_(fcall|evalsha|eval):calls=(\d+),usec=(\d+)", line)
     if m:
         calls += int(m.group(2)); usec += int(m.group(3))
 print("%.1f" % (usec / calls) if calls else "n/a")'

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# Redis CPU per decision, per algorithm: the assembled decision scripts the build writes
-# (integration-tests/target/quarkus-rate-limit/lua/rate_limit-<algorithm>.lua) against the minimal sliding-window-counter
-# script of the hand-written baseline (bench/decisions-app, MinimalSlidingWindow), measured with redis-benchmark
-# (EVALSHA, random tenants, pipelined) and INFO commandstats on one redis-server, interleaved, in one run.
+# Redis CPU per decision, per algorithm: the function library the build writes
+# (integration-tests/target/quarkus-rate-limit/lua/library.lua, FCALL, what Redis 7 runs) and the assembled decision
+# scripts (rate_limit-<algorithm>.lua, EVALSHA, what Redis 6 runs) against the minimal sliding-window-counter script of
+# the hand-written baseline (bench/decisions-app, MinimalSlidingWindow), measured with redis-benchmark (random tenants,
+# pipelined) and INFO commandstats on one redis-server, interleaved, in one run.
 #
 #   bench/redis-cpu.sh [repetitions=3] [calls=300000]
 #   BEFORE=<dir of assembled scripts> bench/redis-cpu.sh   also measures another build's scripts, labelled before-*, in
@@ -25,12 +26,14 @@ start_redis
 
 load() { redis -x SCRIPT LOAD < "$1"; }
 minimal_sha=$(load "$work/minimal.lua")
+redis -x FUNCTION LOAD REPLACE < "$scripts/library.lua" > /dev/null
+decide=$(grep -o "register_function('rate_limit_[0-9a-f]*'" "$scripts/library.lua" | cut -d"'" -f2)
 declare -A sha
 algorithms=(sliding_window_counter fixed_window token_bucket gcra sliding_window_log)
 labels=()
 for algorithm in "${algorithms[@]}"; do
-  sha[$algorithm]=$(load "$scripts/rate_limit-$algorithm.lua")
-  labels+=("$algorithm")
+  sha[script-$algorithm]=$(load "$scripts/rate_limit-$algorithm.lua")
+  labels+=("function-$algorithm" "script-$algorithm")
   if [[ -n "${BEFORE:-}" ]]; then
     sha[before-$algorithm]=$(load "$BEFORE/rate_limit-$algorithm.lua")
     labels+=("before-$algorithm")
@@ -49,9 +52,13 @@ for rep in $(seq 1 "$reps"); do
   redis FLUSHALL > /dev/null
   bench minimal EVALSHA "$minimal_sha" 2 "{tenant-__rand_int__}:a" "{tenant-__rand_int__}:b" 100 3600000
   for label in "${labels[@]}"; do
-    algorithm=${label#before-}
-    bench "$label" EVALSHA "${sha[$label]}" 1 "rate-limit:{tenant-__rand_int__}:Resource.method:$label" "" \
-      "$algorithm" 100 3600000 1 0
+    algorithm=${label#*-}
+    key="rate-limit:{tenant-__rand_int__}:Resource.method:$label"
+    if [[ $label == function-* ]]; then
+      bench "$label" FCALL "$decide" 1 "$key" "" "$algorithm" 100 3600000 1 0
+    else
+      bench "$label" EVALSHA "${sha[$label]}" 1 "$key" "" "$algorithm" 100 3600000 1 0
+    fi
   done
 done | tee "$work/results"
 

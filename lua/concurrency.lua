@@ -2,7 +2,7 @@
 -- holds a lease (a sorted-set member scored by its expiry) until it ends (ZREM by the caller); the
 -- leases of a crashed instance expire by themselves, so a tenant is never locked out for good.
 --
--- lua/prelude.lua, inlined at the prelude marker below, defines now_us.
+-- Runs after lua/prelude.lua (clock).
 --
 -- KEYS[1]  sorted set of leases { lease id -> expiry in microseconds }
 -- ARGV[1]  the clock, as lua/prelude.lua lays it out
@@ -16,18 +16,19 @@
 -- A refused call writes nothing but the removal of expired leases. TTL: one lease after the newest.
 -- O(log n) in the leases held.
 
---@prelude
+local function concurrency(KEYS, ARGV)
+  local now_us = clock(ARGV)
+  local limit = tonumber(ARGV[2])
+  local lease_ms = tonumber(ARGV[3])
 
-local limit = tonumber(ARGV[2])
-local lease_ms = tonumber(ARGV[3])
+  redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', string.format('%d', now_us))
+  local in_flight = redis.call('ZCARD', KEYS[1])
+  if in_flight >= limit then
+    local oldest = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
+    return { 0, in_flight, math.max(1, math.ceil((tonumber(oldest[2]) - now_us) / 1000)) }
+  end
 
-redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', string.format('%.0f', now_us))
-local in_flight = redis.call('ZCARD', KEYS[1])
-if in_flight >= limit then
-  local oldest = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
-  return { 0, in_flight, math.max(1, math.ceil((tonumber(oldest[2]) - now_us) / 1000)) }
+  redis.call('ZADD', KEYS[1], string.format('%d', now_us + lease_ms * 1000), ARGV[4])
+  redis.call('PEXPIRE', KEYS[1], ARGV[3])
+  return { 1, in_flight + 1, 0 }
 end
-
-redis.call('ZADD', KEYS[1], string.format('%.0f', now_us + lease_ms * 1000), ARGV[4])
-redis.call('PEXPIRE', KEYS[1], lease_ms)
-return { 1, in_flight + 1, 0 }

@@ -10,16 +10,18 @@
 -- State: one integer, units * 4 + (window index mod 4). The key expires when its window ends, so a stored
 -- window is the current one or, within the millisecond the expiry rounds up, the previous one, which the
 -- index tells apart. An integer under 10,000 (2,499 units) is one of Redis's shared integers: no value
--- allocation at all. TTL: until the window ends. O(1).
+-- allocation at all. TTL: until the window ends, set by the window's first write (later writes in the window
+-- keep it). O(1).
 
 local function check(key, now_us, limit, window_us, cost)
   local elapsed_us = math.fmod(now_us, window_us)
   local window = (now_us - elapsed_us) / window_us
   local reset_ms = math.ceil((window_us - elapsed_us) / 1000)
   local stored = tonumber(redis.call('GET', key))
-  local used = 0
+  local used, ttl_ms = 0, reset_ms
   if stored and stored % 4 == window % 4 then
     used = (stored - stored % 4) / 4
+    ttl_ms = false -- the key holds this window already, and so the expiry its first write set
   end
   if used + cost > limit then
     local retry_ms = reset_ms
@@ -28,12 +30,17 @@ local function check(key, now_us, limit, window_us, cost)
     end
     return 0, limit - used, reset_ms, retry_ms
   end
-  return 1, limit - used - cost, reset_ms, 0, (used + cost) * 4 + window % 4, reset_ms
+  return 1, limit - used - cost, reset_ms, 0, (used + cost) * 4 + window % 4, ttl_ms
 end
 
-local function commit(key, stored, reset_ms)
-  -- a count is at most 4 * 10^12 (LimitRules), which Lua prints exactly (it keeps 14 digits)
-  redis.call('SET', key, stored, 'PX', reset_ms)
+-- Numbers are sent as string.format('%d', n): Redis would print a number argument with '%.17g', which
+-- costs it more than the rest of the decision (every number here is a whole one below 2^53).
+local function commit(key, stored, ttl_ms)
+  if ttl_ms then
+    redis.call('SET', key, string.format('%d', stored), 'PX', string.format('%d', ttl_ms))
+  else
+    redis.call('SET', key, string.format('%d', stored), 'KEEPTTL')
+  end
 end
 
 local function refund(key, now_us, limit, window_us, cost)
@@ -41,7 +48,7 @@ local function refund(key, now_us, limit, window_us, cost)
   local window = (now_us - math.fmod(now_us, window_us)) / window_us
   if stored and stored % 4 == window % 4 then
     local used = math.max(0, (stored - stored % 4) / 4 - cost)
-    redis.call('SET', key, used * 4 + window % 4, 'KEEPTTL')
+    redis.call('SET', key, string.format('%d', used * 4 + window % 4), 'KEEPTTL')
   end
 end
 

@@ -40,7 +40,7 @@ local function check(key, now_us, limit, window_us, cost, burst)
 end
 
 local function commit(key, new_tat, reset_ms)
-  redis.call('SET', key, string.format('%.0f', new_tat), 'PX', reset_ms)
+  redis.call('SET', key, string.format('%d', new_tat), 'PX', string.format('%d', reset_ms))
 end
 
 local function refund(key, now_us, limit, window_us, cost, burst)
@@ -53,8 +53,8 @@ local function refund(key, now_us, limit, window_us, cost, burst)
     redis.call('DEL', key)
     return
   end
-  redis.call('SET', key, string.format('%.0f', now_us + math.floor(ahead / limit + 0.5)), 'PX',
-    math.max(1, math.ceil(ahead / (limit * 1000))))
+  redis.call('SET', key, string.format('%d', now_us + math.floor(ahead / limit + 0.5)), 'PX',
+    string.format('%d', math.max(1, math.ceil(ahead / (limit * 1000)))))
 end
 
 return { check = check, commit = commit, refund = refund }

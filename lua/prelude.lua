@@ -1,6 +1,9 @@
--- The start of every entry script (rate_limit.lua, refund.lua, concurrency.lua), inlined at its
--- prelude marker. It defines the clock and the argument layout, the Lua half of the contract whose
--- Java half is runtime/redis/ScriptArguments.java (a test runs the two against each other):
+-- What every entry function (rate_limit.lua, refund.lua, concurrency.lua) shares: the clock and the
+-- argument layout, the Lua half of the contract whose Java half is runtime/redis/ScriptArguments.java (a
+-- test runs the two against each other). runtime/redis/RateLimitScripts.java assembles the files two ways:
+-- as one script per entry (EVAL, with the modules the call's algorithms need), and as one Redis 7 function
+-- library holding every entry and every module (FCALL), which Redis builds once when it loads the library
+-- instead of on every call. Either way an entry is a function of (KEYS, ARGV) and nothing is global.
 --
 --   ARGV[1]                          now in microseconds, or '' for Redis TIME (an explicit clock is
 --                                    for tests only)
@@ -10,9 +13,10 @@
 --                                    limit, '1' for a limit in shadow mode (its refusal does not refuse
 --                                    the call); absent or '' when every limit is enforced
 --
---   now_us          the clock in whole microseconds
---   limit_args(i)   limit i's algorithm module name, limit, window_us (the window in microseconds), cost
---                   and burst (0 replaced by the limit)
+--   clock(ARGV)             the clock in whole microseconds
+--   limit_args(ARGV, i)     limit i's algorithm module name, limit, window_us (the window in
+--                           microseconds), cost and burst (0 replaced by the limit)
+--   shadowed(KEYS, ARGV, i) whether limit i is in shadow mode
 --
 -- Every algorithm module (lua/<algorithm>.lua) returns { check = ..., commit = ..., refund = ... }:
 --   check(key, now_us, limit, window_us, cost, burst) -> allowed (1 | 0), remaining, reset_ms,
@@ -20,8 +24,7 @@
 --     values for commit; it writes nothing
 --   commit(key, ...) records the admitted call from the values check returned
 --   refund(key, now_us, limit, window_us, cost, burst) gives back what an admitted call consumed
--- Plain values rather than tables or closures: Redis runs the whole script on every call, and each table
--- or closure is an allocation per decision.
+-- Plain values rather than tables or closures: each table or closure is an allocation per decision.
 --
 -- Exact arithmetic: Lua numbers are doubles, exact for integers up to 2^53. The modules compute on whole
 -- microseconds and scale instead of dividing (a token is window_us units, a GCRA interval is window_us
@@ -32,21 +35,21 @@
 
 local ARGS_PER_LIMIT = 5
 
-local now_us
-if ARGV[1] ~= '' then
-  now_us = tonumber(ARGV[1])
-else
+local function clock(ARGV)
+  if ARGV[1] ~= '' then
+    return tonumber(ARGV[1])
+  end
   local time = redis.call('TIME')
-  now_us = tonumber(time[1]) * 1000000 + tonumber(time[2])
+  return tonumber(time[1]) * 1000000 + tonumber(time[2])
 end
 
 -- whether limit i is in shadow mode: it is decided and recorded as if enforced, but cannot refuse the call
-local function shadowed(i)
+local function shadowed(KEYS, ARGV, i)
   local mask = ARGV[2 + ARGS_PER_LIMIT * #KEYS]
   return mask ~= nil and mask:byte(i) == 49
 end
 
-local function limit_args(i)
+local function limit_args(ARGV, i)
   local arg = 2 + ARGS_PER_LIMIT * (i - 1)
   local limit = tonumber(ARGV[arg + 1])
   local burst = tonumber(ARGV[arg + 4])

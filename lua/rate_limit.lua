@@ -3,8 +3,8 @@
 -- A limit in shadow mode (the mask after the limits' arguments) cannot refuse the call: when only shadow
 -- limits refuse, the call proceeds and every limit that admits it records it, exactly as if the refusing
 -- shadow limits were not there; a refusing shadow limit records nothing, as when enforced.
--- lua/prelude.lua, inlined at the prelude marker below, defines now_us and limit_args; the module of each
--- algorithm the script serves (lua/<algorithm>.lua) is inlined at the algorithms marker.
+-- Runs after lua/prelude.lua (clock, limit_args, shadowed) and ALGORITHMS, the table of the algorithm
+-- modules (lua/<algorithm>.lua) by name.
 --
 -- KEYS[i]   the state of limit i; all KEYS of a call share one hash tag, so one cluster slot
 -- ARGV      as lua/prelude.lua lays it out: the clock, then algorithm, limit, window_ms, cost and burst
@@ -17,46 +17,44 @@
 --   retry_after_ms  0 if limit i admits; else milliseconds until this cost fits, -1 if it never can
 -- Cost: one module call per limit, each O(1) except the sliding log (O(log n) in its entries).
 
---@prelude
+local function rate_limit(KEYS, ARGV)
+  local now_us = clock(ARGV)
 
-local ALGORITHMS = {
-  --@algorithms
-}
-
-if #KEYS == 1 then
-  -- one limit, the usual call: decided and recorded without the bookkeeping several limits need
-  local name, limit, window_us, cost, burst = limit_args(1)
-  local algorithm = ALGORITHMS[name]
-  local allowed, remaining, reset_ms, retry_ms, s1, s2, s3, s4 =
-    algorithm.check(KEYS[1], now_us, limit, window_us, cost, burst)
-  if allowed == 1 then
-    algorithm.commit(KEYS[1], s1, s2, s3, s4)
-  end
-  return { allowed, remaining, reset_ms, retry_ms }
-end
-
-local replies, commits, admitted = {}, {}, true
-for i = 1, #KEYS do
-  local name, limit, window_us, cost, burst = limit_args(i)
-  local allowed, remaining, reset_ms, retry_ms, s1, s2, s3, s4 =
-    ALGORITHMS[name].check(KEYS[i], now_us, limit, window_us, cost, burst)
-  local at = 4 * (i - 1)
-  replies[at + 1], replies[at + 2], replies[at + 3], replies[at + 4] = allowed, remaining, reset_ms, retry_ms
-  commits[i] = { name, cost, s1, s2, s3, s4 }
-  if allowed == 0 and not shadowed(i) then
-    admitted = false
-  end
-end
-
-for i = 1, #KEYS do
-  local commit = commits[i]
-  if admitted then
-    if replies[4 * (i - 1) + 1] == 1 then
-      ALGORITHMS[commit[1]].commit(KEYS[i], commit[3], commit[4], commit[5], commit[6])
+  if #KEYS == 1 then
+    -- one limit, the usual call: decided and recorded without the bookkeeping several limits need
+    local name, limit, window_us, cost, burst = limit_args(ARGV, 1)
+    local algorithm = ALGORITHMS[name]
+    local allowed, remaining, reset_ms, retry_ms, s1, s2, s3, s4 =
+      algorithm.check(KEYS[1], now_us, limit, window_us, cost, burst)
+    if allowed == 1 then
+      algorithm.commit(KEYS[1], s1, s2, s3, s4)
     end
-  elseif replies[4 * (i - 1) + 1] == 1 then
-    -- a limit that would have admitted consumed nothing: report what it has left now
-    replies[4 * (i - 1) + 2] = replies[4 * (i - 1) + 2] + commit[2]
+    return { allowed, remaining, reset_ms, retry_ms }
   end
+
+  local replies, commits, admitted = {}, {}, true
+  for i = 1, #KEYS do
+    local name, limit, window_us, cost, burst = limit_args(ARGV, i)
+    local allowed, remaining, reset_ms, retry_ms, s1, s2, s3, s4 =
+      ALGORITHMS[name].check(KEYS[i], now_us, limit, window_us, cost, burst)
+    local at = 4 * (i - 1)
+    replies[at + 1], replies[at + 2], replies[at + 3], replies[at + 4] = allowed, remaining, reset_ms, retry_ms
+    commits[i] = { name, cost, s1, s2, s3, s4 }
+    if allowed == 0 and not shadowed(KEYS, ARGV, i) then
+      admitted = false
+    end
+  end
+
+  for i = 1, #KEYS do
+    local commit = commits[i]
+    if admitted then
+      if replies[4 * (i - 1) + 1] == 1 then
+        ALGORITHMS[commit[1]].commit(KEYS[i], commit[3], commit[4], commit[5], commit[6])
+      end
+    elseif replies[4 * (i - 1) + 1] == 1 then
+      -- a limit that would have admitted consumed nothing: report what it has left now
+      replies[4 * (i - 1) + 2] = replies[4 * (i - 1) + 2] + commit[2]
+    end
+  end
+  return replies
 end
-return replies

@@ -13,7 +13,7 @@
 -- TTL: one window after the newest entry. O(log n) per call, plus the expired entries it removes.
 
 local function check(key, now_us, limit, window_us, cost)
-  local after_window_start = string.format('(%.0f', now_us - window_us)
+  local after_window_start = string.format('(%d', now_us - window_us)
   local used = redis.call('ZCOUNT', key, after_window_start, '+inf')
 
   if used + cost > limit then
@@ -33,17 +33,17 @@ local function check(key, now_us, limit, window_us, cost)
 end
 
 local function commit(key, now_us, window_us, cost)
-  redis.call('ZREMRANGEBYSCORE', key, '-inf', string.format('%.0f', now_us - window_us))
-  local score = string.format('%.0f', now_us)
+  redis.call('ZREMRANGEBYSCORE', key, '-inf', string.format('%d', now_us - window_us))
+  local score = string.format('%d', now_us)
   -- the highest suffix at this time, not their count: a refund may have removed any of them
   local last = 0
   for _, member in ipairs(redis.call('ZRANGEBYSCORE', key, score, score)) do
     last = math.max(last, tonumber(string.match(member, '-(%d+)$')))
   end
   for n = 1, cost do
-    redis.call('ZADD', key, score, score .. '-' .. (last + n))
+    redis.call('ZADD', key, score, score .. '-' .. string.format('%d', last + n))
   end
-  redis.call('PEXPIRE', key, window_us / 1000)
+  redis.call('PEXPIRE', key, string.format('%d', window_us / 1000))
 end
 
 local function refund(key, now_us, limit, window_us, cost)

@@ -53,7 +53,7 @@ local function check(key, now_us, limit, window_us, cost, burst)
 end
 
 local function commit(key, state, reset_ms)
-  redis.call('SET', key, state, 'PX', reset_ms)
+  redis.call('SET', key, state, 'PX', string.format('%d', reset_ms))
 end
 
 local function refund(key, now_us, limit, window_us, cost, burst)
@@ -67,7 +67,7 @@ local function refund(key, now_us, limit, window_us, cost, burst)
     return
   end
   redis.call('SET', key, struct.pack('<ddd', tokens, units, now_us), 'PX',
-    math.max(1, refill_ms(burst, tokens, units, limit, window_us)))
+    string.format('%d', math.max(1, refill_ms(burst, tokens, units, limit, window_us))))
 end
 
 return { check = check, commit = commit, refund = refund }

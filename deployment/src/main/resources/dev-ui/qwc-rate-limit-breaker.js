@@ -23,6 +23,7 @@ export class QwcRateLimitBreaker extends LitElement {
         decisionsWithoutRedis: 'Decisions by failure mode (without Redis)',
         refusalsFromCache: 'Refusals repeated from the refusal cache',
         scriptsUsed: 'Scripts the limits use',
+        functionLibrary: 'Function library (Redis 7)',
         scriptsPreloaded: 'Scripts loaded into Redis at start-up',
         scriptReloads: 'Scripts sent again after NOSCRIPT',
         runTimeSwitches: 'Run-time switches (mode, rollout, failure mode)'

@@ -211,8 +211,9 @@ class RateLimitProcessor {
     }
 
     /**
-     * Writes the scripts as Redis runs them ({@code lua/} files assembled for each set of algorithms the declared limits
-     * use, and every single algorithm) to {@code target/quarkus-rate-limit/lua/}, where they can be read and diffed.
+     * Writes the code as Redis runs it to {@code target/quarkus-rate-limit/lua/}, where it can be read and diffed: the
+     * function library ({@code library.lua}), and the scripts ({@code lua/} files assembled for each set of algorithms
+     * the declared limits use, and every single algorithm).
      */
     @BuildStep
     void assembledScripts(List<RateLimitedMethodBuildItem> methods,
@@ -226,6 +227,8 @@ class RateLimitProcessor {
             files.produce(script("refund-" + set, scripts.refund(algorithmSet)));
         }
         files.produce(script("concurrency", scripts.concurrency()));
+        files.produce(new GeneratedFileSystemResourceBuildItem(ASSEMBLED_SCRIPTS + "library.lua",
+                scripts.library().source().getBytes(StandardCharsets.UTF_8)));
     }
 
     private static GeneratedFileSystemResourceBuildItem script(String name, LuaScript script) {

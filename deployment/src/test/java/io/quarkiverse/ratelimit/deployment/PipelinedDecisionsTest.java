@@ -65,9 +65,10 @@ class PipelinedDecisionsTest {
                 .until(() -> !limiter.tryAcquireAndAwait(LIMIT, tenant).degraded());
     }
 
-    /** Connections whose last command was a script call. */
+    /** Connections whose last command was a decision (a function or script call). */
     private long clientsThatRanScripts() {
         String clients = redis.send(Request.cmd(Command.CLIENT).arg("LIST")).await().indefinitely().toString();
-        return clients.lines().filter(line -> line.contains("cmd=evalsha") || line.contains("cmd=eval ")).count();
+        return clients.lines().filter(line -> line.contains("cmd=fcall ") || line.contains("cmd=evalsha ")
+                || line.contains("cmd=eval ")).count();
     }
 }

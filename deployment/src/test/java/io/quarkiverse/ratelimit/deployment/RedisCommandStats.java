@@ -13,11 +13,11 @@ public final class RedisCommandStats {
     private RedisCommandStats() {
     }
 
-    /** Script calls Redis has run since it started (EVALSHA and EVAL), from INFO commandstats. */
+    /** Script and function calls Redis has run since it started (FCALL, EVALSHA and EVAL), from INFO commandstats. */
     public static long scriptCalls(Redis redis) {
         String stats = redis.send(Request.cmd(Command.INFO).arg("commandstats")).await().indefinitely().toString();
         long calls = 0;
-        Matcher matcher = Pattern.compile("cmdstat_(evalsha|eval):calls=(\\d+)").matcher(stats);
+        Matcher matcher = Pattern.compile("cmdstat_(fcall|evalsha|eval):calls=(\\d+)").matcher(stats);
         while (matcher.find()) {
             calls += Long.parseLong(matcher.group(2));
         }

@@ -20,12 +20,21 @@ public final class TestRedis {
         this.shared = shared;
     }
 
+    public static TestRedis named(String name) {
+        return named(name, LocalRedisServer::start);
+    }
+
+    /** A Redis 6.2, which has no functions (the binary shipped in embedded-redis). */
+    public static TestRedis redis6(String name) {
+        return named(name, LocalRedisServer::startRedis6);
+    }
+
     @SuppressWarnings("unchecked")
-    public static synchronized TestRedis named(String name) {
+    private static synchronized TestRedis named(String name, Supplier<LocalRedisServer> start) {
         String key = TestRedis.class.getName() + "." + name;
         Map<String, Object> shared = (Map<String, Object>) System.getProperties().get(key);
         if (shared == null) {
-            LocalRedisServer server = LocalRedisServer.start();
+            LocalRedisServer server = start.get();
             shared = Map.of(
                     "uri", server.uri(),
                     "alive", (Supplier<Boolean>) server::isAlive,

@@ -33,9 +33,15 @@ class ProductionPackageIT {
         Path scripts = Path.of("target/quarkus-rate-limit/lua");
         // the demo's sliding window counter, decided by a script holding that module only
         String slidingWindow = Files.readString(scripts.resolve("rate_limit-sliding_window_counter.lua"));
-        assertThat(slidingWindow).contains("['sliding_window_counter'] = (function()").doesNotContain("--@")
-                .doesNotContain("['fixed_window']").contains("local function limit_args(i)");
+        assertThat(slidingWindow).contains("['sliding_window_counter'] = (function()")
+                .doesNotContain("['fixed_window']").contains("local function limit_args(ARGV, i)")
+                .endsWith("return rate_limit(KEYS, ARGV)\n");
         assertThat(scripts.resolve("refund-sliding_window_counter.lua")).exists();
-        assertThat(Files.readString(scripts.resolve("concurrency.lua"))).contains("local now_us").doesNotContain("--@");
+        assertThat(Files.readString(scripts.resolve("concurrency.lua"))).contains("local function clock(ARGV)")
+                .endsWith("return concurrency(KEYS, ARGV)\n");
+        // Redis 7: one library with every module and entry
+        assertThat(Files.readString(scripts.resolve("library.lua"))).startsWith("#!lua name=quarkus_rate_limit_")
+                .contains("['fixed_window'] = (function()", "['gcra'] = (function()")
+                .contains("redis.register_function('rate_limit_", "redis.register_function('concurrency_");
     }
 }

@@ -39,13 +39,24 @@ public final class LocalRedisServer implements AutoCloseable {
         return launchNew(null, extraArgs);
     }
 
+    /**
+     * Starts a standalone Redis 6.2 (the binary shipped in embedded-redis) on a free port: a Redis without functions,
+     * for code that must also run on Redis 6.
+     */
+    public static LocalRedisServer startRedis6(String... extraArgs) {
+        return launchNew(RedisServerBinary.extractEmbedded(), null, extraArgs);
+    }
+
     /** Starts a Sentinel on a free port with these configuration lines (it rewrites its own config file). */
     public static LocalRedisServer startSentinel(String config) {
         return launchNew(config);
     }
 
     private static LocalRedisServer launchNew(String sentinelConfig, String... extraArgs) {
-        Path binary = RedisServerBinary.locate();
+        return launchNew(RedisServerBinary.locate(), sentinelConfig, extraArgs);
+    }
+
+    private static LocalRedisServer launchNew(Path binary, String sentinelConfig, String... extraArgs) {
         RuntimeException last = null;
         // A free port can be taken by someone else between probing and binding: try again on another one.
         for (int attempt = 0; attempt < START_ATTEMPTS; attempt++) {

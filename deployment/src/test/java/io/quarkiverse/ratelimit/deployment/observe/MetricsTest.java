@@ -23,8 +23,9 @@ import io.quarkiverse.ratelimit.deployment.TestRedis;
 import io.quarkus.test.QuarkusUnitTest;
 
 /**
- * A scripted sequence against a real Redis (allowed, refused by Redis and by the refusal cache, a NOSCRIPT after
- * SCRIPT FLUSH, Redis paused past the decision timeout, then Redis killed so that every failure mode decides), then one scrape
+ * A scripted sequence against a real Redis (allowed, refused by Redis and by the refusal cache, a missing function
+ * after FUNCTION FLUSH, Redis paused past the decision timeout, then Redis killed so that every failure mode decides), then one
+ * scrape
  * of the Prometheus endpoint: every
  * counter has exactly the value the sequence implies, per tag set.
  */
@@ -87,8 +88,8 @@ class MetricsTest {
         call(first, "local", 429); // Redis refuses
         call(first, "local", 429); // the refusal cache repeats it
 
-        REDIS.command("SCRIPT", "FLUSH");
-        call(UUID.randomUUID().toString(), "local", 200); // NOSCRIPT, recovered by one EVAL
+        REDIS.command("FUNCTION", "FLUSH");
+        call(UUID.randomUUID().toString(), "local", 200); // the function missing: recovered by one EVAL
 
         REDIS.pause();
         try {

@@ -47,6 +47,7 @@ class ReadinessTest {
                 .body(Readiness.RATE_LIMIT + ".data.redis", equalTo("reachable"))
                 .body(Readiness.RATE_LIMIT + ".data.circuit", equalTo("closed"))
                 .body(Readiness.RATE_LIMIT + ".data.decided-by", equalTo("redis"))
+                .body(Readiness.RATE_LIMIT + ".data.function-library", startsWith("loaded: quarkus_rate_limit_"))
                 .body(Readiness.RATE_LIMIT + ".data.scripts-used", equalTo(Readiness.SCRIPTS_OF_ONE_ALGORITHM))
                 .body(Readiness.RATE_LIMIT + ".data.scripts-preloaded", equalTo(Readiness.SCRIPTS_OF_ONE_ALGORITHM))
                 .body(Readiness.RATE_LIMIT + ".data.decisions-without-redis", equalTo(0));

@@ -103,6 +103,7 @@ public class RateLimitJsonRpcService {
         state.put("decisionsSentToRedis", guard.redisAttempts());
         state.put("decisionsWithoutRedis", guard.degradedCalls());
         state.put("refusalsFromCache", guard.cachedRefusals());
+        state.put("functionLibrary", scripts.functionLibrary());
         state.put("scriptsUsed", scripts.scriptsUsed());
         state.put("scriptsPreloaded", scripts.scriptsPreloaded());
         state.put("scriptReloads", scripts.noScriptRecoveries());

@@ -57,6 +57,7 @@ public class RateLimitReadinessCheck implements AsyncHealthCheck {
                 .withData("redis", redisProblem == null ? "reachable" : "unreachable: " + redisProblem)
                 .withData("circuit", circuit.name().toLowerCase(java.util.Locale.ROOT))
                 .withData("decided-by", redisDecides ? "redis" : "failure modes")
+                .withData("function-library", scripts.functionLibrary())
                 .withData("scripts-used", scripts.scriptsUsed())
                 .withData("scripts-preloaded", scripts.scriptsPreloaded())
                 .withData("script-reloads", scripts.noScriptRecoveries())

@@ -8,7 +8,10 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
 
-/** A Lua script shipped in the runtime jar, with the SHA-1 digest Redis caches it under. */
+/**
+ * A Lua script shipped in the runtime jar, with the SHA-1 digest Redis caches it under and, for the scripts
+ * {@link RateLimitScripts} assembles, the {@link LuaLibrary} function that runs the same code.
+ */
 public final class LuaScript {
 
     /** Where the build puts the top-level {@code lua/} directory inside the runtime jar. */
@@ -17,11 +20,17 @@ public final class LuaScript {
     private final String name;
     private final String source;
     private final String sha1;
+    private final String function;
 
     LuaScript(String name, String source) {
+        this(name, source, null);
+    }
+
+    LuaScript(String name, String source, String function) {
         this.name = name;
         this.source = source;
         this.sha1 = sha1(source);
+        this.function = function;
     }
 
     public static LuaScript load(String fileName) {
@@ -48,7 +57,12 @@ public final class LuaScript {
         return sha1;
     }
 
-    private static String sha1(String source) {
+    /** The library function that runs this script's code, {@code null} for a script of no library. */
+    public String function() {
+        return function;
+    }
+
+    static String sha1(String source) {
         try {
             return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-1")
                     .digest(source.getBytes(StandardCharsets.UTF_8)));

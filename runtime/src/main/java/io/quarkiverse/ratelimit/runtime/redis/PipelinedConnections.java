@@ -18,7 +18,8 @@ import io.vertx.redis.client.Response;
  * Redis and the client read and write them in batches, instead of borrowing a pooled connection for one request and
  * one reply each. A calling thread always uses the same connection.
  * <p>
- * A connection that fails (closed, reset, its node gone, any error reply but {@code NOSCRIPT}) is dropped, and the next
+ * A connection that fails (closed, reset, its node gone, any error reply but a missing script or function) is dropped, and the
+ * next
  * decision opens a new one, which in a cluster or behind Sentinel finds the current masters; the decisions in flight on
  * it fail and are decided by their failure mode, as a failed decision always was. A connection whose queue of
  * unanswered requests is full hands the call to {@code overflow} (the pool). Vert.x futures, not Mutiny: this runs for
@@ -49,7 +50,7 @@ final class PipelinedConnections {
 
     private Future<Response> send(int slot, RedisConnection connection, Request request) {
         return connection.send(request).onFailure(failure -> {
-            if (!ScriptRunner.isNoScript(failure)) {
+            if (!ScriptRunner.isCodeMissing(failure)) {
                 drop(slot, connection, failure);
             }
         });

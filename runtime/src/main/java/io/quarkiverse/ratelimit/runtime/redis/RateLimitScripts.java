@@ -8,13 +8,18 @@ import io.quarkiverse.ratelimit.Algorithm;
 import io.quarkiverse.ratelimit.runtime.limit.LimitDefinition;
 
 /**
- * The scripts as Redis runs them, assembled from the files in {@code lua/}: {@code rate_limit.lua} (every decision)
- * and {@code refund.lua} (giving back what a failed call consumed), each with {@code prelude.lua} and the module of
- * every algorithm a call uses inlined, and {@code concurrency.lua} with the prelude.
- * <p>
- * A call's script holds only the modules of the algorithms its limits use: Redis runs a script's whole body on every
- * call, so a module the call does not need would cost CPU on every decision. There is one script per set of
- * algorithms (a bit set of {@link Algorithm} ordinals), built on first use.
+ * The scripts as Redis runs them, assembled from the files in {@code lua/}: the entries {@code rate_limit.lua} (every
+ * decision), {@code refund.lua} (giving back what a failed call consumed) and {@code concurrency.lua} (a concurrency
+ * lease), each a function of {@code (KEYS, ARGV)} defined after {@code prelude.lua} and, for the first two, the table of
+ * algorithm modules ({@code lua/<algorithm>.lua}). Assembled two ways:
+ * <ul>
+ * <li>{@link #library()}: one Redis 7 function library with every entry and every module. Redis runs a library's body
+ * once, when it loads it, so a call ({@code FCALL}) runs only its entry function.</li>
+ * <li>{@link #decide(int)}, {@link #refund(int)}, {@link #concurrency()}: one script per entry ({@code EVALSHA}), for
+ * Redis 6 and for the moment a node has lost the library. Redis runs a script's whole body on every call, building its
+ * modules each time, so a script holds only the modules of the algorithms its call uses: one script per set of
+ * algorithms (a bit set of {@link Algorithm} ordinals), built on first use.</li>
+ * </ul>
  */
 public final class RateLimitScripts {
 
@@ -22,8 +27,6 @@ public final class RateLimitScripts {
     static final String REFUND = "refund.lua";
     static final String CONCURRENCY = "concurrency.lua";
     static final String PRELUDE = "prelude.lua";
-    private static final String PRELUDE_MARKER = "--@prelude";
-    private static final String ALGORITHMS_MARKER = "  --@algorithms";
 
     /** The script files in the runtime jar; the deployment module registers them as native-image resources. */
     public static final List<String> FILES = List.of(DECIDE, REFUND, PRELUDE, CONCURRENCY, "fixed_window.lua",
@@ -31,23 +34,33 @@ public final class RateLimitScripts {
 
     private static final int SETS = 1 << Algorithm.values().length;
 
+    private final String prelude;
     private final String decideSource;
     private final String refundSource;
     private final String[] modules = new String[Algorithm.values().length];
+    private final LuaLibrary library;
     private final LuaScript concurrency;
     /** Immutable scripts published through final fields: a race builds one twice, never half of one. */
     private final LuaScript[] decideBySet = new LuaScript[SETS];
     private final LuaScript[] refundBySet = new LuaScript[SETS];
 
     public RateLimitScripts() {
-        String prelude = LuaScript.load(PRELUDE).source();
-        this.decideSource = replaceMarker(DECIDE, LuaScript.load(DECIDE).source(), PRELUDE_MARKER, prelude);
-        this.refundSource = replaceMarker(REFUND, LuaScript.load(REFUND).source(), PRELUDE_MARKER, prelude);
-        this.concurrency = new LuaScript(CONCURRENCY,
-                replaceMarker(CONCURRENCY, LuaScript.load(CONCURRENCY).source(), PRELUDE_MARKER, prelude));
+        this.prelude = LuaScript.load(PRELUDE).source();
+        this.decideSource = LuaScript.load(DECIDE).source();
+        this.refundSource = LuaScript.load(REFUND).source();
+        String concurrencySource = LuaScript.load(CONCURRENCY).source();
         for (Algorithm algorithm : Algorithm.values()) {
             modules[algorithm.ordinal()] = LuaScript.load(moduleName(algorithm) + ".lua").source();
         }
+        this.library = LuaLibrary.of(prelude + "\n" + algorithms(SETS - 1) + "\n" + decideSource + "\n" + refundSource
+                + "\n" + concurrencySource);
+        this.concurrency = new LuaScript("concurrency", prelude + "\n" + concurrencySource + entryCall(CONCURRENCY),
+                library.function(CONCURRENCY));
+    }
+
+    /** The function library with every entry and every algorithm ({@code FUNCTION LOAD}, Redis 7). */
+    public LuaLibrary library() {
+        return library;
     }
 
     /** The set of algorithms {@code limits} use, as {@link #decide(int)} and {@link #refund(int)} take it. */
@@ -122,23 +135,31 @@ public final class RateLimitScripts {
         if (algorithmSet <= 0 || algorithmSet >= SETS) {
             throw new IllegalArgumentException("No algorithm set " + algorithmSet);
         }
-        StringBuilder inlined = new StringBuilder();
+        String name = entryName(file) + "[" + setName(algorithmSet) + "]";
+        return new LuaScript(name, prelude + "\n" + algorithms(algorithmSet) + "\n" + source + entryCall(file),
+                library.function(file));
+    }
+
+    /** {@code ALGORITHMS}, the table of the modules of {@code algorithmSet} by name, each built by its file. */
+    private String algorithms(int algorithmSet) {
+        StringBuilder table = new StringBuilder("local ALGORITHMS = {\n");
         for (Algorithm algorithm : Algorithm.values()) {
             if ((algorithmSet & (1 << algorithm.ordinal())) != 0) {
-                inlined.append("  ['").append(moduleName(algorithm)).append("'] = (function()\n")
+                table.append("  ['").append(moduleName(algorithm)).append("'] = (function()\n")
                         .append(modules[algorithm.ordinal()])
                         .append("\nend)(),\n");
             }
         }
-        String name = file.replace(".lua", "") + "[" + setName(algorithmSet) + "]";
-        return new LuaScript(name, replaceMarker(file, source, ALGORITHMS_MARKER, inlined.toString().stripTrailing()));
+        return table.append("}\n").toString();
     }
 
-    private static String replaceMarker(String file, String source, String marker, String replacement) {
-        int at = source.indexOf(marker);
-        if (at < 0 || source.indexOf(marker, at + 1) >= 0) {
-            throw new IllegalStateException(file + " must hold the line " + marker.trim() + " exactly once");
-        }
-        return source.substring(0, at) + replacement + source.substring(at + marker.length());
+    /** An entry file defines {@code local function <file name without .lua>(KEYS, ARGV)}. */
+    static String entryName(String file) {
+        return file.substring(0, file.length() - ".lua".length());
+    }
+
+    /** The end of a script: its entry function called with Redis's KEYS and ARGV. */
+    private static String entryCall(String file) {
+        return "\nreturn " + entryName(file) + "(KEYS, ARGV)\n";
     }
 }

@@ -33,9 +33,12 @@ import io.vertx.mutiny.redis.client.Request;
 import io.vertx.mutiny.redis.client.Response;
 
 /**
- * Runs the rate-limit scripts on Redis: SCRIPT LOAD once at start-up, EVALSHA for every decision, and one EVAL when
- * Redis answers NOSCRIPT (after SCRIPT FLUSH, a restart or a failover to a node that never saw the script). EVAL
- * caches the script again, so the next call is an EVALSHA hit.
+ * Runs the rate-limit scripts on Redis. On Redis 7: the {@link LuaLibrary} loaded once ({@code FUNCTION LOAD}) and an
+ * {@code FCALL} per call; a node that answers that the function is missing (a restart without persistence,
+ * {@code FUNCTION FLUSH}) gets the call as a script and the library again. On Redis 6 (and until the library is
+ * loaded): {@code SCRIPT LOAD} at start-up, {@code EVALSHA} per call, and one {@code EVAL} when Redis answers
+ * {@code NOSCRIPT} (after {@code SCRIPT FLUSH}, a restart or a failover to a node that never saw the script), which
+ * caches the script again. A call that found its code missing ran nothing, so running it again counts it once.
  */
 @Singleton
 public class ScriptRunner {
@@ -46,6 +49,7 @@ public class ScriptRunner {
     private final PipelinedConnections pipelined;
     private final InFlightLimit inFlight;
     private final RateLimitScripts scripts;
+    private final LibraryLoader library;
     private final LongAdder noScriptRecoveries = new LongAdder();
     private final AtomicInteger scriptsPreloaded = new AtomicInteger();
     private volatile int scriptsUsed;
@@ -58,9 +62,17 @@ public class ScriptRunner {
         this.redis = config.redisClientName()
                 .map(name -> clients.select(RedisClientName.Literal.of(name)).get())
                 .orElseGet(() -> clients.select(Default.Literal.INSTANCE).get());
-        this.inFlight = clusterInFlightLimit(clientName);
+        boolean cluster = isCluster(clientName);
+        this.inFlight = cluster ? clusterInFlightLimit(clientName) : null;
         this.pipelined = new PipelinedConnections(redis.getDelegate(), runTimeConfig.pipelinedConnections());
         this.scripts = new RateLimitScripts();
+        this.library = new LibraryLoader(scripts.library(), request -> pipelined.send(request, this::pooled), !cluster);
+    }
+
+    private static boolean isCluster(String clientName) {
+        return ConfigProvider.getConfig()
+                .getOptionalValue(RedisConfig.getPropertyName(clientName, "client-type"), String.class)
+                .map("cluster"::equalsIgnoreCase).orElse(false);
     }
 
     /**
@@ -70,11 +82,6 @@ public class ScriptRunner {
      */
     private static InFlightLimit clusterInFlightLimit(String clientName) {
         Config config = ConfigProvider.getConfig();
-        boolean cluster = config.getOptionalValue(RedisConfig.getPropertyName(clientName, "client-type"), String.class)
-                .map("cluster"::equalsIgnoreCase).orElse(false);
-        if (!cluster) {
-            return null;
-        }
         int poolSize = config.getOptionalValue(RedisConfig.getPropertyName(clientName, "max-pool-size"), Integer.class)
                 .orElse(6);
         return new InFlightLimit(Math.max(1, poolSize - 1));
@@ -88,21 +95,47 @@ public class ScriptRunner {
     }
 
     /**
-     * Runs {@code script} with the given keys and arguments, pipelined with the other calls in flight; a NOSCRIPT reply
-     * is answered by one EVAL. A Vert.x future: this is every decision's path, kept free of Mutiny steps.
+     * Runs {@code script} with the given keys and arguments, pipelined with the other calls in flight: its library
+     * function when Redis holds the library, else the script itself. A Vert.x future: this is every decision's path,
+     * kept free of Mutiny steps.
      */
     public Future<io.vertx.redis.client.Response> send(LuaScript script, List<String> keys, List<String> args) {
-        return pipelined.send(request(io.vertx.redis.client.Command.EVALSHA, script.sha1(), keys, args), this::pooled)
+        if (script.function() == null || !library.loaded()) {
+            library.loadIfUnknown();
+            return evaluate(script, keys, args).onSuccess(ignored -> answered());
+        }
+        return pipelined.send(request(io.vertx.redis.client.Command.FCALL, script.function(), keys, args),
+                this::pooled)
                 .recover(failure -> {
-                    if (!isNoScript(failure)) {
+                    if (!LibraryLoader.isFunctionMissing(failure)) {
                         return Future.failedFuture(failure);
                     }
-                    noScriptRecoveries.increment();
-                    metrics.scriptReloaded();
+                    // the node lost its functions, most likely its scripts too (a restart): the script itself,
+                    // once, rather than an EVALSHA that would probably miss as well
+                    recovered();
+                    library.lost();
                     return pipelined.send(request(io.vertx.redis.client.Command.EVAL, script.source(), keys, args),
                             this::pooled);
                 })
                 .onSuccess(ignored -> answered());
+    }
+
+    /** {@code EVALSHA}, and one {@code EVAL} when Redis answers {@code NOSCRIPT}. */
+    private Future<io.vertx.redis.client.Response> evaluate(LuaScript script, List<String> keys, List<String> args) {
+        return pipelined.send(request(io.vertx.redis.client.Command.EVALSHA, script.sha1(), keys, args), this::pooled)
+                .recover(failure -> {
+                    if (!isCodeMissing(failure)) {
+                        return Future.failedFuture(failure);
+                    }
+                    recovered();
+                    return pipelined.send(request(io.vertx.redis.client.Command.EVAL, script.source(), keys, args),
+                            this::pooled);
+                });
+    }
+
+    private void recovered() {
+        noScriptRecoveries.increment();
+        metrics.scriptReloaded();
     }
 
     /** {@link #send}, as a {@code Uni} for calls off the decision path (refunds, administration). */
@@ -170,14 +203,19 @@ public class ScriptRunner {
         return scriptsPreloaded.get();
     }
 
-    /** How often a NOSCRIPT reply was recovered since start-up. */
+    /** The function library's state, as the readiness check and the Dev UI show it. */
+    public String functionLibrary() {
+        return library.describe();
+    }
+
+    /** How often a NOSCRIPT or missing-function reply was recovered since start-up. */
     public long noScriptRecoveries() {
         return noScriptRecoveries.sum();
     }
 
     /**
-     * Loads the scripts the application's limits use; a Redis that is down now is not fatal, since each call recovers
-     * from NOSCRIPT.
+     * Loads the function library, or on Redis 6 the scripts the application's limits use; a Redis that is down now is
+     * not fatal, since calls load the library later or recover from NOSCRIPT.
      */
     void preload(@Observes StartupEvent event, EffectiveLimits limits) {
         List<LuaScript> used = new ArrayList<>();
@@ -187,6 +225,17 @@ public class ScriptRunner {
             used.add(scripts.refund(algorithmSet));
         }
         scriptsUsed = used.size();
+        library.load().onComplete(ignored -> {
+            if (library.loaded()) {
+                answered();
+                scriptsPreloaded.set(used.size());
+            } else {
+                loadScripts(used);
+            }
+        });
+    }
+
+    private void loadScripts(List<LuaScript> used) {
         for (LuaScript script : used) {
             pipelined(Request.cmd(Command.SCRIPT).arg("LOAD").arg(script.source()))
                     .subscribe().with(
@@ -231,8 +280,9 @@ public class ScriptRunner {
         pipelined.close();
     }
 
-    static boolean isNoScript(Throwable failure) {
+    /** Whether Redis refused a call because it lacks the call's code (a script or function), running nothing. */
+    static boolean isCodeMissing(Throwable failure) {
         String message = failure.getMessage();
-        return message != null && message.startsWith("NOSCRIPT");
+        return message != null && message.startsWith("NOSCRIPT") || LibraryLoader.isFunctionMissing(failure);
     }
 }

@@ -23,11 +23,11 @@ class LargeLimitsScriptTest {
             long limit = io.quarkiverse.ratelimit.LimitRules.MAX_LIMIT;
             long now = WINDOW_START_US + 100_000;
             for (int i = 1; i <= 3; i++) {
-                Reply reply = script.call("{big}:" + algorithm, limit, 1, now);
+                Reply reply = script.callKeepingTheKey("{big}:" + algorithm, limit, 1, now);
                 assertThat(reply.allowed()).isTrue();
                 assertThat(reply.remaining()).as("call %d", i).isEqualTo(limit - i);
             }
-            Reply heavy = script.call("{big}:" + algorithm, limit, limit - 3, now);
+            Reply heavy = script.callKeepingTheKey("{big}:" + algorithm, limit, limit - 3, now);
             assertThat(heavy.allowed()).as("the rest of the limit in one call").isTrue();
             assertThat(heavy.remaining()).isZero();
             assertThat(script.call("{big}:" + algorithm, limit, 1, now).allowed()).isFalse();

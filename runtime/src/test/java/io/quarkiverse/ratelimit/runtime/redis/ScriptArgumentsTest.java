@@ -16,16 +16,16 @@ import io.quarkiverse.ratelimit.runtime.limit.LimitDefinition;
 
 /**
  * The two halves of the script argument contract, run against each other on a real Redis: what
- * {@link ScriptArguments} writes is what {@code lua/prelude.lua}'s {@code now_us} and {@code limit_args} read.
+ * {@link ScriptArguments} writes is what {@code lua/prelude.lua}'s {@code clock} and {@code limit_args} read.
  */
 class ScriptArgumentsTest {
 
     /** The prelude, then every limit's values as {@code limit_args} returns them, as strings. */
     private static final String ECHO = LuaScript.load(RateLimitScripts.PRELUDE).source() + """
 
-            local echo = { string.format('%.0f', now_us) }
+            local echo = { string.format('%.0f', clock(ARGV)) }
             for i = 1, #KEYS do
-              local algorithm, limit, window_us, cost, burst = limit_args(i)
+              local algorithm, limit, window_us, cost, burst = limit_args(ARGV, i)
               for _, value in ipairs({ algorithm, limit, window_us, cost, burst }) do
                 echo[#echo + 1] = type(value) == 'number' and string.format('%.0f', value) or value
               end

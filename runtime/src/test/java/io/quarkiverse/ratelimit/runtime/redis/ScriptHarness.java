@@ -33,6 +33,19 @@ final class ScriptHarness implements AutoCloseable {
         return callAll(nowMicros, new Limit(key, algorithm, limit, cost)).get(0);
     }
 
+    /**
+     * {@link #call}, then, in the same script, the key made persistent: for a test whose clock stands still while
+     * Redis's runs on (a bucket of 10^12 a second is full again, and its key expired, within a millisecond).
+     */
+    Reply callKeepingTheKey(String key, long limit, long cost, long nowMicros) {
+        String[] command = command(script, nowMicros, new Limit(key, algorithm, limit, cost));
+        command[1] = "local function shipped()\n" + command[1] + "\nend\n"
+                + "local reply = shipped()\nredis.call('PERSIST', KEYS[1])\nreturn reply\n";
+        @SuppressWarnings("unchecked")
+        List<Long> reply = (List<Long>) redis.command(command);
+        return replies(reply).get(0);
+    }
+
     /** Gives back {@code cost} of one limit of this harness's algorithm. */
     void refund(String key, long limit, long cost, long nowMicros) {
         redis.command(command(refundScript(), nowMicros, new Limit(key, algorithm, limit, cost)));
@@ -122,6 +135,18 @@ final class ScriptHarness implements AutoCloseable {
     /** The value a key holds (every algorithm but the sliding log keeps one string), {@code null} when absent. */
     String state(String key) {
         return (String) redis.command("GET", key);
+    }
+
+    /** The units a sliding window counter's key counts in its window and the one before (its packed state). */
+    @SuppressWarnings("unchecked")
+    List<Long> slidingWindowCounts(String key) {
+        List<Long> state = (List<Long>) redis.command("EVAL", """
+                local state = redis.call('GET', KEYS[1])
+                local format = #state == 9 and '<BI4I4' or '<Bdd'
+                local _, current, previous = struct.unpack(format, state)
+                return { current, previous }
+                """, "1", key);
+        return state;
     }
 
     /** The units a fixed window's key counts in the current window: its value is units * 4 + window index mod 4. */

@@ -14,14 +14,19 @@ final class FixedWindowModel extends LimitModel {
     public Check check(long nowUs, long cost) {
         long current = Math.floorDiv(nowUs, windowUs);
         long reset = ceilMillis((current + 1) * windowUs - nowUs);
-        long counted = present() && window == current ? used : 0;
+        boolean sameWindow = present() && window == current;
+        long counted = sameWindow ? used : 0;
         if (counted + cost > limit) {
             return Check.refused(limit - counted, reset, cost > limit ? -1 : reset);
         }
         return new Check(new Reply(true, limit - counted - cost, reset, 0), () -> {
             window = current;
             used = counted + cost;
-            expiresIn(nowUs, reset);
+            if (sameWindow) {
+                keepsExpiry(); // the window's first write set it
+            } else {
+                expiresIn(nowUs, reset);
+            }
         });
     }
 

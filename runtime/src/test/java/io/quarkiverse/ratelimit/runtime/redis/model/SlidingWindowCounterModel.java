@@ -20,7 +20,8 @@ final class SlidingWindowCounterModel extends LimitModel {
         long elapsed = nowUs - now * windowUs;
         long untilWindowEnd = windowUs - elapsed;
         long inCurrent = 0, inPrevious = 0;
-        if (present() && window == now) {
+        boolean sameWindow = present() && window == now;
+        if (sameWindow) {
             inCurrent = current;
             inPrevious = previous;
         } else if (present() && window == now - 1) {
@@ -51,7 +52,11 @@ final class SlidingWindowCounterModel extends LimitModel {
             window = now;
             current = counted + cost;
             previous = keptPrevious;
-            expiresIn(nowUs, reset);
+            if (sameWindow) {
+                keepsExpiry(); // the window's first write set it
+            } else {
+                expiresIn(nowUs, reset);
+            }
         });
     }
 

@@ -1,0 +1,112 @@
+package io.quarkiverse.ratelimit.runtime.redis;
+
+import static io.quarkiverse.ratelimit.runtime.redis.ScriptHarness.WINDOW_START_US;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+
+import org.junit.jupiter.api.Test;
+
+import io.quarkiverse.ratelimit.Algorithm;
+import io.quarkiverse.ratelimit.FailureMode;
+import io.quarkiverse.ratelimit.localredis.LocalRedisServer;
+import io.quarkiverse.ratelimit.localredis.RespConnection;
+import io.quarkiverse.ratelimit.runtime.limit.ConcurrencyDefinition;
+import io.quarkiverse.ratelimit.runtime.limit.ReturnKind;
+import io.quarkiverse.ratelimit.runtime.redis.ScriptHarness.Limit;
+
+/**
+ * The function library runs the same code as the scripts: random calls, refunds and leases sent both ways, with one
+ * explicit clock, get the same replies and leave the same state (the scripts themselves are checked against models in
+ * {@link ScriptsMatchTheirModelsTest}).
+ */
+class FunctionLibraryTest {
+
+    private final RateLimitScripts scripts = new RateLimitScripts();
+
+    @Test
+    void everyFunctionAnswersAndWritesAsItsScript() {
+        Random random = new Random(42);
+        try (LocalRedisServer server = LocalRedisServer.start(); RespConnection redis = server.connect()) {
+            assertThat(redis.command("FUNCTION", "LOAD", scripts.library().source()))
+                    .isEqualTo(scripts.library().name());
+            long now = WINDOW_START_US;
+            for (int step = 0; step < 2_000; step++) {
+                now += random.nextInt(300_000);
+                Algorithm first = Algorithm.values()[random.nextInt(Algorithm.values().length)];
+                Algorithm second = Algorithm.values()[random.nextInt(Algorithm.values().length)];
+                boolean both = random.nextBoolean();
+                long cost = 1 + random.nextInt(3);
+                boolean refund = random.nextInt(5) == 0;
+                Object byScript = redis.command(call(false, refund, now, both, first, second, cost));
+                Object byFunction = redis.command(call(true, refund, now, both, first, second, cost));
+                assertThat(byFunction).as("step %d", step).isEqualTo(byScript);
+            }
+            for (Algorithm algorithm : Algorithm.values()) {
+                String key = ":limit:" + algorithm;
+                assertThat(state(redis, "{function}" + key)).as(algorithm.name())
+                        .isEqualTo(state(redis, "{script}" + key));
+            }
+        }
+    }
+
+    @Test
+    void theConcurrencyFunctionHoldsLeasesAsItsScript() {
+        LuaScript script = scripts.concurrency();
+        ConcurrencyDefinition limit = new ConcurrencyDefinition("limit", 2, 5000, FailureMode.DEFAULT, ReturnKind.UNI);
+        try (LocalRedisServer server = LocalRedisServer.start(); RespConnection redis = server.connect()) {
+            redis.command("FUNCTION", "LOAD", scripts.library().source());
+            for (int lease = 0; lease < 4; lease++) {
+                List<String> args = ScriptArguments.concurrency(Long.toString(WINDOW_START_US + lease * 1000L), limit,
+                        "lease-" + lease);
+                Object byScript = redis.command(command("EVAL", script.source(), "{script}:cl", args));
+                Object byFunction = redis.command(command("FCALL", script.function(), "{function}:cl", args));
+                assertThat(byFunction).isEqualTo(byScript);
+            }
+            assertThat(redis.command("ZRANGE", "{function}:cl", "0", "-1", "WITHSCORES"))
+                    .isEqualTo(redis.command("ZRANGE", "{script}:cl", "0", "-1", "WITHSCORES"));
+        }
+    }
+
+    @Test
+    void theLibraryAndItsFunctionsAreNamedAfterTheirCode() {
+        String digest = scripts.library().name().substring("quarkus_rate_limit_".length());
+        assertThat(digest).matches("[0-9a-f]{12}");
+        assertThat(scripts.decide(1).function()).isEqualTo("rate_limit_" + digest)
+                .isEqualTo(scripts.decide(0b11111).function());
+        assertThat(scripts.refund(1).function()).isEqualTo("refund_" + digest);
+        assertThat(scripts.concurrency().function()).isEqualTo("concurrency_" + digest);
+    }
+
+    private String[] call(boolean function, boolean refund, long now, boolean both, Algorithm first,
+            Algorithm second, long cost) {
+        String tag = function ? "{function}" : "{script}";
+        List<Limit> limits = new ArrayList<>();
+        limits.add(new Limit(tag + ":limit:" + first, first, 5, cost));
+        if (both && second != first) {
+            limits.add(new Limit(tag + ":limit:" + second, second, 7, 1, 3));
+        }
+        Limit[] array = limits.toArray(Limit[]::new);
+        int set = RateLimitScripts.algorithmSet(ScriptHarness.definitions(array));
+        LuaScript script = refund ? scripts.refund(set) : scripts.decide(set);
+        String[] command = ScriptHarness.command(script, now, array);
+        if (function) {
+            command[0] = "FCALL";
+            command[1] = script.function();
+        }
+        return command;
+    }
+
+    private static String[] command(String verb, String scriptOrFunction, String key, List<String> args) {
+        List<String> command = new ArrayList<>(List.of(verb, scriptOrFunction, "1", key));
+        command.addAll(args);
+        return command.toArray(String[]::new);
+    }
+
+    private static Object state(RespConnection redis, String key) {
+        return "zset".equals(redis.command("TYPE", key)) ? redis.command("ZRANGE", key, "0", "-1", "WITHSCORES")
+                : redis.command("GET", key);
+    }
+}
