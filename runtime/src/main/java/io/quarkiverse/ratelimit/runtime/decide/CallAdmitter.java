@@ -90,7 +90,7 @@ public class CallAdmitter {
         if (!modes.everyLimitEnforced()) {
             return decideByMode(request, limits, limitKeys, tenantId);
         }
-        return guard.acquire(limitKeys, limits.getLimits(), tenantId).map(decisions -> {
+        return guard.acquire(limitKeys, limits.getLimits(), tenantId, 0, decisions -> {
             if (request != null) {
                 RateLimitHeaders.attach(request, decisions);
             }
@@ -130,7 +130,7 @@ public class CallAdmitter {
             return Uni.createFrom().item(Admission.NONE);
         }
         long shadowMask = shadow;
-        return guard.acquire(decidedKeys, decided, tenant, shadowMask).map(decisions -> {
+        return guard.acquire(decidedKeys, decided, tenant, shadowMask, decisions -> {
             // without shadow limits the refusal cache may answer with the refusing limits only: the first refuses
             List<RateLimitDecision> enforced = shadowMask == 0 ? decisions : enforcedOnly(decisions, shadowMask);
             if (request != null) {

@@ -30,7 +30,6 @@ import io.quarkiverse.ratelimit.runtime.policy.LimitModes;
 import io.quarkiverse.ratelimit.runtime.redis.RedisDecisions;
 import io.quarkiverse.ratelimit.runtime.redis.ScriptRunner;
 import io.smallrye.mutiny.Uni;
-import io.smallrye.mutiny.subscription.UniEmitter;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
@@ -108,13 +107,22 @@ public class DecisionGuard {
      */
     public Uni<List<RateLimitDecision>> acquire(List<String> keys, List<LimitDefinition> limits, String tenant,
             long shadowMask) {
+        return acquire(keys, limits, tenant, shadowMask, Function.identity());
+    }
+
+    /**
+     * As {@link #acquire(List, List, String, long)}, the decisions turned into the call's answer by {@code shape} (which
+     * may throw, the Uni's failure) within the same step: a {@code map} after it would capture the caller's context.
+     */
+    public <R> Uni<R> acquire(List<String> keys, List<LimitDefinition> limits, String tenant, long shadowMask,
+            Function<List<RateLimitDecision>, R> shape) {
         Object span = tracing.currentSpan();
         if (refusals != null && shadowMask == 0) {
             List<RateLimitDecision> refused = refusals.refusal(keys, limits);
             if (refused != null) {
                 cachedRefusals.increment();
                 decided(refused, DecidedBy.LOCAL_CACHE, 0, tenant, span);
-                return Uni.createFrom().item(refused);
+                return DirectUni.computed(() -> shape.apply(refused));
             }
         }
         return guarded(RedisOperation.DECIDE, () -> {
@@ -126,7 +134,7 @@ public class DecisionGuard {
             return redis.decide(keys, limits, shadowMask)
                     .onSuccess(decisions -> refusals.remember(keys, limits, decisions, sent));
         }, decisions -> decided(decisions, DecidedBy.REDIS, shadowMask, tenant, span),
-                failure -> withoutRedis(keys, limits, failure, tenant, span, shadowMask));
+                failure -> withoutRedis(keys, limits, failure, tenant, span, shadowMask), shape);
     }
 
     private void decided(List<RateLimitDecision> decisions, DecidedBy by, long shadowMask, String tenant,
@@ -165,24 +173,30 @@ public class DecisionGuard {
     /**
      * Runs a Redis call behind the decision timeout and the circuit breaker; when Redis cannot answer (or the breaker
      * is open, then {@code failure} is {@code null}), {@code withoutRedis} decides instead. {@code answeredInTime} sees
-     * the reply only when it decided (not a reply that came after the failure mode had). One {@code Uni} around a
-     * Vert.x future, and no timer of its own ({@link PendingDecisions}): this is every decision's path.
+     * the reply only when it decided (not a reply that came after the failure mode had). One {@link DirectUni} around
+     * a Vert.x future, and no timer of its own ({@link PendingDecisions}): this is every decision's path.
      */
     public <T> Uni<T> guarded(RedisOperation operation, Supplier<Future<T>> redisCall, Consumer<T> answeredInTime,
             Function<Throwable, T> withoutRedis) {
-        if (!breaker.tryAcquirePermission()) {
-            return Uni.createFrom().item(() -> withoutRedis.apply(null));
-        }
-        redisAttempts.increment();
-        return Uni.createFrom().emitter(emitter -> {
+        return guarded(operation, redisCall, answeredInTime, withoutRedis, Function.identity());
+    }
+
+    private <T, R> Uni<R> guarded(RedisOperation operation, Supplier<Future<T>> redisCall, Consumer<T> answeredInTime,
+            Function<Throwable, T> withoutRedis, Function<? super T, ? extends R> shape) {
+        return DirectUni.emitting(emission -> {
+            if (!breaker.tryAcquirePermission()) {
+                emission.emit(() -> shape.apply(withoutRedis.apply(null)));
+                return;
+            }
+            redisAttempts.increment();
             // given up by the sweep: fail over on the caller's own event loop or worker, not all on the sweeper's
             Context caller = Vertx.currentContext();
             Pending decision = pending.start((given, timeout) -> {
                 metrics.redisCall(operation, RedisOutcome.TIMEOUT, System.nanoTime() - given.startNanos);
                 if (caller == null) {
-                    failOver(emitter, withoutRedis, timeout);
+                    failOver(emission, withoutRedis, shape, timeout);
                 } else {
-                    caller.runOnContext(ignored -> failOver(emitter, withoutRedis, timeout));
+                    caller.runOnContext(ignored -> failOver(emission, withoutRedis, shape, timeout));
                 }
             });
             Future<T> reply;
@@ -201,25 +215,19 @@ public class DecisionGuard {
                 if (result.succeeded()) {
                     breaker.onSuccess();
                     answeredInTime.accept(result.result());
-                    emitter.complete(result.result());
+                    emission.emit(() -> shape.apply(result.result()));
                 } else {
-                    failOver(emitter, withoutRedis, result.cause());
+                    failOver(emission, withoutRedis, shape, result.cause());
                 }
             });
         });
     }
 
-    private <T> void failOver(UniEmitter<? super T> emitter, Function<Throwable, T> withoutRedis, Throwable failure) {
+    private <T, R> void failOver(DirectUni.Emission<R> emission, Function<Throwable, T> withoutRedis,
+            Function<? super T, ? extends R> shape, Throwable failure) {
         breaker.onFailure(failure);
         LOG.debugf(failure, "Redis could not decide; using the failure mode");
-        T decided;
-        try {
-            decided = withoutRedis.apply(failure);
-        } catch (RuntimeException e) {
-            emitter.fail(e);
-            return;
-        }
-        emitter.complete(decided);
+        emission.emit(() -> shape.apply(withoutRedis.apply(failure)));
     }
 
     @PreDestroy

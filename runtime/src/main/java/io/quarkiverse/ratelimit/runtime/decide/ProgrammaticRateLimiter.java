@@ -50,7 +50,7 @@ public class ProgrammaticRateLimiter implements RateLimiter {
         String tag = tag(tenant);
         List<LimitDefinition> definitions = runTimeLimits.apply(List.of(definition(limit, checkedCost(limit, cost))),
                 tag);
-        return limiter.acquire(keys.keys(tag, definitions), definitions, tenant).map(decisions -> decisions.get(0));
+        return limiter.acquire(keys.keys(tag, definitions), definitions, tenant, 0, decisions -> decisions.get(0));
     }
 
     @Override

@@ -1,0 +1,87 @@
+package io.quarkiverse.ratelimit.runtime.decide;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+
+import org.junit.jupiter.api.Test;
+
+import io.smallrye.mutiny.Uni;
+import io.smallrye.mutiny.subscription.UniSubscriber;
+import io.smallrye.mutiny.subscription.UniSubscription;
+
+/** The decision path's Unis keep the Uni contract: lazy, run again per subscription, one signal, none after cancel. */
+class DirectUniTest {
+
+    @Test
+    void nothingRunsUntilSubscribedAndEachSubscriptionRunsAgain() {
+        AtomicInteger runs = new AtomicInteger();
+        Uni<Integer> uni = DirectUni.computed(runs::incrementAndGet);
+        assertThat(runs).hasValue(0);
+
+        assertThat(uni.await().atMost(Duration.ofSeconds(1))).isEqualTo(1);
+        assertThat(uni.await().atMost(Duration.ofSeconds(1))).isEqualTo(2);
+    }
+
+    @Test
+    void whatTheComputationThrowsIsTheFailure() {
+        Uni<Integer> uni = DirectUni.computed(() -> {
+            throw new IllegalStateException("refused");
+        });
+        assertThatThrownBy(() -> uni.await().atMost(Duration.ofSeconds(1))).isInstanceOf(IllegalStateException.class)
+                .hasMessage("refused");
+    }
+
+    @Test
+    void onlyTheFirstSignalIsDelivered() {
+        Recorder signals = new Recorder();
+        ((DirectUni<String>) DirectUni.<String> emitting(emission -> {
+            emission.emit(() -> "first");
+            emission.emit(() -> "second");
+            emission.fail(new IllegalStateException());
+        })).subscribe(signals);
+
+        assertThat(signals.received).containsExactly("subscribed", "first");
+    }
+
+    @Test
+    void aCancelledSubscriptionGetsNothing() {
+        AtomicReference<DirectUni.Emission<String>> later = new AtomicReference<>();
+        Recorder signals = new Recorder();
+        ((DirectUni<String>) DirectUni.<String> emitting(later::set)).subscribe(signals);
+
+        signals.subscription.cancel();
+        later.get().emit(() -> "too late");
+        later.get().fail(new IllegalStateException());
+
+        assertThat(signals.received).containsExactly("subscribed");
+    }
+
+    /** Every signal, as it comes: no Mutiny subscriber in between, which would drop late signals itself. */
+    private static final class Recorder implements UniSubscriber<String> {
+
+        final List<Object> received = new ArrayList<>();
+        UniSubscription subscription;
+
+        @Override
+        public void onSubscribe(UniSubscription subscription) {
+            this.subscription = subscription;
+            received.add("subscribed");
+        }
+
+        @Override
+        public void onItem(String item) {
+            received.add(item);
+        }
+
+        @Override
+        public void onFailure(Throwable failure) {
+            received.add(failure);
+        }
+    }
+}
