@@ -114,8 +114,7 @@ public class ScriptRunner {
                     // once, rather than an EVALSHA that would probably miss as well
                     recovered();
                     library.lost();
-                    return pipelined.send(request(io.vertx.redis.client.Command.EVAL, script.source(), keys, args),
-                            this::pooled);
+                    return eval(script, keys, args);
                 })
                 .onSuccess(ignored -> answered());
     }
@@ -128,9 +127,13 @@ public class ScriptRunner {
                         return Future.failedFuture(failure);
                     }
                     recovered();
-                    return pipelined.send(request(io.vertx.redis.client.Command.EVAL, script.source(), keys, args),
-                            this::pooled);
+                    return eval(script, keys, args);
                 });
+    }
+
+    /** The script itself ({@code EVAL}), which Redis also caches for the next {@code EVALSHA}. */
+    private Future<io.vertx.redis.client.Response> eval(LuaScript script, List<String> keys, List<String> args) {
+        return pipelined.send(request(io.vertx.redis.client.Command.EVAL, script.source(), keys, args), this::pooled);
     }
 
     private void recovered() {

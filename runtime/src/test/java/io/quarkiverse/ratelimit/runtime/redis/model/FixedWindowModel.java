@@ -22,11 +22,7 @@ final class FixedWindowModel extends LimitModel {
         return new Check(new Reply(true, limit - counted - cost, reset, 0), () -> {
             window = current;
             used = counted + cost;
-            if (sameWindow) {
-                keepsExpiry(); // the window's first write set it
-            } else {
-                expiresIn(nowUs, reset);
-            }
+            writtenInWindow(sameWindow, nowUs, reset);
         });
     }
 

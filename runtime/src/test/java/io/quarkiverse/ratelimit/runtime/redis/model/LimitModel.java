@@ -74,6 +74,15 @@ public abstract class LimitModel {
         ttlAfterLastWrite = ttlMs;
     }
 
+    /** A write in a window: the window's first write sets the expiry, later ones keep it (the scripts' KEEPTTL). */
+    protected void writtenInWindow(boolean windowWrittenBefore, long nowUs, long ttlMs) {
+        if (windowWrittenBefore) {
+            keepsExpiry();
+        } else {
+            expiresIn(nowUs, ttlMs);
+        }
+    }
+
     /** The write kept the key's expiry. */
     protected void keepsExpiry() {
         ttlAfterLastWrite = NO_EXPIRY;

@@ -52,11 +52,7 @@ final class SlidingWindowCounterModel extends LimitModel {
             window = now;
             current = counted + cost;
             previous = keptPrevious;
-            if (sameWindow) {
-                keepsExpiry(); // the window's first write set it
-            } else {
-                expiresIn(nowUs, reset);
-            }
+            writtenInWindow(sameWindow, nowUs, reset);
         });
     }
 
