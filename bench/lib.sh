@@ -38,6 +38,19 @@ start_app() {
   echo "the benchmark application did not start:" >&2; cat "$work/app.log" >&2; exit 1
 }
 
+# minimal_script <file>: the hand-written baseline's sliding-window-counter script, from the benchmark application
+minimal_script() {
+  python3 - bench/decisions-app/src/main/java/org/acme/bench/MinimalSlidingWindow.java > "$1" <<'PY'
+import sys, textwrap
+source = open(sys.argv[1]).read()
+block = source.split('SCRIPT = """', 1)[1].split('""";', 1)[0]
+print(textwrap.dedent(block).strip())
+PY
+}
+
+# library_function <entry> <library.lua>: the name the build gave an entry of the function library
+library_function() { grep -o "register_function('$1_[0-9a-f]*'" "$2" | cut -d"'" -f2; }
+
 # script_usec_per_call: Redis CPU per script call since the last CONFIG RESETSTAT (FCALL, EVALSHA and EVAL together)
 script_usec_per_call() {
   redis info commandstats | tr -d '\r' | python3 -c '

@@ -16,18 +16,13 @@ calls=${2:-300000}
 
 ./mvnw -q -B install -DskipTests
 scripts=integration-tests/target/quarkus-rate-limit/lua
-python3 - bench/decisions-app/src/main/java/org/acme/bench/MinimalSlidingWindow.java > "$work/minimal.lua" <<'EOF'
-import sys, textwrap
-source = open(sys.argv[1]).read()
-block = source.split('SCRIPT = """', 1)[1].split('""";', 1)[0]
-print(textwrap.dedent(block).strip())
-EOF
+minimal_script "$work/minimal.lua"
 start_redis
 
 load() { redis -x SCRIPT LOAD < "$1"; }
 minimal_sha=$(load "$work/minimal.lua")
 redis -x FUNCTION LOAD REPLACE < "$scripts/library.lua" > /dev/null
-decide=$(grep -o "register_function('rate_limit_[0-9a-f]*'" "$scripts/library.lua" | cut -d"'" -f2)
+decide=$(library_function rate_limit "$scripts/library.lua")
 declare -A sha
 algorithms=(sliding_window_counter fixed_window token_bucket gcra sliding_window_log)
 labels=()

@@ -15,13 +15,8 @@ keys=$((calls / 3))
 
 ./mvnw -q -B install -DskipTests
 scripts=integration-tests/target/quarkus-rate-limit/lua
-python3 - bench/decisions-app/src/main/java/org/acme/bench/MinimalSlidingWindow.java > "$work/minimal.lua" <<'PY'
-import sys, textwrap
-source = open(sys.argv[1]).read()
-block = source.split('SCRIPT = """', 1)[1].split('""";', 1)[0]
-print(textwrap.dedent(block).strip())
-PY
-decide=$(grep -o "register_function('rate_limit_[0-9a-f]*'" "$scripts/library.lua" | cut -d"'" -f2)
+minimal_script "$work/minimal.lua"
+decide=$(library_function rate_limit "$scripts/library.lua")
 
 # instructions <label> <script file to load or -> <redis-benchmark command...>: instructions per call
 instructions() {

@@ -47,7 +47,7 @@ export class QwcRateLimitBreaker extends LitElement {
                 ${Object.entries(this._state).map(([key, value]) => html`
                     <tr>
                         <td>${QwcRateLimitBreaker.labels[key] || key}</td>
-                        <td class="${key === 'circuit' ? (value === 'closed' ? 'closed' : 'open') : ''}">${value}</td>
+                        <td class="${key.startsWith('circuit') ? (value === 'closed' ? 'closed' : 'open') : ''}">${value}</td>
                     </tr>`)}
             </table>
             <vaadin-button @click="${this._refresh}">Refresh</vaadin-button>`;

@@ -3,7 +3,6 @@ package io.quarkiverse.ratelimit.deployment;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 
@@ -20,7 +19,6 @@ import io.quarkiverse.ratelimit.RateLimitDecision;
 import io.quarkiverse.ratelimit.RateLimiter;
 import io.quarkiverse.ratelimit.runtime.redis.ScriptRunner;
 import io.quarkus.test.QuarkusUnitTest;
-import io.smallrye.mutiny.Uni;
 
 /**
  * Redis 6 has no functions: decisions run as scripts (EVALSHA), exact under concurrency for every algorithm, and a
@@ -32,7 +30,7 @@ class Redis6ScriptsTest {
 
     @RegisterExtension
     static final QuarkusUnitTest app = new QuarkusUnitTest()
-            .withApplicationRoot(jar -> jar.addClasses(TestRedis.class))
+            .withApplicationRoot(jar -> jar.addClasses(TestRedis.class, DecisionsInFlight.class))
             .overrideConfigKey("quarkus.redis.hosts", REDIS.uri());
 
     @Inject
@@ -69,11 +67,7 @@ class Redis6ScriptsTest {
     }
 
     private int admitted(RateLimit limit, String tenant, int calls) {
-        List<Uni<RateLimitDecision>> inFlight = new ArrayList<>();
-        for (int i = 0; i < calls; i++) {
-            inFlight.add(limiter.tryAcquire(limit, tenant));
-        }
-        List<RateLimitDecision> decisions = Uni.join().all(inFlight).andFailFast().await().atMost(Duration.ofSeconds(30));
+        List<RateLimitDecision> decisions = DecisionsInFlight.decide(limiter, limit, tenant, calls);
         assertThat(decisions).noneMatch(RateLimitDecision::degraded);
         return (int) decisions.stream().filter(RateLimitDecision::allowed).count();
     }

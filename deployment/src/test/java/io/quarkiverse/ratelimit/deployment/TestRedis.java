@@ -29,6 +29,12 @@ public final class TestRedis {
         return named(name, LocalRedisServer::startRedis6);
     }
 
+    /** A replica of {@code master} ({@code --replicaof}). */
+    public static TestRedis replicaOf(String name, TestRedis master) {
+        java.net.URI uri = java.net.URI.create(master.uri());
+        return named(name, () -> LocalRedisServer.start("--replicaof", uri.getHost(), String.valueOf(uri.getPort())));
+    }
+
     @SuppressWarnings("unchecked")
     private static synchronized TestRedis named(String name, Supplier<LocalRedisServer> start) {
         String key = TestRedis.class.getName() + "." + name;

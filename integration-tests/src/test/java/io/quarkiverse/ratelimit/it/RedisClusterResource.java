@@ -5,16 +5,25 @@ import java.util.Map;
 import io.quarkiverse.ratelimit.localredis.LocalRedisCluster;
 import io.quarkus.test.common.QuarkusTestResourceLifecycleManager;
 
-/** Three masters with one replica each, and the application's Redis client in cluster mode. */
+/**
+ * Three masters with one replica each, and the application's Redis client in cluster mode, given every master as a
+ * seed, or only the first with the argument {@code first-master-only=true}.
+ */
 public class RedisClusterResource implements QuarkusTestResourceLifecycleManager {
 
     private LocalRedisCluster cluster;
+    private boolean firstMasterOnly;
+
+    @Override
+    public void init(Map<String, String> initArgs) {
+        firstMasterOnly = Boolean.parseBoolean(initArgs.getOrDefault("first-master-only", "false"));
+    }
 
     @Override
     public Map<String, String> start() {
         cluster = LocalRedisCluster.start(3, true);
         return Map.of(
-                "quarkus.redis.hosts", cluster.hosts(),
+                "quarkus.redis.hosts", firstMasterOnly ? cluster.masters().get(0).uri() : cluster.hosts(),
                 "quarkus.redis.client-type", "cluster");
     }
 

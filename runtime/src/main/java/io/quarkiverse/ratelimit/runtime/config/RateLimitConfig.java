@@ -140,6 +140,13 @@ public interface RateLimitConfig {
     RefusalCache refusalCache();
 
     /**
+     * Durable decisions: a call is admitted only once a replica has acknowledged the write (Redis {@code WAIT}), so a
+     * failover to that replica cannot lose it. Off by default: Redis replicates asynchronously, and a failover may then
+     * forget the last counts the old master took (the failure-modes page has the measurements).
+     */
+    Durable durable();
+
+    /**
      * Whether limits are enforced, only recorded (shadow: decided and counted on Redis, but a refused call proceeds),
      * or skipped ({@code off}: no Redis call). {@code quarkus.rate-limit.limits."<name>".mode} sets it per policy or
      * limit name.
@@ -238,6 +245,22 @@ public interface RateLimitConfig {
          */
         @WithDefault("false")
         boolean strict();
+    }
+
+    interface Durable {
+
+        /**
+         * How many replicas must acknowledge a decision's write before it counts; 0 turns durable decisions off. Each
+         * decision is followed by a {@code WAIT} on its connection; a decision not acknowledged in time is decided by
+         * the limit's failure mode, as when Redis cannot answer. Standalone with replicas, or Sentinel: a cluster
+         * cannot route {@code WAIT} to the decision's master, and start-up refuses it.
+         */
+        @WithDefault("0")
+        int replicas();
+
+        /** How long a decision waits for the replicas' acknowledgement; less than {@code decision-timeout}. */
+        @WithDefault("100ms")
+        Duration timeout();
     }
 
     interface RefusalCache {

@@ -16,6 +16,7 @@ import io.quarkiverse.ratelimit.TenantSource;
 import io.quarkiverse.ratelimit.runtime.limit.DeclaredLimits;
 import io.quarkiverse.ratelimit.runtime.limit.EffectiveLimits;
 import io.quarkiverse.ratelimit.runtime.policy.LimitModes;
+import io.quarkiverse.ratelimit.runtime.redis.ScriptRunner;
 import io.quarkiverse.ratelimit.runtime.tenant.RequestTenantResolver;
 import io.quarkus.redis.runtime.client.config.RedisConfig;
 import io.quarkus.runtime.StartupEvent;
@@ -33,7 +34,13 @@ public class RateLimitConfigValidator {
             DeclaredLimits methods, EffectiveLimits configured, RequestTenantResolver tenants) {
         validate(config);
         LimitModes.check(config, configured);
-        decisionsRunOnAMaster(fixedConfig.redisClientName().orElse(RedisConfig.DEFAULT_CLIENT_NAME));
+        String clientName = fixedConfig.redisClientName().orElse(RedisConfig.DEFAULT_CLIENT_NAME);
+        decisionsRunOnAMaster(clientName);
+        if (config.durable().replicas() > 0 && ScriptRunner.isCluster(clientName)) {
+            throw new ConfigurationException("quarkus.rate-limit.durable.replicas is " + config.durable().replicas()
+                    + ", but the Redis client is a cluster client, which cannot send WAIT to a decision's master: use"
+                    + " 0 with a cluster", Set.of("quarkus.rate-limit.durable.replicas"));
+        }
         configured.all().forEach((methodId, method) -> {
             if (method.tenantRule() != null) {
                 tenants.checkUsable(method.tenantRule(), methodId, method.limits().getParameters(),
@@ -82,6 +89,16 @@ public class RateLimitConfigValidator {
                     "quarkus.rate-limit.failure-mode must be local, fail-open or fail-closed, but is default");
         }
         positive("quarkus.rate-limit.pipelined-connections", config.pipelinedConnections());
+        if (config.durable().replicas() < 0) {
+            throw new ConfigurationException("quarkus.rate-limit.durable.replicas must be 0 (off) or more, but is "
+                    + config.durable().replicas(), Set.of("quarkus.rate-limit.durable.replicas"));
+        }
+        positive("quarkus.rate-limit.durable.timeout", config.durable().timeout().toMillis());
+        if (config.durable().timeout().compareTo(config.decisionTimeout()) >= 0) {
+            throw new ConfigurationException("quarkus.rate-limit.durable.timeout (" + config.durable().timeout()
+                    + ") must be less than quarkus.rate-limit.decision-timeout (" + config.decisionTimeout() + ")",
+                    Set.of("quarkus.rate-limit.durable.timeout"));
+        }
         positive("quarkus.rate-limit.circuit-breaker.failure-threshold", config.circuitBreaker().failureThreshold());
         positive("quarkus.rate-limit.circuit-breaker.open-duration", config.circuitBreaker().openDuration().toMillis());
         positive("quarkus.rate-limit.local-fallback.expected-instances", config.localFallback().expectedInstances());

@@ -57,11 +57,11 @@ public class ConcurrencyLeases {
         String key = keys.concurrencyKey(tenantTag, limit.getName());
         String leaseId = UUID.randomUUID().toString();
         List<String> args = ScriptArguments.concurrency(ScriptArguments.REDIS_CLOCK, limit, leaseId);
-        return resilience.guarded(RedisOperation.CONCURRENCY,
+        return resilience.guarded(RedisOperation.CONCURRENCY, key,
                 () -> scripts.send(scripts.scripts().concurrency(), List.of(key), args)
                         .map(reply -> reply.get(0).toLong() == 1 ? new Lease(this, key, leaseId, null) : null),
                 lease -> {
-                }, failure -> withoutRedis(tenantTag, limit, failure))
+                }, failure -> withoutRedis(key, tenantTag, limit, failure))
                 .map(lease -> {
                     if (lease == null) {
                         metrics.concurrencyRejected(limit.getName());
@@ -71,10 +71,10 @@ public class ConcurrencyLeases {
                 });
     }
 
-    private Lease withoutRedis(String tenantTag, ConcurrencyDefinition limit, Throwable cause) {
+    private Lease withoutRedis(String key, String tenantTag, ConcurrencyDefinition limit, Throwable cause) {
         return switch (resilience.failureMode(limit.getFailureMode())) {
             case FAIL_OPEN -> Lease.NONE;
-            case FAIL_CLOSED -> throw new RateLimiterUnavailableException(limit.getName(), resilience.retryAfter(), cause);
+            case FAIL_CLOSED -> throw new RateLimiterUnavailableException(limit.getName(), resilience.retryAfter(key), cause);
             case LOCAL, DEFAULT -> {
                 Semaphore slots = localSlots.get(tenantTag + '\n' + limit.getName(),
                         ignored -> new Semaphore(Math.max(1, limit.getLimit() / expectedInstances)));

@@ -27,6 +27,7 @@ import io.quarkiverse.ratelimit.runtime.observe.RateLimitMetrics;
 import io.quarkiverse.ratelimit.runtime.observe.RedisOperation;
 import io.quarkiverse.ratelimit.runtime.observe.RedisOutcome;
 import io.quarkiverse.ratelimit.runtime.policy.LimitModes;
+import io.quarkiverse.ratelimit.runtime.redis.ClusterNodes;
 import io.quarkiverse.ratelimit.runtime.redis.RedisDecisions;
 import io.quarkiverse.ratelimit.runtime.redis.ScriptRunner;
 import io.smallrye.mutiny.Uni;
@@ -37,7 +38,8 @@ import io.vertx.core.Vertx;
 /**
  * Decides on Redis when Redis can, and by each limit's {@link FailureMode} when it cannot: every Redis decision is
  * bounded by {@code decision-timeout}, and a circuit breaker stops sending decisions to a Redis that keeps failing, so a
- * dead Redis costs a request nothing while the breaker is open.
+ * dead Redis costs a request nothing while the breaker is open. In a cluster each master has its own breaker and
+ * its own timeout ({@link GuardedNodes}).
  */
 @Singleton
 public class DecisionGuard {
@@ -46,10 +48,10 @@ public class DecisionGuard {
 
     private final RedisDecisions redis;
     private final Vertx vertx;
-    private final PendingDecisions pending;
     private final long sweeper;
     private final LocalFallback local;
-    private final CircuitBreaker breaker;
+    private final GuardedNodes nodes;
+    private final ClusterNodes cluster;
     private final FailureMode defaultFailureMode;
     private final LongAdder redisAttempts = new LongAdder();
     private final LongAdder degradedCalls = new LongAdder();
@@ -61,10 +63,11 @@ public class DecisionGuard {
     /** {@code null} when refusals are not cached ({@code refusal-cache.enabled=false}). */
     private final RefusalCache refusals;
 
-    DecisionGuard(RedisDecisions redis, ScriptRunner scripts, RateLimitConfig config,
+    DecisionGuard(RedisDecisions redis, ScriptRunner scripts, ClusterNodes cluster, RateLimitConfig config,
             Event<CircuitBreakerTransition> transitions, Vertx vertx, RateLimitMetrics metrics,
             DecisionTracing tracing, LimitModes modes) {
         this.redis = redis;
+        this.cluster = cluster;
         this.modes = modes;
         this.metrics = metrics;
         this.tracing = tracing;
@@ -72,21 +75,24 @@ public class DecisionGuard {
         this.vertx = vertx;
         // connections that went silent may be what hangs (a client locked up, a half-open TCP connection) while Redis is
         // fine: the next decision, or the breaker's probe, opens new ones instead of waiting on them for ever
-        this.pending = new PendingDecisions(config.decisionTimeout().toNanos(), config.busyTimeout().toNanos(),
-                System::nanoTime, scripts::lastReplyNanos, scripts::dropConnections);
+        this.nodes = new GuardedNodes(cluster,
+                listener -> new CircuitBreaker(config.circuitBreaker().failureThreshold(),
+                        config.circuitBreaker().openDuration(), System::nanoTime, listener),
+                lastReply -> new PendingDecisions(config.decisionTimeout().toNanos(), config.busyTimeout().toNanos(),
+                        System::nanoTime, lastReply, scripts::renewConnections),
+                scripts::lastReplyNanos, System::nanoTime, transition -> {
+                    log(transition);
+                    transitions.fire(transition);
+                });
+        metrics.circuitStateFrom(this::circuitState);
         this.sweeper = vertx.setPeriodic(PendingDecisions.sweepIntervalMillis(config.decisionTimeout().toMillis()),
-                ignored -> pending.sweep());
+                ignored -> nodes.sweep());
         this.defaultFailureMode = config.failureMode();
         this.local = new LocalFallback(config.localFallback().maxEntries(),
                 config.localFallback().expectedInstances(), System::currentTimeMillis);
         this.refusals = config.refusalCache().enabled()
                 ? new RefusalCache(config.refusalCache().maxEntries(), System::nanoTime)
                 : null;
-        this.breaker = new CircuitBreaker(config.circuitBreaker().failureThreshold(),
-                config.circuitBreaker().openDuration(), System::nanoTime, transition -> {
-                    log(transition);
-                    transitions.fire(transition);
-                });
     }
 
     /**
@@ -125,7 +131,8 @@ public class DecisionGuard {
                 return DirectUni.computed(() -> shape.apply(refused));
             }
         }
-        return guarded(RedisOperation.DECIDE, () -> {
+        GuardedNode node = nodes.forKey(keys.get(0)); // a call's keys share one slot
+        return guarded(RedisOperation.DECIDE, node, () -> {
             if (refusals == null) {
                 return redis.decide(keys, limits, shadowMask);
             }
@@ -134,7 +141,7 @@ public class DecisionGuard {
             return redis.decide(keys, limits, shadowMask)
                     .onSuccess(decisions -> refusals.remember(keys, limits, decisions, sent));
         }, decisions -> decided(decisions, DecidedBy.REDIS, shadowMask, tenant, span),
-                failure -> withoutRedis(keys, limits, failure, tenant, span, shadowMask), shape);
+                failure -> withoutRedis(keys, limits, failure, tenant, span, shadowMask, node.breaker), shape);
     }
 
     private void decided(List<RateLimitDecision> decisions, DecidedBy by, long shadowMask, String tenant,
@@ -175,15 +182,18 @@ public class DecisionGuard {
      * is open, then {@code failure} is {@code null}), {@code withoutRedis} decides instead. {@code answeredInTime} sees
      * the reply only when it decided (not a reply that came after the failure mode had). One {@link DirectUni} around
      * a Vert.x future, and no timer of its own ({@link PendingDecisions}): this is every decision's path.
+     *
+     * @param key the key the call decides on, whose node's breaker guards the call
      */
-    public <T> Uni<T> guarded(RedisOperation operation, Supplier<Future<T>> redisCall, Consumer<T> answeredInTime,
-            Function<Throwable, T> withoutRedis) {
-        return guarded(operation, redisCall, answeredInTime, withoutRedis, Function.identity());
+    public <T> Uni<T> guarded(RedisOperation operation, String key, Supplier<Future<T>> redisCall,
+            Consumer<T> answeredInTime, Function<Throwable, T> withoutRedis) {
+        return guarded(operation, nodes.forKey(key), redisCall, answeredInTime, withoutRedis, Function.identity());
     }
 
-    private <T, R> Uni<R> guarded(RedisOperation operation, Supplier<Future<T>> redisCall, Consumer<T> answeredInTime,
-            Function<Throwable, T> withoutRedis, Function<? super T, ? extends R> shape) {
+    private <T, R> Uni<R> guarded(RedisOperation operation, GuardedNode node, Supplier<Future<T>> redisCall,
+            Consumer<T> answeredInTime, Function<Throwable, T> withoutRedis, Function<? super T, ? extends R> shape) {
         return DirectUni.emitting(emission -> {
+            CircuitBreaker breaker = node.breaker;
             if (!breaker.tryAcquirePermission()) {
                 emission.emit(() -> shape.apply(withoutRedis.apply(null)));
                 return;
@@ -191,12 +201,13 @@ public class DecisionGuard {
             redisAttempts.increment();
             // given up by the sweep: fail over on the caller's own event loop or worker, not all on the sweeper's
             Context caller = Vertx.currentContext();
+            PendingDecisions pending = node.pending;
             Pending decision = pending.start((given, timeout) -> {
                 metrics.redisCall(operation, RedisOutcome.TIMEOUT, System.nanoTime() - given.startNanos);
                 if (caller == null) {
-                    failOver(emission, withoutRedis, shape, timeout);
+                    failOver(node, emission, withoutRedis, shape, timeout);
                 } else {
-                    caller.runOnContext(ignored -> failOver(emission, withoutRedis, shape, timeout));
+                    caller.runOnContext(ignored -> failOver(node, emission, withoutRedis, shape, timeout));
                 }
             });
             Future<T> reply;
@@ -213,19 +224,23 @@ public class DecisionGuard {
                 metrics.redisCall(operation, result.succeeded() ? RedisOutcome.SUCCESS : RedisOutcome.of(result.cause()),
                         System.nanoTime() - decision.startNanos);
                 if (result.succeeded()) {
+                    node.answered(System.nanoTime());
                     breaker.onSuccess();
                     answeredInTime.accept(result.result());
                     emission.emit(() -> shape.apply(result.result()));
                 } else {
-                    failOver(emission, withoutRedis, shape, result.cause());
+                    failOver(node, emission, withoutRedis, shape, result.cause());
                 }
             });
         });
     }
 
-    private <T, R> void failOver(DirectUni.Emission<R> emission, Function<Throwable, T> withoutRedis,
-            Function<? super T, ? extends R> shape, Throwable failure) {
-        breaker.onFailure(failure);
+    private <T, R> void failOver(GuardedNode node, DirectUni.Emission<R> emission,
+            Function<Throwable, T> withoutRedis, Function<? super T, ? extends R> shape, Throwable failure) {
+        if (node.counts(System.nanoTime()) || node.breaker.state() != CircuitBreakerTransition.State.CLOSED) {
+            node.breaker.onFailure(failure);
+        }
+        cluster.refreshSoon(); // in a cluster, a replica may have taken the failing master's slots
         LOG.debugf(failure, "Redis could not decide; using the failure mode");
         emission.emit(() -> shape.apply(withoutRedis.apply(failure)));
     }
@@ -240,9 +255,14 @@ public class DecisionGuard {
         return declared == FailureMode.DEFAULT ? defaultFailureMode : declared;
     }
 
-    /** When Redis will next be tried (for a 503's Retry-After). */
+    /** When Redis will next be tried for {@code key} (for a 503's Retry-After). */
+    public Duration retryAfter(String key) {
+        return nodes.forKey(key).breaker.retryAfter();
+    }
+
+    /** When the first open breaker tries Redis again (one second when none is open). */
     public Duration retryAfter() {
-        return breaker.retryAfter();
+        return nodes.retryAfter();
     }
 
     /**
@@ -250,7 +270,7 @@ public class DecisionGuard {
      * all or nothing. A fail-closed limit in shadow mode refuses without failing the call.
      */
     private List<RateLimitDecision> withoutRedis(List<String> keys, List<LimitDefinition> limits, Throwable cause,
-            String tenant, Object span, long shadowMask) {
+            String tenant, Object span, long shadowMask, CircuitBreaker breaker) {
         degradedCalls.increment();
         List<LimitDefinition> local = new ArrayList<>(limits.size());
         List<String> localKeys = new ArrayList<>(limits.size());
@@ -300,8 +320,17 @@ public class DecisionGuard {
         return failureMode(modes.failureMode(limit));
     }
 
+    /** The worst state of the breakers (one outside a cluster): OPEN when any is open. */
     public CircuitBreakerTransition.State circuitState() {
-        return breaker.state();
+        return nodes.worst();
+    }
+
+    /**
+     * Each breaker's state by node: one entry ({@link io.quarkiverse.ratelimit.runtime.redis.RedisTopology#UNKNOWN}) outside a
+     * cluster.
+     */
+    public java.util.Map<String, CircuitBreakerTransition.State> circuitStates() {
+        return nodes.states();
     }
 
     /** How many decisions were sent to Redis since start-up (none while the breaker is open). */
@@ -315,11 +344,13 @@ public class DecisionGuard {
     }
 
     private static void log(CircuitBreakerTransition transition) {
+        String redis = transition.node() == null ? "Redis" : "Redis node " + transition.node();
+        String limits = transition.node() == null ? "limits" : "limits on its slots";
         switch (transition.to()) {
-            case OPEN -> LOG.warnf("Rate limiter: Redis failing (%s); circuit breaker open, limits use their failure"
-                    + " mode", transition.cause() == null ? "?" : transition.cause().toString());
-            case HALF_OPEN -> LOG.info("Rate limiter: circuit breaker half-open, probing Redis");
-            case CLOSED -> LOG.info("Rate limiter: Redis answers again; circuit breaker closed");
+            case OPEN -> LOG.warnf("Rate limiter: %s failing (%s); circuit breaker open, %s use their failure mode",
+                    redis, transition.cause() == null ? "?" : transition.cause().toString(), limits);
+            case HALF_OPEN -> LOG.infof("Rate limiter: circuit breaker half-open, probing %s", redis);
+            case CLOSED -> LOG.infof("Rate limiter: %s answers again; circuit breaker closed", redis);
         }
     }
 }

@@ -18,11 +18,10 @@ public class ConcurrencyLimitExceededExceptionMapper implements ExceptionMapper<
     public Response toResponse(ConcurrencyLimitExceededException exception) {
         Response.ResponseBuilder response = Response.status(RateLimitExceededExceptionMapper.TOO_MANY_REQUESTS);
         RateLimitHeaders.retryAfter(response, Duration.ofSeconds(1));
-        String body = new ProblemDetails(ProblemDetails.QUOTA_EXCEEDED, RateLimitExceededExceptionMapper.TOO_MANY_REQUESTS,
+        return new ProblemDetails(ProblemDetails.QUOTA_EXCEEDED, RateLimitExceededExceptionMapper.TOO_MANY_REQUESTS,
                 "Too Many Requests", exception.getMessage() + "; retry when one of them has ended")
                 .violatedPolicies(List.of(exception.limitName()))
                 .member("concurrency-limit", exception.limit())
-                .toJson();
-        return response.entity(body).type(ProblemDetails.MEDIA_TYPE).build();
+                .build(response);
     }
 }

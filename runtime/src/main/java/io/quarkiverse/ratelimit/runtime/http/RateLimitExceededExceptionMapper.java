@@ -32,7 +32,7 @@ public class RateLimitExceededExceptionMapper implements ExceptionMapper<RateLim
         if (retryAfter != null) {
             problem.member("retry-after-seconds", RateLimitHeaders.retryAfter(response, retryAfter));
         }
-        return response.entity(problem.toJson()).type(ProblemDetails.MEDIA_TYPE).build();
+        return problem.build(response);
     }
 
     private static String detail(RateLimitExceededException exception, Duration retryAfter) {

@@ -19,12 +19,11 @@ public class RateLimiterUnavailableExceptionMapper implements ExceptionMapper<Ra
     public Response toResponse(RateLimiterUnavailableException exception) {
         Response.ResponseBuilder response = Response.status(SERVICE_UNAVAILABLE);
         long retryAfter = RateLimitHeaders.retryAfter(response, exception.retryAfter());
-        String body = new ProblemDetails(ProblemDetails.TEMPORARY_REDUCED_CAPACITY, SERVICE_UNAVAILABLE,
+        return new ProblemDetails(ProblemDetails.TEMPORARY_REDUCED_CAPACITY, SERVICE_UNAVAILABLE,
                 "Service Unavailable",
                 "Rate limit '" + exception.limitName() + "' cannot be checked right now; retry in " + retryAfter + "s")
                 .violatedPolicies(List.of(exception.limitName()))
                 .member("retry-after-seconds", retryAfter)
-                .toJson();
-        return response.entity(body).type(ProblemDetails.MEDIA_TYPE).build();
+                .build(response);
     }
 }

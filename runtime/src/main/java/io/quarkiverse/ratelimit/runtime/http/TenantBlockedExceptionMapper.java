@@ -10,7 +10,6 @@ public class TenantBlockedExceptionMapper implements ExceptionMapper<TenantBlock
 
     @Override
     public Response toResponse(TenantBlockedException exception) {
-        String body = new ProblemDetails(403, "Forbidden", exception.getMessage()).toJson();
-        return Response.status(403).entity(body).type(ProblemDetails.MEDIA_TYPE).build();
+        return new ProblemDetails(403, "Forbidden", exception.getMessage()).build(Response.status(403));
     }
 }

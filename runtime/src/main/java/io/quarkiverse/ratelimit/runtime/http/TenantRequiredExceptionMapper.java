@@ -12,8 +12,7 @@ public class TenantRequiredExceptionMapper implements ExceptionMapper<TenantRequ
     public Response toResponse(TenantRequiredException exception) {
         int status = exception.status();
         Response.StatusType type = Response.Status.fromStatusCode(status);
-        String body = new ProblemDetails(status, type == null ? "Tenant Required" : type.getReasonPhrase(),
-                exception.getMessage()).toJson();
-        return Response.status(status).entity(body).type(ProblemDetails.MEDIA_TYPE).build();
+        return new ProblemDetails(status, type == null ? "Tenant Required" : type.getReasonPhrase(),
+                exception.getMessage()).build(Response.status(status));
     }
 }

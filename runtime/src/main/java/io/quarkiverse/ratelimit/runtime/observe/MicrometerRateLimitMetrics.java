@@ -6,7 +6,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
 
 import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
@@ -63,7 +63,8 @@ public class MicrometerRateLimitMetrics implements RateLimitMetrics {
     private final ConcurrentMap<Object, LimitMeters> limits = new ConcurrentHashMap<>();
     private final ConcurrentMap<String, Counter> concurrencyRejections = new ConcurrentHashMap<>();
     private final Timer[] redisDurations;
-    private final AtomicInteger circuitState = new AtomicInteger();
+    /** The breakers' worst state, as the decision guard tells it. */
+    private volatile Supplier<CircuitBreakerTransition.State> circuitState = () -> CircuitBreakerTransition.State.CLOSED;
     private final Counter scriptReloads;
 
     @Inject
@@ -97,8 +98,13 @@ public class MicrometerRateLimitMetrics implements RateLimitMetrics {
                         .register(registry);
             }
         }
-        Gauge.builder(CIRCUIT_STATE, circuitState, AtomicInteger::get)
-                .description("The circuit breaker in front of Redis: 0 closed, 1 half-open, 2 open")
+        Gauge.builder(CIRCUIT_STATE, this, metrics -> switch (metrics.circuitState.get()) {
+            case CLOSED -> 0;
+            case HALF_OPEN -> 1;
+            case OPEN -> 2;
+        })
+                .description("The circuit breaker in front of Redis: 0 closed, 1 half-open, 2 open (in a cluster, the"
+                        + " worst of the masters' breakers)")
                 .strongReference(true)
                 .register(registry);
         for (CircuitBreakerTransition.State from : CircuitBreakerTransition.State.values()) {
@@ -205,13 +211,13 @@ public class MicrometerRateLimitMetrics implements RateLimitMetrics {
                 .register(registry));
     }
 
+    @Override
+    public void circuitStateFrom(Supplier<CircuitBreakerTransition.State> state) {
+        this.circuitState = state;
+    }
+
     void circuitTransition(@Observes CircuitBreakerTransition transition) {
         if (enabled) {
-            circuitState.set(switch (transition.to()) {
-                case CLOSED -> 0;
-                case HALF_OPEN -> 1;
-                case OPEN -> 2;
-            });
             transitions(transition.from(), transition.to()).increment();
         }
     }

@@ -1,7 +1,9 @@
 package io.quarkiverse.ratelimit.runtime.observe;
 
 import java.util.List;
+import java.util.function.Supplier;
 
+import io.quarkiverse.ratelimit.CircuitBreakerTransition;
 import io.quarkiverse.ratelimit.RateLimitDecision;
 import io.quarkiverse.ratelimit.runtime.limit.LimitDefinition;
 import io.smallrye.mutiny.Uni;
@@ -35,6 +37,10 @@ public interface RateLimitMetrics {
 
     /** A concurrency lease refused because the tenant's limit was in flight. */
     void concurrencyRejected(String limit);
+
+    /** Where the circuit state comes from (the worst of the breakers: one per cluster master). */
+    default void circuitStateFrom(Supplier<CircuitBreakerTransition.State> state) {
+    }
 
     /** {@code call}, timed from subscription to its item or failure. */
     default <T> Uni<T> timed(RedisOperation operation, Uni<T> call) {

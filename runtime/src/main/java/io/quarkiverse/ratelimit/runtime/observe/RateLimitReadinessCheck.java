@@ -1,6 +1,8 @@
 package io.quarkiverse.ratelimit.runtime.observe;
 
 import java.time.Duration;
+import java.util.Map;
+import java.util.stream.Collectors;
 
 import jakarta.inject.Singleton;
 
@@ -11,6 +13,7 @@ import org.eclipse.microprofile.health.Readiness;
 import io.quarkiverse.ratelimit.CircuitBreakerTransition;
 import io.quarkiverse.ratelimit.runtime.config.RateLimitConfig;
 import io.quarkiverse.ratelimit.runtime.decide.DecisionGuard;
+import io.quarkiverse.ratelimit.runtime.redis.RedisTopology;
 import io.quarkiverse.ratelimit.runtime.redis.ScriptRunner;
 import io.smallrye.health.api.AsyncHealthCheck;
 import io.smallrye.mutiny.Uni;
@@ -63,6 +66,13 @@ public class RateLimitReadinessCheck implements AsyncHealthCheck {
                 .withData("script-reloads", scripts.noScriptRecoveries())
                 .withData("decisions-without-redis", guard.degradedCalls())
                 .withData("strict", strict);
+        Map<String, CircuitBreakerTransition.State> byNode = guard.circuitStates();
+        if (!byNode.containsKey(RedisTopology.UNKNOWN) || byNode.size() > 1) {
+            // a cluster: one breaker per master, so some masters' tenants may be exact while others' fail over
+            response.withData("circuit-by-node", byNode.entrySet().stream()
+                    .map(node -> node.getKey() + "=" + node.getValue().name().toLowerCase(java.util.Locale.ROOT))
+                    .collect(Collectors.joining(", ")));
+        }
         return response.build();
     }
 

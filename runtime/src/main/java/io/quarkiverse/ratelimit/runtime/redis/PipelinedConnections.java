@@ -1,5 +1,7 @@
 package io.quarkiverse.ratelimit.runtime.redis;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 import java.util.function.Function;
 
@@ -19,33 +21,129 @@ import io.vertx.redis.client.Response;
  * one reply each. A calling thread always uses the same connection.
  * <p>
  * A connection that fails (closed, reset, its node gone, any error reply but a missing script or function) is dropped, and the
- * next
- * decision opens a new one, which in a cluster or behind Sentinel finds the current masters; the decisions in flight on
- * it fail and are decided by their failure mode, as a failed decision always was. A connection whose queue of
+ * next decision opens a new one, which behind Sentinel finds the current master; the decisions in flight on it fail and
+ * are decided by their failure mode, as a failed decision always was.
+ * <p>
+ * A cluster connection holds one connection per master, and one master failing must not take the others' decisions
+ * down with it: it is replaced in the background instead, and kept until its replacement is open. Opening one needs
+ * every node of the slot map, so while a dead master still owns its slots no replacement opens, and the old
+ * connection keeps serving the healthy masters (the dead one's decisions fail fast); once a replica has taken the
+ * slots, the replacement opens and takes over. (The old connection alone would not heal: the client never replaces a
+ * node connection that closed.)
+ * <p>
+ * A connection whose queue of
  * unanswered requests is full hands the call to {@code overflow} (the pool). Vert.x futures, not Mutiny: this runs for
  * every decision, and each Mutiny step would capture and restore the caller's context.
+ * <p>
+ * Durable decisions ({@code quarkus.rate-limit.durable.replicas}) go through each connection's
+ * {@link AcknowledgedGroup}: sent in groups, each followed by one {@code WAIT}, and answered only once enough replicas
+ * acknowledged them.
  */
 final class PipelinedConnections {
 
     private static final Logger LOG = Logger.getLogger(PipelinedConnections.class);
+    private static final long REPLACEMENT_INTERVAL_NANOS = 250_000_000L;
 
     private final Redis client;
     private final AtomicReferenceArray<RedisConnection> open;
     private final AtomicReferenceArray<Future<RedisConnection>> opening;
+    private final AcknowledgedGroup[] acknowledged;
+    private final int replicas;
+    private final long acknowledgementTimeoutMillis;
+    /** Cluster connections are replaced in the background rather than dropped. */
+    private final boolean cluster;
+    private final AtomicReferenceArray<RedisConnection> replacing;
+    private final long[] lastReplacementNanos;
 
-    PipelinedConnections(Redis client, int connections) {
+    /**
+     * @param replicas how many replicas must acknowledge a durable decision ({@link #sendAcknowledged}); 0 when
+     *        decisions are not durable
+     */
+    PipelinedConnections(Redis client, int connections, boolean cluster, int replicas,
+            long acknowledgementTimeoutMillis) {
         this.client = client;
+        this.cluster = cluster;
+        this.replacing = new AtomicReferenceArray<>(connections);
+        this.lastReplacementNanos = new long[connections];
         this.open = new AtomicReferenceArray<>(connections);
         this.opening = new AtomicReferenceArray<>(connections);
+        this.replicas = replicas;
+        this.acknowledgementTimeoutMillis = acknowledgementTimeoutMillis;
+        this.acknowledged = new AcknowledgedGroup[replicas > 0 ? connections : 0];
+        for (int slot = 0; slot < acknowledged.length; slot++) {
+            acknowledged[slot] = new AcknowledgedGroup();
+        }
+    }
+
+    /** The calling thread's connection. */
+    private int slot() {
+        return (int) (Thread.currentThread().getId() % open.length());
     }
 
     Future<Response> send(Request request, Function<Request, Future<Response>> overflow) {
-        int slot = (int) (Thread.currentThread().getId() % open.length());
+        int slot = slot();
         RedisConnection connection = open.get(slot);
         if (connection != null) {
             return connection.pendingQueueFull() ? overflow.apply(request) : send(slot, connection, request);
         }
         return connect(slot).compose(opened -> send(slot, opened, request));
+    }
+
+    /**
+     * Sends a durable decision: its reply once {@code replicas} replicas acknowledged its write, or a
+     * {@link ReplicasNotAcknowledgedException} when fewer did within the timeout (the write stays on the master).
+     */
+    Future<Response> sendAcknowledged(Request request) {
+        int slot = slot();
+        AcknowledgedGroup group = acknowledged[slot];
+        Promise<Response> reply = Promise.promise();
+        if (group.add(request, reply)) {
+            sendGroup(slot, group);
+        }
+        return reply.future();
+    }
+
+    /** Sends the next group and its {@code WAIT}, and once all are answered the group after it. */
+    private void sendGroup(int slot, AcknowledgedGroup group) {
+        List<AcknowledgedGroup.Pending> pending = group.next();
+        if (pending == null) {
+            return;
+        }
+        RedisConnection connection = open.get(slot);
+        Future<RedisConnection> ready = connection != null ? Future.succeededFuture(connection) : connect(slot);
+        ready.onComplete(opened -> {
+            if (opened.failed()) {
+                pending.forEach(call -> call.promise().fail(opened.cause()));
+                sendGroup(slot, group);
+                return;
+            }
+            List<Future<Response>> replies = new ArrayList<>(pending.size() + 1);
+            for (AcknowledgedGroup.Pending call : pending) {
+                replies.add(send(slot, opened.result(), call.request()));
+            }
+            Future<Response> acknowledgement = send(slot, opened.result(),
+                    Request.cmd(Command.WAIT).arg(replicas).arg(acknowledgementTimeoutMillis));
+            replies.add(acknowledgement);
+            Future.join(replies).onComplete(ignored -> {
+                Throwable unacknowledged = acknowledgement.failed() ? acknowledgement.cause()
+                        : acknowledgement.result().toInteger() < replicas
+                                ? new ReplicasNotAcknowledgedException(acknowledgement.result().toInteger(), replicas,
+                                        acknowledgementTimeoutMillis)
+                                : null;
+                for (int i = 0; i < pending.size(); i++) {
+                    Future<Response> result = replies.get(i);
+                    Promise<Response> promise = pending.get(i).promise();
+                    if (result.failed()) {
+                        promise.fail(result.cause());
+                    } else if (unacknowledged != null) {
+                        promise.fail(unacknowledged);
+                    } else {
+                        promise.complete(result.result());
+                    }
+                }
+                sendGroup(slot, group);
+            });
+        });
     }
 
     private Future<Response> send(int slot, RedisConnection connection, Request request) {
@@ -54,6 +152,20 @@ final class PipelinedConnections {
                 drop(slot, connection, failure);
             }
         });
+    }
+
+    /**
+     * Opens every connection now (at start-up), rather than when a thread first needs one: a cluster connection needs
+     * every master to open, and one opened later, while a master is down or silent, would fail or hang.
+     */
+    void openAll() {
+        for (int slot = 0; slot < open.length(); slot++) {
+            if (open.get(slot) == null) {
+                int opening = slot;
+                connect(slot).onFailure(failure -> LOG.debugf(failure, "Pipelined connection %d not opened yet",
+                        opening));
+            }
+        }
     }
 
     /** The connection being opened for {@code slot}, shared by every call that needs it meanwhile. */
@@ -81,10 +193,64 @@ final class PipelinedConnections {
     }
 
     private void drop(int slot, RedisConnection connection, Throwable cause) {
-        if (open.compareAndSet(slot, connection, null)) {
+        if (cluster) {
+            replace(slot, connection, cause);
+        } else if (open.compareAndSet(slot, connection, null)) {
             LOG.debugf(cause, "Dropping a pipelined Redis connection; the next decision opens another");
             discard(connection);
         }
+    }
+
+    /**
+     * Opens a cluster connection to take over from {@code failing}, at most every 250 ms per slot; {@code failing}
+     * serves until then. A replacement that cannot open (a master of the slot map is down) is tried again on the next
+     * failure.
+     */
+    private void replace(int slot, RedisConnection failing, Throwable cause) {
+        long now = System.nanoTime();
+        if (open.get(slot) != failing || now - lastReplacementNanos[slot] < REPLACEMENT_INTERVAL_NANOS
+                || !replacing.compareAndSet(slot, null, failing)) {
+            return;
+        }
+        lastReplacementNanos[slot] = now;
+        LOG.debugf(cause, "Replacing a pipelined Redis cluster connection");
+        client.connect().onComplete(result -> {
+            replacing.set(slot, null);
+            if (result.failed()) {
+                LOG.debugf(result.cause(), "No replacement for a failing cluster connection yet; it keeps serving");
+                return;
+            }
+            RedisConnection replacement = result.result();
+            replacement.exceptionHandler(failure -> drop(slot, replacement, failure));
+            replacement.endHandler(ignored -> drop(slot, replacement, null));
+            if (open.compareAndSet(slot, failing, replacement)) {
+                discard(failing);
+            } else {
+                discard(replacement); // closed or replaced meanwhile
+            }
+        });
+    }
+
+    /**
+     * Renews the connections after Redis went silent on them (the connections may be what hangs: a client that locked
+     * up, a half-open TCP connection): closed, so the next decision opens new ones; in a cluster replaced in the
+     * background instead, since a new cluster connection needs every master and one silent master must not stop the
+     * others' decisions. How many were open.
+     */
+    int renew() {
+        if (!cluster) {
+            return close();
+        }
+        int renewed = 0;
+        for (int slot = 0; slot < open.length(); slot++) {
+            RedisConnection connection = open.get(slot);
+            if (connection != null) {
+                lastReplacementNanos[slot] = 0; // now, whenever the last one was
+                replace(slot, connection, null);
+                renewed++;
+            }
+        }
+        return renewed;
     }
 
     /**

@@ -39,6 +39,10 @@ import io.vertx.mutiny.redis.client.Response;
  * loaded): {@code SCRIPT LOAD} at start-up, {@code EVALSHA} per call, and one {@code EVAL} when Redis answers
  * {@code NOSCRIPT} (after {@code SCRIPT FLUSH}, a restart or a failover to a node that never saw the script), which
  * caches the script again. A call that found its code missing ran nothing, so running it again counts it once.
+ * <p>
+ * With {@code quarkus.rate-limit.durable.replicas}, a decision (a limit's or a concurrency lease's) is answered only
+ * once replicas acknowledged its write ({@link PipelinedConnections#sendAcknowledged}); refunds and administration
+ * are not: losing them in a failover errs on the safe side.
  */
 @Singleton
 public class ScriptRunner {
@@ -54,6 +58,7 @@ public class ScriptRunner {
     private final AtomicInteger scriptsPreloaded = new AtomicInteger();
     private volatile int scriptsUsed;
     private final RateLimitMetrics metrics;
+    private final boolean durable;
 
     ScriptRunner(@Any Instance<Redis> clients, RateLimitFixedConfig config, RateLimitConfig runTimeConfig,
             RateLimitMetrics metrics) {
@@ -64,12 +69,15 @@ public class ScriptRunner {
                 .orElseGet(() -> clients.select(Default.Literal.INSTANCE).get());
         boolean cluster = isCluster(clientName);
         this.inFlight = cluster ? clusterInFlightLimit(clientName) : null;
-        this.pipelined = new PipelinedConnections(redis.getDelegate(), runTimeConfig.pipelinedConnections());
+        this.durable = runTimeConfig.durable().replicas() > 0;
+        this.pipelined = new PipelinedConnections(redis.getDelegate(), runTimeConfig.pipelinedConnections(), cluster,
+                runTimeConfig.durable().replicas(), runTimeConfig.durable().timeout().toMillis());
         this.scripts = new RateLimitScripts();
         this.library = new LibraryLoader(scripts.library(), request -> pipelined.send(request, this::pooled), !cluster);
     }
 
-    private static boolean isCluster(String clientName) {
+    /** Whether the named Redis client is a cluster client ({@code client-type=cluster}). */
+    public static boolean isCluster(String clientName) {
         return ConfigProvider.getConfig()
                 .getOptionalValue(RedisConfig.getPropertyName(clientName, "client-type"), String.class)
                 .map("cluster"::equalsIgnoreCase).orElse(false);
@@ -95,17 +103,21 @@ public class ScriptRunner {
     }
 
     /**
-     * Runs {@code script} with the given keys and arguments, pipelined with the other calls in flight: its library
-     * function when Redis holds the library, else the script itself. A Vert.x future: this is every decision's path,
-     * kept free of Mutiny steps.
+     * Runs a decision's {@code script} with the given keys and arguments, pipelined with the other calls in flight: its
+     * library function when Redis holds the library, else the script itself; durable when so configured. A Vert.x
+     * future: this is every decision's path, kept free of Mutiny steps.
      */
     public Future<io.vertx.redis.client.Response> send(LuaScript script, List<String> keys, List<String> args) {
+        return send(script, keys, args, durable);
+    }
+
+    private Future<io.vertx.redis.client.Response> send(LuaScript script, List<String> keys, List<String> args,
+            boolean acknowledged) {
         if (script.function() == null || !library.loaded()) {
             library.loadIfUnknown();
-            return evaluate(script, keys, args).onSuccess(ignored -> answered());
+            return evaluate(script, keys, args, acknowledged).onSuccess(ignored -> answered());
         }
-        return pipelined.send(request(io.vertx.redis.client.Command.FCALL, script.function(), keys, args),
-                this::pooled)
+        return transmit(request(io.vertx.redis.client.Command.FCALL, script.function(), keys, args), acknowledged)
                 .recover(failure -> {
                     if (!LibraryLoader.isFunctionMissing(failure)) {
                         return Future.failedFuture(failure);
@@ -114,26 +126,33 @@ public class ScriptRunner {
                     // once, rather than an EVALSHA that would probably miss as well
                     recovered();
                     library.lost();
-                    return eval(script, keys, args);
+                    return eval(script, keys, args, acknowledged);
                 })
                 .onSuccess(ignored -> answered());
     }
 
     /** {@code EVALSHA}, and one {@code EVAL} when Redis answers {@code NOSCRIPT}. */
-    private Future<io.vertx.redis.client.Response> evaluate(LuaScript script, List<String> keys, List<String> args) {
-        return pipelined.send(request(io.vertx.redis.client.Command.EVALSHA, script.sha1(), keys, args), this::pooled)
+    private Future<io.vertx.redis.client.Response> evaluate(LuaScript script, List<String> keys, List<String> args,
+            boolean acknowledged) {
+        return transmit(request(io.vertx.redis.client.Command.EVALSHA, script.sha1(), keys, args), acknowledged)
                 .recover(failure -> {
                     if (!isCodeMissing(failure)) {
                         return Future.failedFuture(failure);
                     }
                     recovered();
-                    return eval(script, keys, args);
+                    return eval(script, keys, args, acknowledged);
                 });
     }
 
     /** The script itself ({@code EVAL}), which Redis also caches for the next {@code EVALSHA}. */
-    private Future<io.vertx.redis.client.Response> eval(LuaScript script, List<String> keys, List<String> args) {
-        return pipelined.send(request(io.vertx.redis.client.Command.EVAL, script.source(), keys, args), this::pooled);
+    private Future<io.vertx.redis.client.Response> eval(LuaScript script, List<String> keys, List<String> args,
+            boolean acknowledged) {
+        return transmit(request(io.vertx.redis.client.Command.EVAL, script.source(), keys, args), acknowledged);
+    }
+
+    private Future<io.vertx.redis.client.Response> transmit(io.vertx.redis.client.Request request,
+            boolean acknowledged) {
+        return acknowledged ? pipelined.sendAcknowledged(request) : pipelined.send(request, this::pooled);
     }
 
     private void recovered() {
@@ -141,9 +160,12 @@ public class ScriptRunner {
         metrics.scriptReloaded();
     }
 
-    /** {@link #send}, as a {@code Uni} for calls off the decision path (refunds, administration). */
+    /**
+     * Runs a script off the decision path (refunds), never durable: a refund lost in a failover only errs on the safe
+     * side.
+     */
     public Uni<Response> run(LuaScript script, List<String> keys, List<String> args) {
-        return Uni.createFrom().completionStage(() -> send(script, keys, args).toCompletionStage())
+        return Uni.createFrom().completionStage(() -> send(script, keys, args, false).toCompletionStage())
                 .map(Response::newInstance);
     }
 
@@ -185,6 +207,12 @@ public class ScriptRunner {
                 .map(Response::newInstance);
     }
 
+    /** {@code CLUSTER SLOTS}, on the decisions' connections (neither guarded nor timed: {@link ClusterNodes} asks). */
+    Future<io.vertx.redis.client.Response> clusterSlots() {
+        return pipelined.send(io.vertx.redis.client.Request.cmd(io.vertx.redis.client.Command.CLUSTER).arg("SLOTS"),
+                this::pooled);
+    }
+
     /** Deletes keys (an administrative reset). */
     public Uni<Void> delete(List<String> keys) {
         Request delete = Request.cmd(Command.DEL);
@@ -217,10 +245,12 @@ public class ScriptRunner {
     }
 
     /**
-     * Loads the function library, or on Redis 6 the scripts the application's limits use; a Redis that is down now is
-     * not fatal, since calls load the library later or recover from NOSCRIPT.
+     * Opens the decisions' connections and loads the function library, or on Redis 6 the scripts the application's
+     * limits use; a Redis that is down now is not fatal, since calls connect and load the library later or recover from
+     * NOSCRIPT.
      */
     void preload(@Observes StartupEvent event, EffectiveLimits limits) {
+        pipelined.openAll();
         List<LuaScript> used = new ArrayList<>();
         used.add(scripts.concurrency());
         for (int algorithmSet : limits.algorithmSets()) {
@@ -268,13 +298,13 @@ public class ScriptRunner {
     }
 
     /**
-     * Closes the connections decisions travel on (Redis went silent on them); the next command opens new ones. The
-     * commands still in flight on them fail, and are decided by their failure mode, as they were about to be.
+     * Renews the connections decisions travel on (Redis went silent on them): closed, and the next command opens new
+     * ones (in a cluster, replaced in the background). The commands still in flight on them fail, and are decided by
+     * their failure mode, as they were about to be.
      */
-    public void dropConnections() {
-        if (pipelined.close() > 0) {
-            LOG.info("Rate limiter: Redis answered nothing on this instance's connections; closed them, the next"
-                    + " decision opens new ones");
+    public void renewConnections() {
+        if (pipelined.renew() > 0) {
+            LOG.info("Rate limiter: Redis answered nothing on this instance's connections; renewing them");
         }
     }
 
