@@ -6,7 +6,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
-import java.util.zip.CRC32;
 
 import jakarta.inject.Inject;
 import jakarta.inject.Singleton;
@@ -37,6 +36,8 @@ public class LimitModes {
 
     /** The hash's resolution: a percentage of 25 puts buckets 0 to 2499 in. */
     static final int BUCKETS = 10_000;
+    private static final long FNV_OFFSET_BASIS = 0xcbf29ce484222325L;
+    private static final long FNV_PRIME = 0x100000001b3L;
 
     private final Mode globalMode;
     private final int globalPercentage;
@@ -160,12 +161,27 @@ public class LimitModes {
         return value.trim().toUpperCase(java.util.Locale.ROOT).replace('-', '_');
     }
 
-    /** The tenant's place in the rollout, 0 to 9999: CRC-32 of the salt and the id, the same in every JVM. */
+    /**
+     * The tenant's place in the rollout, 0 to 9999, the same in every JVM: 64-bit FNV-1a of the salt, a zero byte and
+     * the id, then MurmurHash3's finalizer. Not a CRC: a CRC is linear, so ids that differ only in their last
+     * characters ({@code customer-1} to {@code customer-200}) land in correlated buckets, and the share of such a
+     * group strays from the percentage further than chance allows (a 200-tenant group at 25 % was 74 in a CI run).
+     */
     int bucket(String tenant) {
-        CRC32 crc = new CRC32();
-        crc.update(salt);
-        crc.update(tenant.getBytes(StandardCharsets.UTF_8));
-        return (int) (crc.getValue() % BUCKETS);
+        long hash = FNV_OFFSET_BASIS;
+        for (byte b : salt) {
+            hash = (hash ^ (b & 0xff)) * FNV_PRIME;
+        }
+        hash *= FNV_PRIME; // the zero byte: salt "ab" with id "c" is not salt "a" with id "bc"
+        for (byte b : tenant.getBytes(StandardCharsets.UTF_8)) {
+            hash = (hash ^ (b & 0xff)) * FNV_PRIME;
+        }
+        hash ^= hash >>> 33;
+        hash *= 0xff51afd7ed558ccdL;
+        hash ^= hash >>> 33;
+        hash *= 0xc4ceb9fe1a85ec53L;
+        hash ^= hash >>> 33;
+        return (int) Long.remainderUnsigned(hash, BUCKETS);
     }
 
     /**
