@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Decisions per second of RateLimiter.tryAcquire (asynchronous and blocking) against the hand-written baseline
 # (Lettuce's async API, EVALSHA of a minimal sliding-window-counter script, every call pipelined on one connection), in
-# one run on one redis-server, interleaved over the repetitions. Prints each run and the medians with their ratios.
+# one run on one redis-server, interleaved over the repetitions. Prints each run and the medians with their ratios, and
+# the transport's ceiling: the baseline's script sent through Quarkus's Redis client alone (pipelined, on one
+# connection, no rate limiter code), which the extension must use.
 #
 #   bench/decisions.sh [seconds=10] [repetitions=3]
 #
@@ -14,8 +16,8 @@ start_redis
 start_app -Xmx1g
 
 declare -A results
-configs=("extension 64 100000" "lettuce 64 100000" "extension 64 1" "lettuce 64 1"
-  "extension 16 100000" "lettuce 16 100000" "extension-blocking 64 100000")
+configs=("extension 64 100000" "lettuce 64 100000" "quarkus-client 64 100000" "extension 64 1" "lettuce 64 1"
+  "extension 16 100000" "lettuce 16 100000" "quarkus-client 16 100000" "extension-blocking 64 100000")
 for rep in $(seq 1 "$repetitions"); do
   for config in "${configs[@]}"; do
     read -r client inflight keys <<< "$config"
@@ -34,6 +36,13 @@ for pair in "64 100000" "64 1" "16 100000"; do
   ext=$(med "extension $pair"); base=$(med "lettuce $pair")
   printf '  in-flight=%s keys=%s: extension %s, lettuce %s, ratio %.2f\n' ${pair% *} ${pair#* } "$ext" "$base" \
     "$(python3 -c "print($ext / $base)")"
+done
+# the transport's ceiling: the baseline's script through Quarkus's Redis client, pipelined, no rate limiter code
+for pair in "64 100000" "16 100000"; do
+  transport=$(med "quarkus-client $pair"); base=$(med "lettuce $pair"); ext=$(med "extension $pair")
+  printf '  in-flight=%s keys=%s: Quarkus Redis client alone %s, ratio to lettuce %.2f; extension to it %.2f\n' \
+    ${pair% *} ${pair#* } "$transport" "$(python3 -c "print($transport / $base)")" \
+    "$(python3 -c "print($ext / $transport)")"
 done
 blocking=$(med "extension-blocking 64 100000"); base=$(med "lettuce 64 100000")
 printf '  blocking, 64 threads, keys=100000: extension %s, ratio %.2f\n' "$blocking" \

@@ -18,14 +18,14 @@
 
 local function concurrency(KEYS, ARGV)
   local now_us = clock(ARGV)
-  local limit = tonumber(ARGV[2])
-  local lease_ms = tonumber(ARGV[3])
+  local limit = ARGV[2] + 0
+  local lease_ms = ARGV[3] + 0
 
   redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', string.format('%d', now_us))
   local in_flight = redis.call('ZCARD', KEYS[1])
   if in_flight >= limit then
     local oldest = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
-    return { 0, in_flight, math.max(1, math.ceil((tonumber(oldest[2]) - now_us) / 1000)) }
+    return { 0, in_flight, math.max(1, math.ceil((oldest[2] - now_us) / 1000)) }
   end
 
   redis.call('ZADD', KEYS[1], string.format('%d', now_us + lease_ms * 1000), ARGV[4])

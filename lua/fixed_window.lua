@@ -17,11 +17,14 @@ local function check(key, now_us, limit, window_us, cost)
   local elapsed_us = math.fmod(now_us, window_us)
   local window = (now_us - elapsed_us) / window_us
   local reset_ms = math.ceil((window_us - elapsed_us) / 1000)
-  local stored = tonumber(redis.call('GET', key))
+  local stored = redis.call('GET', key)
   local used, ttl_ms = 0, reset_ms
-  if stored and stored % 4 == window % 4 then
-    used = (stored - stored % 4) / 4
-    ttl_ms = false -- the key holds this window already, and so the expiry its first write set
+  if stored then
+    stored = stored + 0
+    if stored % 4 == window % 4 then
+      used = (stored - stored % 4) / 4
+      ttl_ms = false -- the key holds this window already, and so the expiry its first write set
+    end
   end
   if used + cost > limit then
     local retry_ms = reset_ms
@@ -44,9 +47,13 @@ local function commit(key, stored, ttl_ms)
 end
 
 local function refund(key, now_us, limit, window_us, cost)
-  local stored = tonumber(redis.call('GET', key))
+  local stored = redis.call('GET', key)
+  if not stored then
+    return
+  end
+  stored = stored + 0
   local window = (now_us - math.fmod(now_us, window_us)) / window_us
-  if stored and stored % 4 == window % 4 then
+  if stored % 4 == window % 4 then
     local used = math.max(0, (stored - stored % 4) / 4 - cost)
     redis.call('SET', key, string.format('%d', used * 4 + window % 4), 'KEEPTTL')
   end

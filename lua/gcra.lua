@@ -18,9 +18,14 @@
 -- TTL: until the TAT (the key then says nothing an absent one would not). O(1).
 
 local function check(key, now_us, limit, window_us, cost, burst)
-  local tat = tonumber(redis.call('GET', key))
-  if not tat or tat < now_us then
+  local tat = redis.call('GET', key)
+  if not tat then
     tat = now_us
+  else
+    tat = tat + 0
+    if tat < now_us then
+      tat = now_us
+    end
   end
   local tolerance = burst * window_us
   local ahead = (tat - now_us) * limit          -- TAT - now, times limit
@@ -44,7 +49,7 @@ local function commit(key, new_tat, reset_ms)
 end
 
 local function refund(key, now_us, limit, window_us, cost, burst)
-  local tat = tonumber(redis.call('GET', key))
+  local tat = redis.call('GET', key)
   if not tat then
     return
   end

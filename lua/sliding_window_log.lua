@@ -24,8 +24,8 @@ local function check(key, now_us, limit, window_us, cost)
     local blocking = redis.call('ZRANGEBYSCORE', key, after_window_start, '+inf', 'WITHSCORES',
       'LIMIT', used + cost - limit - 1, 1)
     local newest = redis.call('ZRANGE', key, -1, -1, 'WITHSCORES')
-    local retry_ms = math.max(1, math.ceil((tonumber(blocking[2]) + window_us - now_us) / 1000))
-    local reset_ms = math.max(1, math.ceil((tonumber(newest[2]) + window_us - now_us) / 1000))
+    local retry_ms = math.max(1, math.ceil((blocking[2] + window_us - now_us) / 1000))
+    local reset_ms = math.max(1, math.ceil((newest[2] + window_us - now_us) / 1000))
     return 0, math.max(0, limit - used), reset_ms, retry_ms
   end
 
@@ -38,7 +38,7 @@ local function commit(key, now_us, window_us, cost)
   -- the highest suffix at this time, not their count: a refund may have removed any of them
   local last = 0
   for _, member in ipairs(redis.call('ZRANGEBYSCORE', key, score, score)) do
-    last = math.max(last, tonumber(string.match(member, '-(%d+)$')))
+    last = math.max(last, string.match(member, '-(%d+)$') + 0)
   end
   for n = 1, cost do
     redis.call('ZADD', key, score, score .. '-' .. string.format('%d', last + n))

@@ -23,6 +23,10 @@ import io.quarkiverse.ratelimit.RateLimiter;
 import io.smallrye.mutiny.Uni;
 import io.smallrye.mutiny.subscription.UniSubscriber;
 import io.smallrye.mutiny.subscription.UniSubscription;
+import io.vertx.redis.client.Command;
+import io.vertx.redis.client.Redis;
+import io.vertx.redis.client.RedisConnection;
+import io.vertx.redis.client.Request;
 
 /**
  * {@code GET /bench/run?client=...&inFlight=64&keys=100000&seconds=10}: decisions per second through
@@ -31,7 +35,10 @@ import io.smallrye.mutiny.subscription.UniSubscription;
  * subscribed with a {@code UniSubscriber};
  * <li>{@code extension-blocking}: {@code tryAcquireAndAwait} from {@code inFlight} threads;
  * <li>{@code lettuce}: Lettuce's async API sending EVALSHA of a minimal sliding-window-counter script, every call in
- * flight pipelined on one connection (the baseline).
+ * flight pipelined on one connection (the baseline);
+ * <li>{@code quarkus-client}: the same script through Quarkus's Redis client (the transport the extension must use),
+ * every call in flight pipelined on one connection, with no rate limiter code around it: the most any extension
+ * could get from that client.
  * </ul>
  * Every decision admits (the limit is a billion per hour), so every one writes.
  */
@@ -42,6 +49,9 @@ public class ProgrammaticBenchmark {
 
     @Inject
     RateLimiter limiter;
+
+    @Inject
+    Redis quarkusRedis;
 
     @ConfigProperty(name = "quarkus.redis.hosts")
     String redisHosts;
@@ -65,7 +75,9 @@ public class ProgrammaticBenchmark {
                     tenant -> CompletableFuture.completedFuture(limiter.tryAcquireAndAwait(limit, tenant)), keys)
                     .runBlocking(inFlight, warmup, seconds);
             case "lettuce" -> lettuce(inFlight, keys, warmup, seconds);
-            default -> throw new IllegalArgumentException("client is extension, extension-blocking or lettuce");
+            case "quarkus-client" -> quarkusClient(inFlight, keys, warmup, seconds);
+            default -> throw new IllegalArgumentException(
+                    "client is extension, extension-blocking, lettuce or quarkus-client");
         };
     }
 
@@ -104,6 +116,19 @@ public class ProgrammaticBenchmark {
         return new Load(tenant -> redis.evalsha(sha, ScriptOutputType.MULTI,
                 new String[] { "{" + tenant + "}:a", "{" + tenant + "}:b" }, ARGS), keys)
                 .runAsync(inFlight, warmup, seconds);
+    }
+
+    private String quarkusClient(int inFlight, int keys, int warmup, int seconds) throws InterruptedException {
+        RedisConnection pipelined = quarkusRedis.connect().toCompletionStage().toCompletableFuture().join();
+        try {
+            String sha = pipelined.send(Request.cmd(Command.SCRIPT).arg("LOAD").arg(MinimalSlidingWindow.SCRIPT))
+                    .toCompletionStage().toCompletableFuture().join().toString();
+            return new Load(tenant -> pipelined.send(Request.cmd(Command.EVALSHA).arg(sha).arg(2)
+                    .arg("{" + tenant + "}:a").arg("{" + tenant + "}:b").arg(ARGS[0]).arg(ARGS[1]))
+                    .toCompletionStage(), keys).runAsync(inFlight, warmup, seconds);
+        } finally {
+            pipelined.close();
+        }
     }
 
     @PreDestroy
