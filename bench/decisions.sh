@@ -17,7 +17,8 @@ start_app -Xmx1g
 
 declare -A results
 configs=("extension 64 100000" "lettuce 64 100000" "quarkus-client 64 100000" "extension 64 1" "lettuce 64 1"
-  "extension 16 100000" "lettuce 16 100000" "quarkus-client 16 100000" "extension-blocking 64 100000")
+  "extension 16 100000" "lettuce 16 100000" "quarkus-client 16 100000" "extension-blocking 64 100000"
+  "quarkus-client-blocking 64 100000")
 for rep in $(seq 1 "$repetitions"); do
   for config in "${configs[@]}"; do
     read -r client inflight keys <<< "$config"
@@ -45,5 +46,6 @@ for pair in "64 100000" "16 100000"; do
     "$(python3 -c "print($ext / $transport)")"
 done
 blocking=$(med "extension-blocking 64 100000"); base=$(med "lettuce 64 100000")
-printf '  blocking, 64 threads, keys=100000: extension %s, ratio %.2f\n' "$blocking" \
-  "$(python3 -c "print($blocking / $base)")"
+transport=$(med "quarkus-client-blocking 64 100000")
+printf '  blocking, 64 threads, keys=100000: extension %s, ratio %.2f; Quarkus Redis client alone %s, ratio %.2f\n' \
+  "$blocking" "$(python3 -c "print($blocking / $base)")" "$transport" "$(python3 -c "print($transport / $base)")"

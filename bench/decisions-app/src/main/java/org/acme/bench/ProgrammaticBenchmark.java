@@ -3,6 +3,7 @@ package org.acme.bench;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.function.Function;
 
 import jakarta.annotation.PreDestroy;
 import jakarta.inject.Inject;
@@ -38,7 +39,8 @@ import io.vertx.redis.client.Request;
  * flight pipelined on one connection (the baseline);
  * <li>{@code quarkus-client}: the same script through Quarkus's Redis client (the transport the extension must use),
  * every call in flight pipelined on one connection, with no rate limiter code around it: the most any extension
- * could get from that client.
+ * could get from that client; {@code quarkus-client-blocking}: the same, each call awaited by one of {@code inFlight}
+ * threads.
  * </ul>
  * Every decision admits (the limit is a billion per hour), so every one writes.
  */
@@ -75,9 +77,10 @@ public class ProgrammaticBenchmark {
                     tenant -> CompletableFuture.completedFuture(limiter.tryAcquireAndAwait(limit, tenant)), keys)
                     .runBlocking(inFlight, warmup, seconds);
             case "lettuce" -> lettuce(inFlight, keys, warmup, seconds);
-            case "quarkus-client" -> quarkusClient(inFlight, keys, warmup, seconds);
+            case "quarkus-client" -> quarkusClient(inFlight, keys, warmup, seconds, false);
+            case "quarkus-client-blocking" -> quarkusClient(inFlight, keys, warmup, seconds, true);
             default -> throw new IllegalArgumentException(
-                    "client is extension, extension-blocking, lettuce or quarkus-client");
+                    "client is extension, extension-blocking, lettuce, quarkus-client or quarkus-client-blocking");
         };
     }
 
@@ -118,14 +121,20 @@ public class ProgrammaticBenchmark {
                 .runAsync(inFlight, warmup, seconds);
     }
 
-    private String quarkusClient(int inFlight, int keys, int warmup, int seconds) throws InterruptedException {
+    private String quarkusClient(int inFlight, int keys, int warmup, int seconds, boolean blocking)
+            throws InterruptedException {
         RedisConnection pipelined = quarkusRedis.connect().toCompletionStage().toCompletableFuture().join();
         try {
             String sha = pipelined.send(Request.cmd(Command.SCRIPT).arg("LOAD").arg(MinimalSlidingWindow.SCRIPT))
                     .toCompletionStage().toCompletableFuture().join().toString();
-            return new Load(tenant -> pipelined.send(Request.cmd(Command.EVALSHA).arg(sha).arg(2)
-                    .arg("{" + tenant + "}:a").arg("{" + tenant + "}:b").arg(ARGS[0]).arg(ARGS[1]))
-                    .toCompletionStage(), keys).runAsync(inFlight, warmup, seconds);
+            Function<String, CompletionStage<?>> decide = tenant -> pipelined.send(Request.cmd(Command.EVALSHA)
+                    .arg(sha).arg(2).arg("{" + tenant + "}:a").arg("{" + tenant + "}:b").arg(ARGS[0]).arg(ARGS[1]))
+                    .toCompletionStage();
+            if (blocking) {
+                return new Load(tenant -> CompletableFuture.completedFuture(
+                        decide.apply(tenant).toCompletableFuture().join()), keys).runBlocking(inFlight, warmup, seconds);
+            }
+            return new Load(decide, keys).runAsync(inFlight, warmup, seconds);
         } finally {
             pipelined.close();
         }
