@@ -2,7 +2,9 @@
 # The same endpoint with and without @RateLimited (synchronous on a worker thread, and Uni on the event loop), driven
 # by wrk with 100,000 tenants and with one hot tenant; then one tenant over its limit (10 per hour) flooding an
 # endpoint. Prints requests/s, the ratio to the unannotated endpoint, non-2xx responses, Redis commands per refused
-# request and the application's CPU per request (admitted and refused). All in one run, on one redis-server.
+# request and the application's CPU per request (admitted and refused). All in one run, on one redis-server. Also the
+# transport's ceiling: the Uni endpoint sending the baseline's script through Quarkus's Redis client itself, with no
+# rate limiter, against the plain Uni endpoint: the most any limiter on that client could reach.
 #
 #   bench/http.sh [seconds=10] [connections=64]
 #
@@ -41,7 +43,7 @@ cpu_ticks() { awk '{print $14 + $15}' "/proc/$app_pid/stat"; }
 ticks_per_second=$(getconf CLK_TCK)
 
 echo "warming up..."
-for path in /http/plain /http/limited /http/plain-uni /http/limited-uni; do
+for path in /http/plain /http/limited /http/plain-uni /http/limited-uni /http/transport-uni; do
   wrk -t2 -c"$connections" -d5s -s "$work/tenants.lua" "$base$path" > /dev/null
 done
 
@@ -55,6 +57,12 @@ for kind in "" "-uni"; do
       "$(python3 -c "print($limited / $plain)")" "$non2xx"
   done
 done
+
+# the transport's ceiling: the Uni endpoint sending the baseline's script through Quarkus's Redis client itself
+read -r plain _ _ <<< "$(run /http/plain-uni many)"
+read -r transport non2xx _ <<< "$(run /http/transport-uni many)"
+printf '%-42s %12s %8.2f %10s   (no rate limiter: only its transport)\n' "/http/transport-uni (many)" "$transport" \
+  "$(python3 -c "print($transport / $plain)")" "$non2xx"
 
 # the application's CPU per admitted request (100k tenants, each far below its limit)
 before=$(cpu_ticks)

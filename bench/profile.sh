@@ -1,10 +1,14 @@
 #!/usr/bin/env bash
 # Where the application's CPU goes while deciding: JFR execution samples of the benchmark application under
-# RateLimiter.tryAcquire load (64 in flight, 100k keys), summarised as the top frames and the top extension frames.
+# RateLimiter.tryAcquire load (64 in flight, 100k keys), or under wrk on one of its HTTP endpoints (100k tenants),
+# summarised as the top frames, the share of samples with the extension on the stack, and the extension's frames
+# nearest to the top.
 #
-#   bench/profile.sh [client=extension] [seconds=10]   (client: extension, extension-blocking or lettuce)
+#   bench/profile.sh [client=extension] [seconds=10]
+#     client: extension, extension-blocking, lettuce, quarkus-client, or http:<path> (http:/http/limited-uni, with wrk)
 #
-# Needs JDK 17 (jfr), redis-server and redis-cli, curl, python3. Leaves the recording in target/bench-profile.jfr.
+# Needs JDK 17 (jfr), redis-server and redis-cli, curl, python3 (and wrk for http:). Leaves the recording in
+# target/bench-profile.jfr.
 source "$(dirname "$0")/lib.sh"
 client=${1:-extension}
 seconds=${2:-10}
@@ -12,20 +16,39 @@ recording=$PWD/target/bench-profile.jfr
 mkdir -p target
 build_bench_app
 start_redis
-start_app -Xmx1g -XX:StartFlightRecording=filename="$recording",settings=profile
-curl -s "http://127.0.0.1:$app_port/bench/run?client=$client&inFlight=64&keys=100000&seconds=$seconds&warmup=3"; echo
-jcmd "$app_pid" JFR.dump filename="$recording" > /dev/null
-jfr print --events jdk.ExecutionSample "$recording" | python3 -c '
+if [[ $client == http:* ]]; then
+  start_app -Xmx1g # recorded after wrk's warm-up
+else
+  start_app -Xmx1g -XX:StartFlightRecording=filename="$recording",settings=profile
+fi
+if [[ $client == http:* ]]; then
+  cat > "$work/tenants.lua" <<'LUA'
+request = function()
+  return wrk.format("GET", nil, { ["X-Tenant-Id"] = "t" .. math.random(1, 100000) })
+end
+LUA
+  url="http://127.0.0.1:$app_port${client#http:}"
+  wrk -t2 -c64 -d3s -s "$work/tenants.lua" "$url" > /dev/null
+  jcmd "$app_pid" JFR.start name=measured settings=profile "jdk.ExecutionSample#period=1ms" > /dev/null
+  wrk -t2 -c64 -d"${seconds}s" -s "$work/tenants.lua" "$url" | grep -E "Requests/sec|Non-2xx"
+  jcmd "$app_pid" JFR.dump name=measured filename="$recording" > /dev/null
+else
+  curl -s "http://127.0.0.1:$app_port/bench/run?client=$client&inFlight=64&keys=100000&seconds=$seconds&warmup=3"
+  echo
+  jcmd "$app_pid" JFR.dump filename="$recording" > /dev/null
+fi
+jfr print --stack-depth 64 --events jdk.ExecutionSample "$recording" | python3 -c '
 import collections, re, sys
-top, ours, total, stack = collections.Counter(), collections.Counter(), 0, []
+top, ours, total, stack, with_ours = collections.Counter(), collections.Counter(), 0, [], 0
 def flush():
-    global total
+    global total, with_ours
     if stack:
         total += 1
         top[stack[0]] += 1
         for frame in stack:
             if "io.quarkiverse.ratelimit" in frame:
                 ours[frame] += 1
+                with_ours += 1
                 break
 for line in sys.stdin:
     if line.startswith("jdk.ExecutionSample"):
@@ -37,6 +60,6 @@ flush()
 print("%d samples; top frames:" % total)
 for frame, n in top.most_common(15):
     print("  %5.1f%%  %s" % (100.0 * n / total, frame))
-print("first extension frame on the stack:")
+print("%.1f%% of the samples have an extension frame on the stack; the one nearest to the top:" % (100.0 * with_ours / total))
 for frame, n in ours.most_common(12):
     print("  %5.1f%%  %s" % (100.0 * n / total, frame))'
