@@ -63,23 +63,35 @@ public class CallAdmitter {
         if (method.tenantRule() == null) {
             return decide(request, method.limits(), null, arguments);
         }
-        return tenants.resolve(method.tenantRule(), request, arguments, method.limits().getParameters())
-                .flatMap(tenant -> {
-                    if (tenant.id() == null) {
-                        return decide(request, method.limits(), tenant, arguments);
-                    }
-                    if (plans.isBlocked(tenant.id()) || runTimeLimits.isBlocked(tenant.tag())) {
-                        throw new TenantBlockedException();
-                    }
-                    if (plans.isExempt(tenant.id())) {
-                        return Uni.createFrom().item(Admission.NONE);
-                    }
-                    if (!method.dependsOnPlan()) {
-                        return decide(request, runTimeLimits.apply(method.limits(), tenant.tag()), tenant, arguments);
-                    }
-                    return plans.plan(tenant.id(), request).flatMap(plan -> decide(request,
-                            runTimeLimits.apply(method.limits(plan), tenant.tag()), tenant, arguments));
-                });
+        if (!RequestTenantResolver.isImmediate(method.tenantRule())) {
+            return tenants.resolve(method.tenantRule(), request, arguments, method.limits().getParameters())
+                    .flatMap(tenant -> admit(method, request, tenant, arguments));
+        }
+        try {
+            ResolvedTenant tenant = tenants.resolveImmediately(method.tenantRule(), request, arguments,
+                    method.limits().getParameters());
+            return admit(method, request, tenant, arguments);
+        } catch (RuntimeException e) {
+            return Uni.createFrom().failure(e); // a refusal as the Uni's failure, as from a deferred tenant
+        }
+    }
+
+    private Uni<Admission> admit(EffectiveMethod method, RoutingContext request, ResolvedTenant tenant,
+            Object[] arguments) {
+        if (tenant.id() == null) {
+            return decide(request, method.limits(), tenant, arguments);
+        }
+        if (plans.isBlocked(tenant.id()) || runTimeLimits.isBlocked(tenant.tag())) {
+            throw new TenantBlockedException();
+        }
+        if (plans.isExempt(tenant.id())) {
+            return Uni.createFrom().item(Admission.NONE);
+        }
+        if (!method.dependsOnPlan()) {
+            return decide(request, runTimeLimits.apply(method.limits(), tenant.tag()), tenant, arguments);
+        }
+        return plans.plan(tenant.id(), request).flatMap(plan -> decide(request,
+                runTimeLimits.apply(method.limits(plan), tenant.tag()), tenant, arguments));
     }
 
     private Uni<Admission> decide(RoutingContext request, MethodLimits limits, ResolvedTenant tenant,

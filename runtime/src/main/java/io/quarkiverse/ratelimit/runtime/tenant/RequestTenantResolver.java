@@ -87,33 +87,60 @@ public class RequestTenantResolver {
      */
     public Uni<ResolvedTenant> resolve(TenantRule rule, RoutingContext request, Object[] arguments,
             Map<String, Integer> parameters) {
-        return source(rule.source(), request, arguments, parameters).map(tenant -> {
-            if (tenant != null && !tenant.isBlank()) {
-                return new ResolvedTenant(tenant, TenantTags.forTenant(tenant));
+        if (isImmediate(rule)) {
+            try {
+                return Uni.createFrom().item(resolveImmediately(rule, request, arguments, parameters));
+            } catch (TenantRequiredException e) {
+                return Uni.createFrom().failure(e);
             }
-            return switch (rule.missing()) {
-                case ANONYMOUS -> new ResolvedTenant(null, TenantTags.ANONYMOUS);
-                case CLIENT_ADDRESS -> new ResolvedTenant(null, clientAddresses.tag(request));
-                case REJECT -> throw new TenantRequiredException(missingMessage(rule.source(), request),
-                        rule.missingStatus());
-            };
-        });
-    }
-
-    private Uni<String> source(TenantSource source, RoutingContext request, Object[] arguments,
-            Map<String, Integer> parameters) {
-        return switch (source) {
-            case HEADER -> Uni.createFrom().item(request == null ? null : request.request().getHeader(header));
+        }
+        Uni<String> tenant = switch (rule.source()) {
             case PRINCIPAL -> identity().map(id -> isAuthenticated(id) ? id.getPrincipal().getName() : null);
             case JWT_CLAIM -> identity()
                     .map(id -> isAuthenticated(id) ? JwtClaims.claim(id.getPrincipal(), claim) : null);
-            case PATH_PARAMETER -> {
-                Integer at = parameters == null ? null : parameters.get(pathParameter);
-                Object value = at == null || arguments == null ? null : arguments[at];
-                yield Uni.createFrom().item(value == null ? null : value.toString());
-            }
             case RESOLVER -> resolver.get().resolve(request);
-            case DEFAULT -> throw new IllegalStateException("A tenant rule has a concrete source");
+            case HEADER, PATH_PARAMETER, DEFAULT -> throw new IllegalStateException("Not a deferred source");
+        };
+        return tenant.map(id -> resolved(rule, request, id));
+    }
+
+    /**
+     * Whether the rule's source gives the tenant at once, from the request or the arguments: a header or a parameter,
+     * not a security identity or the application's resolver, which may have to wait. Such a tenant is resolved without
+     * a {@code Uni}, whose every operator would capture and restore the caller's context.
+     */
+    public static boolean isImmediate(TenantRule rule) {
+        return rule.source() == TenantSource.HEADER || rule.source() == TenantSource.PATH_PARAMETER;
+    }
+
+    /**
+     * The tenant of an {@linkplain #isImmediate immediate} rule.
+     *
+     * @throws TenantRequiredException when there is none and the rule rejects such calls
+     */
+    public ResolvedTenant resolveImmediately(TenantRule rule, RoutingContext request, Object[] arguments,
+            Map<String, Integer> parameters) {
+        String tenant;
+        if (rule.source() == TenantSource.HEADER) {
+            tenant = request == null ? null : request.request().getHeader(header);
+        } else {
+            Integer at = parameters == null ? null : parameters.get(pathParameter);
+            Object value = at == null || arguments == null ? null : arguments[at];
+            tenant = value == null ? null : value.toString();
+        }
+        return resolved(rule, request, tenant);
+    }
+
+    /** The tenant found by the rule's source, else what the rule says for a call without one. */
+    private ResolvedTenant resolved(TenantRule rule, RoutingContext request, String tenant) {
+        if (tenant != null && !tenant.isBlank()) {
+            return new ResolvedTenant(tenant, TenantTags.forTenant(tenant));
+        }
+        return switch (rule.missing()) {
+            case ANONYMOUS -> new ResolvedTenant(null, TenantTags.ANONYMOUS);
+            case CLIENT_ADDRESS -> new ResolvedTenant(null, clientAddresses.tag(request));
+            case REJECT -> throw new TenantRequiredException(missingMessage(rule.source(), request),
+                    rule.missingStatus());
         };
     }
 
