@@ -63,17 +63,8 @@ public class CallAdmitter {
         if (method.tenantRule() == null) {
             return decide(request, method.limits(), null, arguments);
         }
-        if (!RequestTenantResolver.isImmediate(method.tenantRule())) {
-            return tenants.resolve(method.tenantRule(), request, arguments, method.limits().getParameters())
-                    .flatMap(tenant -> admit(method, request, tenant, arguments));
-        }
-        try {
-            ResolvedTenant tenant = tenants.resolveImmediately(method.tenantRule(), request, arguments,
-                    method.limits().getParameters());
-            return admit(method, request, tenant, arguments);
-        } catch (RuntimeException e) {
-            return Uni.createFrom().failure(e); // a refusal as the Uni's failure, as from a deferred tenant
-        }
+        return tenants.resolve(method.tenantRule(), request, arguments, method.limits().getParameters(),
+                tenant -> admit(method, request, tenant, arguments));
     }
 
     private Uni<Admission> admit(EffectiveMethod method, RoutingContext request, ResolvedTenant tenant,

@@ -40,8 +40,8 @@ public class ConcurrencyLimitInterceptor {
     Object limit(InvocationContext invocation) throws Exception {
         ConcurrencyDefinition limit = methods.concurrencyFor(invocation.getMethod());
         return GuardedCall.proceed(invocation, limit.getReturnKind(),
-                () -> tenants.resolve(tenantRule, tenants.currentRequest(), null, null)
-                        .flatMap(tenant -> leases.acquire(tenant.tag(), limit)),
+                () -> tenants.resolve(tenantRule, tenants.currentRequest(), null, null,
+                        tenant -> leases.acquire(tenant.tag(), limit)),
                 "@ConcurrencyLimited");
     }
 }

@@ -2,6 +2,7 @@ package io.quarkiverse.ratelimit.runtime.tenant;
 
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Function;
 
 import jakarta.inject.Singleton;
 
@@ -81,54 +82,45 @@ public class RequestTenantResolver {
     }
 
     /**
+     * Resolves the tenant, then continues with {@code next}. A tenant that comes at once (a header, a parameter) is
+     * passed to {@code next} directly, without a {@code Uni} whose every operator would capture and restore the
+     * caller's context; a security identity or the application's resolver may have to wait, and is chained. Either
+     * way a failure (a required tenant missing, or what {@code next} throws) is the returned {@code Uni}'s failure.
+     *
      * @param request the current HTTP request, {@code null} when the call is not part of one
      * @param arguments the method's arguments (for the path-parameter source), {@code null} when unknown
      * @param parameters the positions of the method's named parameters
      */
-    public Uni<ResolvedTenant> resolve(TenantRule rule, RoutingContext request, Object[] arguments,
-            Map<String, Integer> parameters) {
-        if (isImmediate(rule)) {
+    public <T> Uni<T> resolve(TenantRule rule, RoutingContext request, Object[] arguments,
+            Map<String, Integer> parameters, Function<ResolvedTenant, Uni<T>> next) {
+        TenantSource source = rule.source();
+        if (source == TenantSource.HEADER || source == TenantSource.PATH_PARAMETER) {
             try {
-                return Uni.createFrom().item(resolveImmediately(rule, request, arguments, parameters));
-            } catch (TenantRequiredException e) {
+                return next.apply(resolved(rule, request, immediate(source, request, arguments, parameters)));
+            } catch (RuntimeException e) {
                 return Uni.createFrom().failure(e);
             }
         }
-        Uni<String> tenant = switch (rule.source()) {
+        Uni<String> deferred = switch (source) {
             case PRINCIPAL -> identity().map(id -> isAuthenticated(id) ? id.getPrincipal().getName() : null);
             case JWT_CLAIM -> identity()
                     .map(id -> isAuthenticated(id) ? JwtClaims.claim(id.getPrincipal(), claim) : null);
             case RESOLVER -> resolver.get().resolve(request);
-            case HEADER, PATH_PARAMETER, DEFAULT -> throw new IllegalStateException("Not a deferred source");
+            case HEADER, PATH_PARAMETER, DEFAULT -> throw new IllegalStateException("A tenant rule has a concrete source");
         };
-        return tenant.map(id -> resolved(rule, request, id));
+        return deferred.flatMap(id -> next.apply(resolved(rule, request, id)));
     }
 
-    /**
-     * Whether the rule's source gives the tenant at once, from the request or the arguments: a header or a parameter,
-     * not a security identity or the application's resolver, which may have to wait. Such a tenant is resolved without
-     * a {@code Uni}, whose every operator would capture and restore the caller's context.
-     */
-    public static boolean isImmediate(TenantRule rule) {
-        return rule.source() == TenantSource.HEADER || rule.source() == TenantSource.PATH_PARAMETER;
-    }
+    /** The tenant from a header or a parameter: known at once. */
 
-    /**
-     * The tenant of an {@linkplain #isImmediate immediate} rule.
-     *
-     * @throws TenantRequiredException when there is none and the rule rejects such calls
-     */
-    public ResolvedTenant resolveImmediately(TenantRule rule, RoutingContext request, Object[] arguments,
+    private String immediate(TenantSource source, RoutingContext request, Object[] arguments,
             Map<String, Integer> parameters) {
-        String tenant;
-        if (rule.source() == TenantSource.HEADER) {
-            tenant = request == null ? null : request.request().getHeader(header);
-        } else {
-            Integer at = parameters == null ? null : parameters.get(pathParameter);
-            Object value = at == null || arguments == null ? null : arguments[at];
-            tenant = value == null ? null : value.toString();
+        if (source == TenantSource.HEADER) {
+            return request == null ? null : request.request().getHeader(header);
         }
-        return resolved(rule, request, tenant);
+        Integer at = parameters == null ? null : parameters.get(pathParameter);
+        Object value = at == null || arguments == null ? null : arguments[at];
+        return value == null ? null : value.toString();
     }
 
     /** The tenant found by the rule's source, else what the rule says for a call without one. */
