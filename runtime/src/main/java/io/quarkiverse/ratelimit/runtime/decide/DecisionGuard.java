@@ -3,6 +3,7 @@ package io.quarkiverse.ratelimit.runtime.decide;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Consumer;
 import java.util.function.Function;
@@ -325,11 +326,8 @@ public class DecisionGuard {
         return nodes.worst();
     }
 
-    /**
-     * Each breaker's state by node: one entry ({@link io.quarkiverse.ratelimit.runtime.redis.RedisTopology#UNKNOWN}) outside a
-     * cluster.
-     */
-    public java.util.Map<String, CircuitBreakerTransition.State> circuitStates() {
+    /** In a cluster, each master's breaker state by node; empty outside one (see {@link #circuitState}). */
+    public Map<String, CircuitBreakerTransition.State> circuitStates() {
         return nodes.states();
     }
 

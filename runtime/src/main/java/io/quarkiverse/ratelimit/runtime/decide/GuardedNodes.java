@@ -118,9 +118,15 @@ final class GuardedNodes {
         return soonest == null ? Duration.ofSeconds(1) : soonest;
     }
 
-    /** Each node's breaker state, by node name (for the readiness check and the Dev UI). */
+    /**
+     * In a cluster, each master's breaker state by node name (for the readiness check and the Dev UI); empty outside
+     * one, where {@link #worst} is the one breaker's state.
+     */
     Map<String, State> states() {
         Map<String, State> states = new TreeMap<>();
+        if (single != null) {
+            return states;
+        }
         byName.forEach((name, node) -> {
             if (deciding(node)) {
                 states.put(name, node.breaker.state());

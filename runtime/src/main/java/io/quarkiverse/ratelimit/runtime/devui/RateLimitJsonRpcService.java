@@ -100,9 +100,7 @@ public class RateLimitJsonRpcService {
         state.put("redisRetryIn", guard.circuitState() == io.quarkiverse.ratelimit.CircuitBreakerTransition.State.OPEN
                 ? guard.retryAfter().toMillis() + " ms"
                 : "");
-        if (guard.circuitStates().size() > 1) {
-            guard.circuitStates().forEach((node, circuit) -> state.put("circuit " + node, name(circuit)));
-        }
+        guard.circuitStates().forEach((node, circuit) -> state.put("circuit " + node, name(circuit)));
         state.put("decisionsSentToRedis", guard.redisAttempts());
         state.put("decisionsWithoutRedis", guard.degradedCalls());
         state.put("refusalsFromCache", guard.cachedRefusals());

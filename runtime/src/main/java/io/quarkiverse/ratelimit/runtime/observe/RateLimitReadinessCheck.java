@@ -1,6 +1,7 @@
 package io.quarkiverse.ratelimit.runtime.observe;
 
 import java.time.Duration;
+import java.util.Locale;
 import java.util.Map;
 import java.util.stream.Collectors;
 
@@ -13,7 +14,6 @@ import org.eclipse.microprofile.health.Readiness;
 import io.quarkiverse.ratelimit.CircuitBreakerTransition;
 import io.quarkiverse.ratelimit.runtime.config.RateLimitConfig;
 import io.quarkiverse.ratelimit.runtime.decide.DecisionGuard;
-import io.quarkiverse.ratelimit.runtime.redis.RedisTopology;
 import io.quarkiverse.ratelimit.runtime.redis.ScriptRunner;
 import io.smallrye.health.api.AsyncHealthCheck;
 import io.smallrye.mutiny.Uni;
@@ -67,10 +67,10 @@ public class RateLimitReadinessCheck implements AsyncHealthCheck {
                 .withData("decisions-without-redis", guard.degradedCalls())
                 .withData("strict", strict);
         Map<String, CircuitBreakerTransition.State> byNode = guard.circuitStates();
-        if (!byNode.containsKey(RedisTopology.UNKNOWN) || byNode.size() > 1) {
+        if (!byNode.isEmpty()) {
             // a cluster: one breaker per master, so some masters' tenants may be exact while others' fail over
             response.withData("circuit-by-node", byNode.entrySet().stream()
-                    .map(node -> node.getKey() + "=" + node.getValue().name().toLowerCase(java.util.Locale.ROOT))
+                    .map(node -> node.getKey() + "=" + node.getValue().name().toLowerCase(Locale.ROOT))
                     .collect(Collectors.joining(", ")));
         }
         return response.build();

@@ -20,9 +20,9 @@ import io.vertx.redis.client.Response;
  * Redis and the client read and write them in batches, instead of borrowing a pooled connection for one request and
  * one reply each. A calling thread always uses the same connection.
  * <p>
- * A connection that fails (closed, reset, its node gone, any error reply but a missing script or function) is dropped, and the
- * next decision opens a new one, which behind Sentinel finds the current master; the decisions in flight on it fail and
- * are decided by their failure mode, as a failed decision always was.
+ * A connection that fails (closed, reset, its node gone, any error reply but a missing script or function) is
+ * dropped, and the next decision opens a new one, which behind Sentinel finds the current master; the decisions in
+ * flight on it fail and are decided by their failure mode, as a failed decision always was.
  * <p>
  * A cluster connection holds one connection per master, and one master failing must not take the others' decisions
  * down with it: it is replaced in the background instead, and kept until its replacement is open. Opening one needs
@@ -31,9 +31,9 @@ import io.vertx.redis.client.Response;
  * slots, the replacement opens and takes over. (The old connection alone would not heal: the client never replaces a
  * node connection that closed.)
  * <p>
- * A connection whose queue of
- * unanswered requests is full hands the call to {@code overflow} (the pool). Vert.x futures, not Mutiny: this runs for
- * every decision, and each Mutiny step would capture and restore the caller's context.
+ * A connection whose queue of unanswered requests is full hands the call to {@code overflow} (the pool). Vert.x
+ * futures, not Mutiny: this runs for every decision, and each Mutiny step would capture and restore the caller's
+ * context.
  * <p>
  * Durable decisions ({@code quarkus.rate-limit.durable.replicas}) go through each connection's
  * {@link AcknowledgedGroup}: sent in groups, each followed by one {@code WAIT}, and answered only once enough replicas

@@ -72,6 +72,7 @@ class GuardedNodesTest {
         assertThat(node.counts(now.get())).isTrue();
         failThrice(node);
         assertThat(nodes.worst()).isEqualTo(State.OPEN);
+        assertThat(nodes.states()).as("no states by node: the readiness check and the Dev UI show the one").isEmpty();
         assertThat(transitions).singleElement().extracting(CircuitBreakerTransition::node).isNull();
     }
 
