@@ -1,7 +1,5 @@
 package org.acme.bench;
 
-import java.util.concurrent.CompletionStage;
-
 import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.GET;
@@ -11,10 +9,7 @@ import jakarta.ws.rs.Path;
 import io.quarkiverse.ratelimit.RateLimited;
 import io.quarkus.runtime.StartupEvent;
 import io.smallrye.mutiny.Uni;
-import io.vertx.redis.client.Command;
 import io.vertx.redis.client.Redis;
-import io.vertx.redis.client.RedisConnection;
-import io.vertx.redis.client.Request;
 
 /**
  * The same endpoint with and without {@code @RateLimited}, synchronous (worker thread) and {@code Uni} (event loop);
@@ -26,13 +21,10 @@ public class HttpBenchmark {
     @Inject
     Redis redis;
 
-    private RedisConnection pipelined;
-    private String sha;
+    private MinimalSlidingWindow.ThroughQuarkusClient transport;
 
     void connect(@Observes StartupEvent ignored) {
-        pipelined = redis.connect().toCompletionStage().toCompletableFuture().join();
-        sha = pipelined.send(Request.cmd(Command.SCRIPT).arg("LOAD").arg(MinimalSlidingWindow.SCRIPT))
-                .toCompletionStage().toCompletableFuture().join().toString();
+        transport = new MinimalSlidingWindow.ThroughQuarkusClient(redis);
     }
 
     @GET
@@ -69,10 +61,7 @@ public class HttpBenchmark {
     @GET
     @Path("transport-uni")
     public Uni<String> transportUni(@HeaderParam("X-Tenant-Id") String tenant) {
-        CompletionStage<String> sent = pipelined.send(Request.cmd(Command.EVALSHA).arg(sha).arg(2)
-                .arg("{" + tenant + "}:a").arg("{" + tenant + "}:b").arg("1000000000").arg("3600000"))
-                .toCompletionStage().thenApply(ignored -> "ok");
-        return Uni.createFrom().completionStage(sent);
+        return Uni.createFrom().completionStage(transport.decide(tenant).thenApply(ignored -> "ok"));
     }
 
     /** One tenant over its limit floods it: the refused path. */

@@ -24,10 +24,7 @@ import io.quarkiverse.ratelimit.RateLimiter;
 import io.smallrye.mutiny.Uni;
 import io.smallrye.mutiny.subscription.UniSubscriber;
 import io.smallrye.mutiny.subscription.UniSubscription;
-import io.vertx.redis.client.Command;
 import io.vertx.redis.client.Redis;
-import io.vertx.redis.client.RedisConnection;
-import io.vertx.redis.client.Request;
 
 /**
  * {@code GET /bench/run?client=...&inFlight=64&keys=100000&seconds=10}: decisions per second through
@@ -47,7 +44,7 @@ import io.vertx.redis.client.Request;
 @Path("/bench")
 public class ProgrammaticBenchmark {
 
-    private static final String[] ARGS = { "1000000000", "3600000" };
+    private static final String[] ARGS = { MinimalSlidingWindow.LIMIT, MinimalSlidingWindow.WINDOW_MS };
 
     @Inject
     RateLimiter limiter;
@@ -123,20 +120,14 @@ public class ProgrammaticBenchmark {
 
     private String quarkusClient(int inFlight, int keys, int warmup, int seconds, boolean blocking)
             throws InterruptedException {
-        RedisConnection pipelined = quarkusRedis.connect().toCompletionStage().toCompletableFuture().join();
-        try {
-            String sha = pipelined.send(Request.cmd(Command.SCRIPT).arg("LOAD").arg(MinimalSlidingWindow.SCRIPT))
-                    .toCompletionStage().toCompletableFuture().join().toString();
-            Function<String, CompletionStage<?>> decide = tenant -> pipelined.send(Request.cmd(Command.EVALSHA)
-                    .arg(sha).arg(2).arg("{" + tenant + "}:a").arg("{" + tenant + "}:b").arg(ARGS[0]).arg(ARGS[1]))
-                    .toCompletionStage();
+        try (MinimalSlidingWindow.ThroughQuarkusClient transport = new MinimalSlidingWindow.ThroughQuarkusClient(
+                quarkusRedis)) {
+            Function<String, CompletionStage<?>> decide = transport::decide;
             if (blocking) {
                 return new Load(tenant -> CompletableFuture.completedFuture(
                         decide.apply(tenant).toCompletableFuture().join()), keys).runBlocking(inFlight, warmup, seconds);
             }
             return new Load(decide, keys).runAsync(inFlight, warmup, seconds);
-        } finally {
-            pipelined.close();
         }
     }
 
