@@ -17,6 +17,7 @@
 --   limit_args(ARGV, i)     limit i's algorithm module name, limit, window_us (the window in
 --                           microseconds), cost and burst (0 replaced by the limit)
 --   shadowed(KEYS, ARGV, i) whether limit i is in shadow mode
+--   announce(KEYS, channel) publishes KEYS on the invalidation channel (nothing when channel is nil or '')
 --
 -- Every algorithm module (lua/<algorithm>.lua) returns { check = ..., commit = ..., refund = ... }:
 --   check(key, now_us, limit, window_us, cost, burst) -> allowed (1 | 0), remaining, reset_ms,
@@ -51,6 +52,16 @@ end
 local function shadowed(KEYS, ARGV, i)
   local mask = ARGV[2 + ARGS_PER_LIMIT * #KEYS]
   return mask ~= nil and mask:byte(i) == 49
+end
+
+-- Every instance subscribes to the invalidation channel (runtime/redis/InvalidationChannel.java): a
+-- change that can turn a refusal into an admission publishes the keys it changed, in the script that
+-- changes them, so no instance can miss it and still hear of later ones. PUBLISH takes no key: in a
+-- cluster it reaches every node, whichever slot the script ran on.
+local function announce(KEYS, channel)
+  if channel ~= nil and channel ~= '' then
+    redis.call('PUBLISH', channel, table.concat(KEYS, '\n'))
+  end
 end
 
 -- The usual cost ('1') and burst ('0', the limit) are compared as strings: parsing a number (strtod) is a

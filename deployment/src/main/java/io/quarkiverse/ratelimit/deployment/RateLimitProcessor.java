@@ -49,6 +49,7 @@ import io.quarkiverse.ratelimit.runtime.policy.LimitModes;
 import io.quarkiverse.ratelimit.runtime.policy.RunTimeLimits;
 import io.quarkiverse.ratelimit.runtime.policy.TenantPlans;
 import io.quarkiverse.ratelimit.runtime.redis.ClusterNodes;
+import io.quarkiverse.ratelimit.runtime.redis.InvalidationChannel;
 import io.quarkiverse.ratelimit.runtime.redis.LuaScript;
 import io.quarkiverse.ratelimit.runtime.redis.RateLimitScripts;
 import io.quarkiverse.ratelimit.runtime.redis.RedisDecisions;
@@ -112,7 +113,8 @@ class RateLimitProcessor {
                 .addBeanClasses(RateLimitInterceptor.class, CallAdmitter.class, RedisDecisions.class,
                         DecisionGuard.class, ProgrammaticRateLimiter.class, ConcurrencyLeases.class,
                         ConcurrencyLimitInterceptor.class,
-                        ScriptRunner.class, ClusterNodes.class, RateLimitKeys.class, RequestTenantResolver.class,
+                        ScriptRunner.class, ClusterNodes.class, InvalidationChannel.class, RateLimitKeys.class,
+                        RequestTenantResolver.class,
                         ClientAddresses.class,
                         EffectiveLimits.class, TenantPlans.class, RunTimeLimits.class, LimitModes.class,
                         RedisRateLimitAdmin.class,

@@ -29,6 +29,7 @@ import io.quarkiverse.ratelimit.runtime.observe.RedisOperation;
 import io.quarkiverse.ratelimit.runtime.observe.RedisOutcome;
 import io.quarkiverse.ratelimit.runtime.policy.LimitModes;
 import io.quarkiverse.ratelimit.runtime.redis.ClusterNodes;
+import io.quarkiverse.ratelimit.runtime.redis.InvalidationChannel;
 import io.quarkiverse.ratelimit.runtime.redis.RedisDecisions;
 import io.quarkiverse.ratelimit.runtime.redis.ScriptRunner;
 import io.smallrye.mutiny.Uni;
@@ -66,7 +67,7 @@ public class DecisionGuard {
 
     DecisionGuard(RedisDecisions redis, ScriptRunner scripts, ClusterNodes cluster, RateLimitConfig config,
             Event<CircuitBreakerTransition> transitions, Vertx vertx, RateLimitMetrics metrics,
-            DecisionTracing tracing, LimitModes modes) {
+            DecisionTracing tracing, LimitModes modes, InvalidationChannel invalidations) {
         this.redis = redis;
         this.cluster = cluster;
         this.modes = modes;
@@ -92,13 +93,26 @@ public class DecisionGuard {
         this.local = new LocalFallback(config.localFallback().maxEntries(),
                 config.localFallback().expectedInstances(), System::currentTimeMillis);
         this.refusals = config.refusalCache().enabled()
-                ? new RefusalCache(config.refusalCache().maxEntries(), System::nanoTime)
+                ? new RefusalCache(config.refusalCache().maxEntries(), System::nanoTime, invalidations::live)
                 : null;
+        if (refusals != null) {
+            invalidations.listen(new InvalidationChannel.Listener() {
+                @Override
+                public void keysChanged(List<String> keys) {
+                    refusals.forget(keys);
+                }
+
+                @Override
+                public void everythingChanged() {
+                    refusals.forgetAll();
+                }
+            });
+        }
     }
 
     /**
      * One decision per limit, in order; the call is admitted only if every one allows it. A refusal this instance
-     * still holds from Redis answers without Redis, with the decisions of the refusing limits only.
+     * still holds from Redis ({@link RefusalCache}) answers without Redis, with every limit's decision as Redis gave it.
      *
      * @param tenant the tenant's id, for the metrics; {@code null} when the limits have none
      */
@@ -138,9 +152,10 @@ public class DecisionGuard {
                 return redis.decide(keys, limits, shadowMask);
             }
             long sent = System.nanoTime();
+            long stamp = refusals.stamp(keys);
             // a reply that comes after the failure mode decided is still Redis's word on the refusal
             return redis.decide(keys, limits, shadowMask)
-                    .onSuccess(decisions -> refusals.remember(keys, limits, decisions, sent));
+                    .onSuccess(decisions -> refusals.remember(keys, limits, decisions, sent, stamp));
         }, decisions -> decided(decisions, DecidedBy.REDIS, shadowMask, tenant, span),
                 failure -> withoutRedis(keys, limits, failure, tenant, span, shadowMask, node.breaker), shape);
     }
@@ -152,8 +167,8 @@ public class DecisionGuard {
     }
 
     /**
-     * Gives back what an admitted call consumed of each limit, failing after {@code decision-timeout}; a refusal this
-     * instance holds for those keys no longer holds.
+     * Gives back what an admitted call consumed of each limit, failing after {@code decision-timeout}. A refusal this
+     * instance holds for those keys no longer holds; the script tells the other instances ({@link InvalidationChannel}).
      */
     public Uni<Void> refund(List<String> keys, List<LimitDefinition> limits) {
         forget(keys);
@@ -161,7 +176,7 @@ public class DecisionGuard {
                 redis.refund(keys, limits).ifNoItem().after(decisionTimeout).fail());
     }
 
-    /** Deletes the limits' state; a refusal this instance holds for those keys no longer holds. */
+    /** Deletes the limits' state; no instance holds a refusal for those keys any longer. */
     public Uni<Void> reset(List<String> keys) {
         forget(keys);
         return redis.reset(keys);
@@ -169,7 +184,7 @@ public class DecisionGuard {
 
     private void forget(List<String> keys) {
         if (refusals != null) {
-            keys.forEach(refusals::forget);
+            refusals.forget(keys);
         }
     }
 

@@ -93,6 +93,14 @@ public class RateLimitKeys {
         return prefix + ":{" + tenantTag + "}:" + name + ":cl";
     }
 
+    /**
+     * The pub/sub channel of invalidations, {@code <prefix>:invalidations}: where the changes that can turn a refusal
+     * into an admission are announced to every instance. A channel, not a key: it holds nothing.
+     */
+    public String invalidationChannel() {
+        return prefix + ":invalidations";
+    }
+
     static String suffix(Algorithm algorithm) {
         return switch (algorithm) {
             case FIXED_WINDOW -> "fw";

@@ -15,6 +15,7 @@ import io.quarkiverse.ratelimit.Scope;
 import io.quarkiverse.ratelimit.runtime.config.RateLimitConfig;
 import io.quarkiverse.ratelimit.runtime.limit.LimitDefinition;
 import io.quarkiverse.ratelimit.runtime.limit.MethodLimits;
+import io.quarkiverse.ratelimit.runtime.redis.InvalidationChannel;
 import io.quarkiverse.ratelimit.runtime.redis.ScriptRunner;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
@@ -27,9 +28,10 @@ import io.vertx.mutiny.redis.client.Response;
 /**
  * Tenants' run-time limits, set by operators ({@code RateLimitAdmin}) and shared by every instance through Redis:
  * the hash {@code <prefix>:{~run-time-limits}} (field {@code "<tenant tag> <policy>"}, value the limit) and the
- * counter {@code <prefix>:{~run-time-limits}:version}, which every change increments. Each instance keeps a copy and
- * checks the version every {@code run-time-limits.refresh-interval}, reloading the hash when it moved: a change
- * applies on every instance within that interval (at once on the instance that made it), and decisions stay
+ * counter {@code <prefix>:{~run-time-limits}:version}, which every change increments. Each instance keeps a copy,
+ * reloaded when a change is announced ({@link InvalidationChannel}: within milliseconds on every instance) and when
+ * the version moved at the check every {@code run-time-limits.refresh-interval} (a change whose announcement an
+ * instance missed applies within that interval), and decisions stay
  * single-key, atomic scripts (no extra key per call, so no TRYAGAIN while a cluster slot migrates). Tenants blocked at
  * run time are kept in the same hash, under the field {@code "<tenant tag> ~blocked"}. While Redis is
  * unreachable the last copy stays in force, also for the local fallback. The run-time switches of limits (mode,
@@ -56,8 +58,11 @@ public class RunTimeLimits {
     private volatile String version;
     private long timer = -1;
 
-    RunTimeLimits(ScriptRunner redis, RateLimitConfig config, Vertx vertx) {
+    private final InvalidationChannel invalidations;
+
+    RunTimeLimits(ScriptRunner redis, RateLimitConfig config, Vertx vertx, InvalidationChannel invalidations) {
         this.redis = redis;
+        this.invalidations = invalidations;
         this.hashKey = config.keyPrefix() + ":{~run-time-limits}";
         this.versionKey = hashKey + ":version";
         this.switchesKey = hashKey + ":switches";
@@ -66,6 +71,18 @@ public class RunTimeLimits {
     }
 
     void start(@Observes StartupEvent event) {
+        // a change announced by any instance is loaded at once, not at the next refresh
+        invalidations.listen(new InvalidationChannel.Listener() {
+            @Override
+            public void keysChanged(List<String> keys) {
+            }
+
+            @Override
+            public void everythingChanged() {
+                refresh().subscribe().with(done -> {
+                }, failure -> LOG.debugf(failure, "Could not refresh the run-time limits; the last ones stay in force"));
+            }
+        });
         refresh().subscribe().with(done -> {
         }, failure -> LOG.debugf(failure, "Could not load the run-time limits yet"));
         timer = vertx.setPeriodic(refreshMillis, id -> refresh().subscribe().with(done -> {
@@ -162,10 +179,12 @@ public class RunTimeLimits {
         return change(delete);
     }
 
+    /** Stores a change, then loads it here and announces it to every instance ({@link InvalidationChannel}). */
     private Uni<Void> change(Request change) {
         return redis.send(change)
                 .chain(() -> redis.send(Request.cmd(Command.INCR).arg(versionKey)))
-                .chain(this::refresh);
+                .chain(this::refresh)
+                .chain(invalidations::announceEverything);
     }
 
     /** Reloads the hash when the version moved. */

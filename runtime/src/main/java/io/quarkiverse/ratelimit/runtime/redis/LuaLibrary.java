@@ -14,7 +14,7 @@ public final class LuaLibrary {
 
     private static final String NAME = "quarkus_rate_limit_";
     private static final List<String> ENTRIES = List.of(RateLimitScripts.DECIDE, RateLimitScripts.REFUND,
-            RateLimitScripts.CONCURRENCY);
+            RateLimitScripts.CONCURRENCY, RateLimitScripts.RESET);
 
     private final String name;
     private final String digest;

@@ -10,7 +10,8 @@ import io.quarkiverse.ratelimit.runtime.limit.LimitDefinition;
 /**
  * The scripts as Redis runs them, assembled from the files in {@code lua/}: the entries {@code rate_limit.lua} (every
  * decision), {@code refund.lua} (giving back what a failed call consumed) and {@code concurrency.lua} (a concurrency
- * lease), each a function of {@code (KEYS, ARGV)} defined after {@code prelude.lua} and, for the first two, the table of
+ * lease) and {@code reset.lua} (forgetting a limit's state), each a function of {@code (KEYS, ARGV)} defined after
+ * {@code prelude.lua} and, for the first two, the table of
  * algorithm modules ({@code lua/<algorithm>.lua}). Assembled two ways:
  * <ul>
  * <li>{@link #library()}: one Redis 7 function library with every entry and every module. Redis runs a library's body
@@ -26,10 +27,11 @@ public final class RateLimitScripts {
     static final String DECIDE = "rate_limit.lua";
     static final String REFUND = "refund.lua";
     static final String CONCURRENCY = "concurrency.lua";
+    static final String RESET = "reset.lua";
     static final String PRELUDE = "prelude.lua";
 
     /** The script files in the runtime jar; the deployment module registers them as native-image resources. */
-    public static final List<String> FILES = List.of(DECIDE, REFUND, PRELUDE, CONCURRENCY, "fixed_window.lua",
+    public static final List<String> FILES = List.of(DECIDE, REFUND, PRELUDE, CONCURRENCY, RESET, "fixed_window.lua",
             "sliding_window_counter.lua", "sliding_window_log.lua", "token_bucket.lua", "gcra.lua");
 
     private static final int SETS = 1 << Algorithm.values().length;
@@ -40,6 +42,7 @@ public final class RateLimitScripts {
     private final String[] modules = new String[Algorithm.values().length];
     private final LuaLibrary library;
     private final LuaScript concurrency;
+    private final LuaScript reset;
     /** Immutable scripts published through final fields: a race builds one twice, never half of one. */
     private final LuaScript[] decideBySet = new LuaScript[SETS];
     private final LuaScript[] refundBySet = new LuaScript[SETS];
@@ -49,13 +52,15 @@ public final class RateLimitScripts {
         this.decideSource = LuaScript.load(DECIDE).source();
         this.refundSource = LuaScript.load(REFUND).source();
         String concurrencySource = LuaScript.load(CONCURRENCY).source();
+        String resetSource = LuaScript.load(RESET).source();
         for (Algorithm algorithm : Algorithm.values()) {
             modules[algorithm.ordinal()] = LuaScript.load(moduleName(algorithm) + ".lua").source();
         }
         this.library = LuaLibrary.of(prelude + "\n" + algorithms(SETS - 1) + "\n" + decideSource + "\n" + refundSource
-                + "\n" + concurrencySource);
+                + "\n" + concurrencySource + "\n" + resetSource);
         this.concurrency = new LuaScript("concurrency", prelude + "\n" + concurrencySource + entryCall(CONCURRENCY),
                 library.function(CONCURRENCY));
+        this.reset = new LuaScript("reset", prelude + "\n" + resetSource + entryCall(RESET), library.function(RESET));
     }
 
     /** The function library with every entry and every algorithm ({@code FUNCTION LOAD}, Redis 7). */
@@ -105,6 +110,11 @@ public final class RateLimitScripts {
     /** Acquires a concurrency lease ({@code lua/concurrency.lua}). */
     public LuaScript concurrency() {
         return concurrency;
+    }
+
+    /** Deletes limits' state and announces it ({@code lua/reset.lua}). */
+    public LuaScript reset() {
+        return reset;
     }
 
     private static final String[] MODULE_NAMES = new String[Algorithm.values().length];

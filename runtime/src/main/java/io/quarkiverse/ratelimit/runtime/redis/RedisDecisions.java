@@ -20,9 +20,11 @@ import io.vertx.redis.client.Response;
 public class RedisDecisions {
 
     private final ScriptRunner scripts;
+    private final InvalidationChannel invalidations;
 
-    RedisDecisions(ScriptRunner scripts) {
+    RedisDecisions(ScriptRunner scripts, InvalidationChannel invalidations) {
         this.scripts = scripts;
+        this.invalidations = invalidations;
     }
 
     /**
@@ -45,20 +47,19 @@ public class RedisDecisions {
                 .map(reply -> decisions(limits, reply));
     }
 
-    /** Gives back, in one atomic call, what an admitted call consumed of each limit (clamped by every algorithm). */
+    /**
+     * Gives back, in one atomic call, what an admitted call consumed of each limit (clamped by every algorithm), and
+     * announces it to every instance ({@link InvalidationChannel}).
+     */
     public Uni<Void> refund(List<String> limitKeys, List<LimitDefinition> limits) {
-        return run(scripts.scripts().refund(RateLimitScripts.algorithmSet(limits)), limitKeys, limits)
-                .replaceWithVoid();
+        return scripts.run(scripts.scripts().refund(RateLimitScripts.algorithmSet(limits)), limitKeys,
+                ScriptArguments.refund(ScriptArguments.REDIS_CLOCK, limits, invalidations.channel())).replaceWithVoid();
     }
 
-    private Uni<io.vertx.mutiny.redis.client.Response> run(LuaScript script, List<String> limitKeys,
-            List<LimitDefinition> limits) {
-        return scripts.run(script, limitKeys, ScriptArguments.limits(ScriptArguments.REDIS_CLOCK, limits));
-    }
-
-    /** Deletes the state of the given limits' keys. */
+    /** Deletes the state of the given limits' keys (all in one hash slot), and announces it to every instance. */
     public Uni<Void> reset(List<String> limitKeys) {
-        return scripts.delete(limitKeys);
+        return scripts.run(scripts.scripts().reset(), limitKeys, ScriptArguments.reset(invalidations.channel()))
+                .replaceWithVoid();
     }
 
     /** The script returns four integers per limit: allowed, remaining, reset_ms, retry_after_ms. */

@@ -52,6 +52,18 @@ public final class ScriptArguments {
         return args;
     }
 
+    /** {@code refund.lua}: the clock, each limit's values (its cost: what to give back), then the channel to announce on. */
+    public static List<String> refund(String clock, List<LimitDefinition> limits, String channel) {
+        List<String> args = limits(clock, limits);
+        args.add(channel);
+        return args;
+    }
+
+    /** {@code reset.lua}: the channel to announce on. */
+    public static List<String> reset(String channel) {
+        return List.of(channel);
+    }
+
     /** {@code concurrency.lua}: the clock, the limit, the lease in ms and the lease id. */
     public static List<String> concurrency(String clock, ConcurrencyDefinition limit, String leaseId) {
         return List.of(clock, Integer.toString(limit.getLimit()), Long.toString(limit.getLeaseMillis()), leaseId);

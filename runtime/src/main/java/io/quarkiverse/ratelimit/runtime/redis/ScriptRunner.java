@@ -98,6 +98,11 @@ public class ScriptRunner {
     /** Long ago: until Redis has answered once, it has no credit. */
     private volatile long lastReplyNanos = System.nanoTime() - Duration.ofDays(1).toNanos();
 
+    /** The Redis client the limits use (its own connections for {@link InvalidationChannel}). */
+    Redis client() {
+        return redis;
+    }
+
     public RateLimitScripts scripts() {
         return scripts;
     }
@@ -253,6 +258,7 @@ public class ScriptRunner {
         pipelined.openAll();
         List<LuaScript> used = new ArrayList<>();
         used.add(scripts.concurrency());
+        used.add(scripts.reset());
         for (int algorithmSet : limits.algorithmSets()) {
             used.add(scripts.decide(algorithmSet));
             used.add(scripts.refund(algorithmSet));

@@ -1,0 +1,201 @@
+package io.quarkiverse.ratelimit.runtime.redis;
+
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+import jakarta.annotation.PreDestroy;
+import jakarta.enterprise.event.Observes;
+import jakarta.inject.Singleton;
+
+import org.jboss.logging.Logger;
+
+import io.quarkiverse.ratelimit.runtime.config.RateLimitConfig;
+import io.quarkiverse.ratelimit.runtime.key.RateLimitKeys;
+import io.quarkus.runtime.StartupEvent;
+import io.smallrye.mutiny.Uni;
+import io.vertx.core.Vertx;
+import io.vertx.redis.client.Command;
+import io.vertx.redis.client.RedisConnection;
+import io.vertx.redis.client.Request;
+import io.vertx.redis.client.Response;
+
+/**
+ * How every instance hears of a change in Redis that can turn a refusal into an admission, so that no local shortcut
+ * outlives the truth in Redis. One Redis pub/sub channel ({@link RateLimitKeys#invalidationChannel()}):
+ * <ul>
+ * <li>the scripts that refund or reset publish the keys they changed, in the same atomic step
+ * ({@code lua/refund.lua}, {@code lua/reset.lua});</li>
+ * <li>a change of run-time limits, blocked tenants or switches publishes {@link #EVERYTHING} once stored.</li>
+ * </ul>
+ * Each instance subscribes on a connection of its own and tells its {@link Listener}s. Whether it still hears is
+ * checked by a {@code PING} on that connection every quarter of {@code refusal-cache.unconfirmed-lifetime}: a reply
+ * comes after every message Redis published before it, so while replies come, nothing was missed. {@link #live()} is
+ * false from the moment a reply is overdue by that lifetime, or the connection is lost, until it is subscribed again;
+ * and then every listener hears {@link Listener#everythingChanged()}, since messages may have been missed meanwhile.
+ * <p>
+ * In a cluster, {@code PUBLISH} reaches every node, so a subscription on any node hears every change.
+ */
+@Singleton
+public class InvalidationChannel {
+
+    /** The message of a change that concerns every key. */
+    public static final String EVERYTHING = "*";
+
+    private static final Logger LOG = Logger.getLogger(InvalidationChannel.class);
+
+    /** What an instance does when Redis changed. Called on an event loop: quick, no blocking. */
+    public interface Listener {
+
+        /** The state of these keys changed (a refund, a reset). */
+        void keysChanged(List<String> keys);
+
+        /** Anything may have changed: run-time limits or switches, or messages may have been missed. */
+        void everythingChanged();
+    }
+
+    private final ScriptRunner redis;
+    private final Vertx vertx;
+    private final String channel;
+    private final long lifetimeNanos;
+    private final long heartbeatMillis;
+    private final List<Listener> listeners = new CopyOnWriteArrayList<>();
+    private final AtomicBoolean connecting = new AtomicBoolean();
+    private volatile RedisConnection connection;
+    /** When a reply last confirmed the subscription ({@link System#nanoTime()}), while {@link #connection} is set. */
+    private volatile long confirmedNanos;
+    private long timer = -1;
+
+    InvalidationChannel(ScriptRunner redis, RateLimitKeys keys, RateLimitConfig config, Vertx vertx) {
+        this.redis = redis;
+        this.vertx = vertx;
+        this.channel = keys.invalidationChannel();
+        this.lifetimeNanos = config.refusalCache().unconfirmedLifetime().toNanos();
+        this.heartbeatMillis = Math.max(1, config.refusalCache().unconfirmedLifetime().toMillis() / 4);
+    }
+
+    /** The channel the scripts publish on. */
+    public String channel() {
+        return channel;
+    }
+
+    public void listen(Listener listener) {
+        listeners.add(listener);
+    }
+
+    /** Whether this instance hears every invalidation now (subscribed, and confirmed within the lifetime). */
+    public boolean live() {
+        return connection != null && System.nanoTime() - confirmedNanos <= lifetimeNanos;
+    }
+
+    /** Tells every instance (this one too) that anything may have changed. */
+    public Uni<Void> announceEverything() {
+        return redis.send(io.vertx.mutiny.redis.client.Request.cmd(io.vertx.mutiny.redis.client.Command.PUBLISH)
+                .arg(channel).arg(EVERYTHING)).replaceWithVoid();
+    }
+
+    void start(@Observes StartupEvent event) {
+        subscribe();
+        timer = vertx.setPeriodic(heartbeatMillis, ignored -> heartbeat());
+    }
+
+    private void heartbeat() {
+        RedisConnection subscribed = connection;
+        if (subscribed == null) {
+            subscribe();
+            return;
+        }
+        long sent = System.nanoTime();
+        if (sent - confirmedNanos > 4 * lifetimeNanos) {
+            // silent for long (a half-open connection, a paused Redis): subscribe anew rather than wait on it
+            lost(subscribed, null);
+            subscribe();
+            return;
+        }
+        subscribed.send(Request.cmd(Command.PING)).onComplete(reply -> {
+            if (reply.succeeded()) {
+                confirmed(sent);
+            } else {
+                lost(subscribed, reply.cause());
+            }
+        });
+    }
+
+    /** A reply to a request sent at {@code sentNanos}: every message published before it has been heard. */
+    private void confirmed(long sentNanos) {
+        if (sentNanos - confirmedNanos > 0) {
+            confirmedNanos = sentNanos;
+        }
+    }
+
+    private void subscribe() {
+        if (!connecting.compareAndSet(false, true)) {
+            return;
+        }
+        redis.client().getDelegate().connect().onComplete(connected -> {
+            if (connected.failed()) {
+                connecting.set(false);
+                LOG.debugf(connected.cause(), "Could not subscribe to %s yet; refusals are not cached meanwhile", channel);
+                return;
+            }
+            RedisConnection opened = connected.result();
+            opened.handler(this::message);
+            opened.exceptionHandler(failure -> lost(opened, failure));
+            opened.endHandler(ignored -> lost(opened, null));
+            long sent = System.nanoTime();
+            opened.send(Request.cmd(Command.SUBSCRIBE).arg(channel)).onComplete(subscribed -> {
+                connecting.set(false);
+                if (subscribed.failed()) {
+                    lost(opened, subscribed.cause());
+                    return;
+                }
+                confirmedNanos = sent;
+                connection = opened;
+                // whatever was published while this instance was not subscribed is unknown
+                everythingChanged();
+            });
+        });
+    }
+
+    private void lost(RedisConnection lost, Throwable cause) {
+        if (connection == lost) {
+            connection = null;
+            LOG.debugf(cause, "Lost the subscription to %s; refusals are not cached until it is back", channel);
+        }
+        lost.close();
+    }
+
+    /** A published message: {@code [message, channel, payload]} (a RESP2 array or a RESP3 push). */
+    private void message(Response message) {
+        if (message == null || message.size() < 3 || !"message".equalsIgnoreCase(message.get(0).toString())) {
+            return;
+        }
+        String payload = message.get(2).toString();
+        if (EVERYTHING.equals(payload)) {
+            everythingChanged();
+            return;
+        }
+        List<String> keys = List.of(payload.split("\n"));
+        for (Listener listener : listeners) {
+            listener.keysChanged(keys);
+        }
+    }
+
+    private void everythingChanged() {
+        for (Listener listener : listeners) {
+            listener.everythingChanged();
+        }
+    }
+
+    @PreDestroy
+    void stop() {
+        if (timer >= 0) {
+            vertx.cancelTimer(timer);
+        }
+        RedisConnection subscribed = connection;
+        connection = null;
+        if (subscribed != null) {
+            subscribed.close();
+        }
+    }
+}
