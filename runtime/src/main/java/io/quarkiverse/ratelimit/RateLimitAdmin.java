@@ -1,76 +1,64 @@
 package io.quarkiverse.ratelimit;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 
-import io.smallrye.mutiny.Uni;
-
 /**
  * Changes limits while the application runs, for every instance at once: inject it (for example into an operator's
- * endpoint), or enable the built-in HTTP endpoints ({@code quarkus.rate-limit.admin.enabled}).
- * <p>
- * A tenant's run-time limit is stored in Redis; every instance keeps a copy, refreshed when it changes: a change applies
- * at once on the instance that made it and within {@code quarkus.rate-limit.run-time-limits.refresh-interval} (1 s) on
- * every other. It replaces the limit of every limit that uses {@code policy} (or, for a limit without a policy, is
- * named so), whatever the tenant's plan; it stays until removed, and stays in force while Redis is unreachable.
+ * endpoint), or enable the built-in HTTP endpoints ({@code quarkus.rate-limit.admin.enabled}). Each method returns
+ * once Redis has done it (at most {@link #TIMEOUT}); it must not be called on an event-loop thread. The same operations
+ * as {@code Uni}s: {@link ReactiveRateLimitAdmin}, whose documentation says what each does.
  */
 public interface RateLimitAdmin {
 
+    /** The longest a method waits for Redis before it fails. */
+    Duration TIMEOUT = Duration.ofSeconds(10);
+
+    /** The reactive shape of the same operations. */
+    ReactiveRateLimitAdmin reactive();
+
     /** Sets {@code tenant}'s limit (units per window) for {@code policy}; greater than zero. */
-    Uni<Void> setLimit(String tenant, String policy, long limit);
+    void setLimit(String tenant, String policy, long limit);
 
     /** Removes {@code tenant}'s run-time limit for {@code policy}: the configured one applies again. */
-    Uni<Void> removeLimit(String tenant, String policy);
+    void removeLimit(String tenant, String policy);
 
     /** {@code tenant}'s run-time limits, by policy. */
-    Uni<Map<String, Long>> limits(String tenant);
+    Map<String, Long> limits(String tenant);
 
-    /**
-     * What {@code tenant} has left of each limit of {@code policy}, without consuming anything. Counters split per
-     * parameter are not included (they cannot be listed without scanning Redis).
-     */
-    Uni<List<RateLimitDecision>> status(String tenant, String policy);
+    /** What {@code tenant} has left of each limit of {@code policy}, without consuming anything. */
+    List<RateLimitDecision> status(String tenant, String policy);
 
-    /**
-     * Forgets what {@code tenant} consumed of every limit of {@code policy}. Counters split per parameter are not reset;
-     * they expire with their window.
-     */
-    Uni<Void> reset(String tenant, String policy);
+    /** Forgets what {@code tenant} consumed of every limit of {@code policy}, on every instance. */
+    void reset(String tenant, String policy);
 
-    /**
-     * Refuses every limited call of {@code tenant} with {@code 403 Forbidden} ({@link TenantBlockedException}), on
-     * every instance within the refresh interval, until {@link #unblock}: an abusive tenant stopped without a
-     * redeploy. Tenants blocked for good belong in {@code quarkus.rate-limit.blocked-tenants}.
-     */
-    Uni<Void> block(String tenant);
+    /** Refuses every limited call of {@code tenant} with {@code 403 Forbidden}, on every instance, until unblocked. */
+    void block(String tenant);
 
     /** Lifts {@link #block}. */
-    Uni<Void> unblock(String tenant);
+    void unblock(String tenant);
 
     /** The policies (and names of limits without one) this application knows: what the other methods accept. */
     List<String> policies();
 
     /**
-     * Switches the limits of {@code policy} (a policy, or the name of a limit without one), or every limit when
-     * {@code policy} is {@code null}, on every instance within the refresh interval (at once on this one) and across
-     * restarts, until {@link #clearSwitches}: its mode, its rollout percentage (0 to 100) and its failure mode
-     * (not for every limit: that is {@code quarkus.rate-limit.failure-mode}). A {@code null} setting stays as it is.
-     * Every value is checked before any is written: a bad one changes nothing ({@link IllegalArgumentException}). A
-     * limit's own switch wins over its configuration, which wins over the switch of every limit.
+     * Switches the limits of {@code policy}, or every limit when {@code null} (the kill switch); see
+     * {@link ReactiveRateLimitAdmin#setSwitches}. A {@code null} setting stays as it is.
      */
-    Uni<Void> setSwitches(String policy, Mode mode, Integer rolloutPercentage, FailureMode failureMode);
+    void setSwitches(String policy, Mode mode, Integer rolloutPercentage, FailureMode failureMode);
 
-    /** {@link #setSwitches} of the mode alone: {@code shadow} or {@code off} is the kill switch. */
-    default Uni<Void> setMode(String policy, Mode mode) {
-        return setSwitches(policy, mode, null, null);
+    /** {@link #setSwitches} of the mode alone: {@code shadow} or {@code off} with a {@code null} policy is the kill switch. */
+    default void setMode(String policy, Mode mode) {
+        setSwitches(policy, mode, null, null);
     }
 
     /** Removes the run-time switches of {@code policy} (every limit when {@code null}): configuration applies. */
-    Uni<Void> clearSwitches(String policy);
+    void clearSwitches(String policy);
 
     /**
      * The run-time switches in force on this instance: by policy or name ({@code *} for every limit), each setting
-     * ({@code mode}, {@code rollout-percentage}, {@code failure-mode}) with its value.
+     * ({@code mode}, {@code rolloutPercentage}, {@code failureMode}) with its value.
      */
-    Map<String, Map<String, String>> switches();
+    Map<String, Map<String, Object>> switches();
 }

@@ -26,6 +26,7 @@ import io.quarkiverse.ratelimit.RateLimiterUnavailableException;
 import io.quarkiverse.ratelimit.TenantBlockedException;
 import io.quarkiverse.ratelimit.TenantRequiredException;
 import io.quarkiverse.ratelimit.runtime.RateLimitRecorder;
+import io.quarkiverse.ratelimit.runtime.admin.BlockingRateLimitAdmin;
 import io.quarkiverse.ratelimit.runtime.admin.RedisRateLimitAdmin;
 import io.quarkiverse.ratelimit.runtime.config.RateLimitConfigValidator;
 import io.quarkiverse.ratelimit.runtime.config.RateLimitFixedConfig;
@@ -117,7 +118,7 @@ class RateLimitProcessor {
                         RequestTenantResolver.class,
                         ClientAddresses.class,
                         EffectiveLimits.class, TenantPlans.class, RunTimeLimits.class, LimitModes.class,
-                        RedisRateLimitAdmin.class,
+                        RedisRateLimitAdmin.class, BlockingRateLimitAdmin.class,
                         RateLimitConfigValidator.class)
                 .setUnremovable()
                 .build();

@@ -96,6 +96,34 @@ class RunTimeSwitchesTest {
     }
 
     @Test
+    void theKillSwitchWinsOverALimitsOwnSwitch() {
+        String tenant = UUID.randomUUID().toString();
+        ops().contentType("application/json").body(Map.of("mode", "enforce")).put("/q/rate-limit/switches/search")
+                .then().statusCode(204);
+        ops().contentType("application/json").body(Map.of("mode", "off")).put("/q/rate-limit/switches")
+                .then().statusCode(204);
+        for (int i = 0; i < 5; i++) {
+            given().header("X-Tenant-Id", tenant).get("/search").then().statusCode(200)
+                    .header("RateLimit", nullValue());
+        }
+    }
+
+    @Test
+    void whatGetAnswersPutTakesBackUnchanged() {
+        ops().contentType("application/json")
+                .body(Map.of("mode", "shadow", "rolloutPercentage", 40, "failureMode", "fail-open"))
+                .put("/q/rate-limit/switches/search").then().statusCode(204);
+        Map<String, Object> search = ops().get("/q/rate-limit/switches").then().statusCode(200)
+                .body("search.rolloutPercentage", equalTo(40)).extract().jsonPath().getMap("search");
+
+        ops().contentType("application/json").body(search).put("/q/rate-limit/switches/search").then().statusCode(204);
+        ops().get("/q/rate-limit/switches").then().statusCode(200)
+                .body("search.mode", equalTo("shadow"))
+                .body("search.rolloutPercentage", equalTo(40))
+                .body("search.failureMode", equalTo("fail-open"));
+    }
+
+    @Test
     void aPercentageOfZeroPutsEveryTenantInShadow() {
         String tenant = UUID.randomUUID().toString();
         ops().contentType("application/json").body(Map.of("rolloutPercentage", 0)).put("/q/rate-limit/switches/search")

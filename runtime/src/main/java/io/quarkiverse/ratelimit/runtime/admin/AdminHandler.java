@@ -9,8 +9,8 @@ import java.util.function.Supplier;
 import io.quarkiverse.ratelimit.FailureMode;
 import io.quarkiverse.ratelimit.LimitRules;
 import io.quarkiverse.ratelimit.Mode;
-import io.quarkiverse.ratelimit.RateLimitAdmin;
 import io.quarkiverse.ratelimit.RateLimitDecision;
+import io.quarkiverse.ratelimit.ReactiveRateLimitAdmin;
 import io.quarkiverse.ratelimit.runtime.config.RateLimitConfig;
 import io.quarkiverse.ratelimit.runtime.http.ProblemDetails;
 import io.quarkiverse.ratelimit.runtime.policy.LimitModes;
@@ -62,12 +62,12 @@ public class AdminHandler implements Handler<RoutingContext> {
             } else if (!identity.hasRole(role)) {
                 problem(context, 403, "The role " + role + " is required");
             } else {
-                route(context, Arc.container().instance(RateLimitAdmin.class).get());
+                route(context, Arc.container().instance(ReactiveRateLimitAdmin.class).get());
             }
         }, failure -> problem(context, 401, "Authentication failed"));
     }
 
-    private void route(RoutingContext context, RateLimitAdmin admin) {
+    private void route(RoutingContext context, ReactiveRateLimitAdmin admin) {
         String path = context.normalizedPath();
         String[] segments = path.length() > base.length() ? path.substring(base.length() + 1).split("/") : new String[0];
         HttpMethod method = context.request().method();
@@ -93,7 +93,7 @@ public class AdminHandler implements Handler<RoutingContext> {
         }
     }
 
-    private void tenantRoute(RoutingContext context, RateLimitAdmin admin, HttpMethod method, String tenant,
+    private void tenantRoute(RoutingContext context, ReactiveRateLimitAdmin admin, HttpMethod method, String tenant,
             String collection, String policy, int segments) {
         if (collection.equals("limits") && segments == 3 && method == HttpMethod.GET) {
             reply(context, () -> admin.limits(tenant).map(limits -> new JsonObject(new LinkedHashMap<>(limits)).encode()),
@@ -117,7 +117,7 @@ public class AdminHandler implements Handler<RoutingContext> {
         }
     }
 
-    private void switchesRoute(RoutingContext context, RateLimitAdmin admin, HttpMethod method, String policy) {
+    private void switchesRoute(RoutingContext context, ReactiveRateLimitAdmin admin, HttpMethod method, String policy) {
         if (method == HttpMethod.GET && policy == null) {
             json(context, 200, new JsonObject(new LinkedHashMap<>(admin.switches())).encode());
         } else if (method == HttpMethod.DELETE) {

@@ -15,8 +15,8 @@ import jakarta.inject.Singleton;
 import io.quarkiverse.ratelimit.FailureMode;
 import io.quarkiverse.ratelimit.LimitRules;
 import io.quarkiverse.ratelimit.Mode;
-import io.quarkiverse.ratelimit.RateLimitAdmin;
 import io.quarkiverse.ratelimit.RateLimitDecision;
+import io.quarkiverse.ratelimit.ReactiveRateLimitAdmin;
 import io.quarkiverse.ratelimit.Scope;
 import io.quarkiverse.ratelimit.runtime.decide.DecisionGuard;
 import io.quarkiverse.ratelimit.runtime.key.RateLimitKeys;
@@ -31,9 +31,9 @@ import io.quarkiverse.ratelimit.runtime.policy.TenantPlans;
 import io.quarkiverse.ratelimit.runtime.redis.RedisDecisions;
 import io.smallrye.mutiny.Uni;
 
-/** The {@link RateLimitAdmin} bean: run-time limits shared through Redis ({@link RunTimeLimits}). */
+/** The {@link ReactiveRateLimitAdmin} bean: run-time limits shared through Redis ({@link RunTimeLimits}). */
 @Singleton
-public class RedisRateLimitAdmin implements RateLimitAdmin {
+public class RedisRateLimitAdmin implements ReactiveRateLimitAdmin {
 
     private final RedisDecisions limiter;
     private final DecisionGuard guard;
@@ -170,12 +170,15 @@ public class RedisRateLimitAdmin implements RateLimitAdmin {
     }
 
     @Override
-    public Map<String, Map<String, String>> switches() {
-        Map<String, Map<String, String>> byName = new TreeMap<>();
+    public Map<String, Map<String, Object>> switches() {
+        Map<String, Map<String, Object>> byName = new TreeMap<>();
         runTimeLimits.switches().forEach((field, value) -> {
             int separator = field.lastIndexOf(' ');
+            String setting = field.substring(separator + 1);
             byName.computeIfAbsent(field.substring(0, separator), name -> new TreeMap<>())
-                    .put(field.substring(separator + 1), value);
+                    .put(LimitModes.settingName(setting), LimitModes.ROLLOUT_PERCENTAGE.equals(setting)
+                            ? (Object) Integer.valueOf(value)
+                            : value);
         });
         return byName;
     }

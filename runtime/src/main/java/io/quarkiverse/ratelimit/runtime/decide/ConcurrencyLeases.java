@@ -9,18 +9,23 @@ import java.util.concurrent.atomic.AtomicBoolean;
 
 import jakarta.inject.Singleton;
 
+import org.jboss.logging.Logger;
+
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 
 import io.quarkiverse.ratelimit.ConcurrencyLimitExceededException;
 import io.quarkiverse.ratelimit.ConcurrencySlot;
+import io.quarkiverse.ratelimit.Mode;
 import io.quarkiverse.ratelimit.RateLimiterUnavailableException;
 import io.quarkiverse.ratelimit.runtime.config.RateLimitConfig;
 import io.quarkiverse.ratelimit.runtime.key.RateLimitKeys;
 import io.quarkiverse.ratelimit.runtime.limit.ConcurrencyDefinition;
 import io.quarkiverse.ratelimit.runtime.observe.RateLimitMetrics;
 import io.quarkiverse.ratelimit.runtime.observe.RedisOperation;
+import io.quarkiverse.ratelimit.runtime.policy.LimitModes;
 import io.quarkiverse.ratelimit.runtime.redis.ScriptArguments;
+import io.quarkiverse.ratelimit.runtime.redis.ScriptReplies;
 import io.quarkiverse.ratelimit.runtime.redis.ScriptRunner;
 import io.smallrye.mutiny.Uni;
 
@@ -32,6 +37,8 @@ import io.smallrye.mutiny.Uni;
 @Singleton
 public class ConcurrencyLeases {
 
+    private static final Logger LOG = Logger.getLogger(ConcurrencyLeases.class);
+
     private final ScriptRunner scripts;
     private final RateLimitKeys keys;
     private final DecisionGuard resilience;
@@ -40,9 +47,12 @@ public class ConcurrencyLeases {
     private final Cache<String, Semaphore> localSlots;
     private final RateLimitMetrics metrics;
 
+    private final LimitModes modes;
+
     ConcurrencyLeases(ScriptRunner scripts, RateLimitKeys keys, DecisionGuard resilience,
-            RateLimitConfig config, RateLimitMetrics metrics) {
+            RateLimitConfig config, RateLimitMetrics metrics, LimitModes modes) {
         this.scripts = scripts;
+        this.modes = modes;
         this.metrics = metrics;
         this.keys = keys;
         this.resilience = resilience;
@@ -52,33 +62,56 @@ public class ConcurrencyLeases {
                 .expireAfterAccess(1, TimeUnit.HOURS).build();
     }
 
-    /** A lease, or a failure with {@link ConcurrencyLimitExceededException} when the tenant's limit is in flight. */
+    /**
+     * A lease, or a failure with {@link ConcurrencyLimitExceededException} when the tenant's limit is in flight. By
+     * {@link LimitModes#concurrencyMode()}: {@code off} takes no lease (no Redis call); {@code shadow} takes one when
+     * a slot is free and lets the call proceed without one when none is.
+     */
     public Uni<Lease> acquire(String tenantTag, ConcurrencyDefinition limit) {
+        Mode mode = modes.concurrencyMode();
+        if (mode == Mode.OFF) {
+            return Uni.createFrom().item(Lease.NONE);
+        }
+        boolean shadow = mode == Mode.SHADOW;
         String key = keys.concurrencyKey(tenantTag, limit.getName());
         String leaseId = UUID.randomUUID().toString();
         List<String> args = ScriptArguments.concurrency(ScriptArguments.REDIS_CLOCK, limit, leaseId);
         return resilience.guarded(RedisOperation.CONCURRENCY, key,
                 () -> scripts.send(scripts.scripts().concurrency(), List.of(key), args)
-                        .map(reply -> reply.get(0).toLong() == 1 ? new Lease(this, key, leaseId, null) : null),
-                lease -> {
+                        .map(reply -> outcome(ScriptReplies.lease(reply), key, leaseId)),
+                outcome -> {
                 }, failure -> withoutRedis(key, tenantTag, limit, failure))
-                .map(lease -> {
-                    if (lease == null) {
-                        metrics.concurrencyRejected(limit.getName());
-                        throw new ConcurrencyLimitExceededException(limit.getName(), limit.getLimit());
+                .map(outcome -> {
+                    if (outcome.lease() == null && shadow) {
+                        LOG.debugf("Concurrency limit %s in shadow mode would have refused a call", limit.getName());
+                        return Lease.NONE;
                     }
-                    return lease;
+                    if (outcome.lease() == null) {
+                        metrics.concurrencyRejected(limit.getName());
+                        throw new ConcurrencyLimitExceededException(limit.getName(), limit.getLimit(),
+                                outcome.retryAfter());
+                    }
+                    return outcome.lease();
                 });
     }
 
-    private Lease withoutRedis(String key, String tenantTag, ConcurrencyDefinition limit, Throwable cause) {
+    /** A lease, or a refusal ({@code lease} null) with when a slot frees at the latest ({@code null}: unknown). */
+    private record Outcome(Lease lease, Duration retryAfter) {
+    }
+
+    private Outcome outcome(ScriptReplies.Lease reply, String key, String leaseId) {
+        return reply.acquired() ? new Outcome(new Lease(this, key, leaseId, null), null)
+                : new Outcome(null, reply.retryAfter());
+    }
+
+    private Outcome withoutRedis(String key, String tenantTag, ConcurrencyDefinition limit, Throwable cause) {
         return switch (resilience.failureMode(limit.getFailureMode())) {
-            case FAIL_OPEN -> Lease.NONE;
+            case FAIL_OPEN -> new Outcome(Lease.NONE, null);
             case FAIL_CLOSED -> throw new RateLimiterUnavailableException(limit.getName(), resilience.retryAfter(key), cause);
             case LOCAL, DEFAULT -> {
                 Semaphore slots = localSlots.get(tenantTag + '\n' + limit.getName(),
                         ignored -> new Semaphore(Math.max(1, limit.getLimit() / expectedInstances)));
-                yield slots.tryAcquire() ? new Lease(this, null, null, slots) : null;
+                yield new Outcome(slots.tryAcquire() ? new Lease(this, null, null, slots) : null, null);
             }
         };
     }

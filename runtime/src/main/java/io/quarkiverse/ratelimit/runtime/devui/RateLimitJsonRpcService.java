@@ -7,8 +7,8 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
-import io.quarkiverse.ratelimit.RateLimitAdmin;
 import io.quarkiverse.ratelimit.RateLimitDecision;
+import io.quarkiverse.ratelimit.ReactiveRateLimitAdmin;
 import io.quarkiverse.ratelimit.runtime.decide.DecisionGuard;
 import io.quarkiverse.ratelimit.runtime.limit.DeclaredLimits;
 import io.quarkiverse.ratelimit.runtime.limit.EffectiveLimits;
@@ -27,11 +27,11 @@ public class RateLimitJsonRpcService {
 
     private final DeclaredLimits declared;
     private final EffectiveLimits effective;
-    private final RateLimitAdmin admin;
+    private final ReactiveRateLimitAdmin admin;
     private final DecisionGuard guard;
     private final ScriptRunner scripts;
 
-    RateLimitJsonRpcService(DeclaredLimits declared, EffectiveLimits effective, RateLimitAdmin admin,
+    RateLimitJsonRpcService(DeclaredLimits declared, EffectiveLimits effective, ReactiveRateLimitAdmin admin,
             DecisionGuard guard, ScriptRunner scripts) {
         this.declared = declared;
         this.effective = effective;
@@ -108,7 +108,7 @@ public class RateLimitJsonRpcService {
         state.put("scriptsUsed", scripts.scriptsUsed());
         state.put("scriptsPreloaded", scripts.scriptsPreloaded());
         state.put("scriptReloads", scripts.noScriptRecoveries());
-        Map<String, Map<String, String>> switches = admin.switches();
+        Map<String, Map<String, Object>> switches = admin.switches();
         state.put("runTimeSwitches", switches.isEmpty() ? "none" : switches.toString());
         return state;
     }

@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.function.Supplier;
 
 import jakarta.inject.Inject;
 import jakarta.inject.Singleton;
@@ -20,7 +21,8 @@ import io.quarkus.runtime.configuration.ConfigurationException;
 /**
  * Each limit's mode for a tenant, and its failure mode. A run-time switch ({@code RateLimitAdmin}, stored with the
  * run-time limits) wins over configuration; a limit's own setting over the global one: the mode is the limit's switch,
- * else {@code quarkus.rate-limit.limits."<policy or name>".mode}, else the global switch, else the global mode. An
+ * else {@code quarkus.rate-limit.limits."<policy or name>".mode}, else the global switch, else the global mode; and the
+ * global switch, the kill switch, is a ceiling over all of them ({@link #withEveryLimitSwitch}). An
  * enforced limit with a rollout percentage under 100 is enforced for the tenants whose salted hash falls under it, in
  * shadow mode for the others; {@code rollout.always} and {@code rollout.never} override the hash.
  */
@@ -33,6 +35,18 @@ public class LimitModes {
     public static final String FAILURE_MODE = "failure-mode";
     public static final List<String> SETTINGS = List.of(MODE, ROLLOUT_PERCENTAGE, FAILURE_MODE);
     public static final String EVERY_LIMIT = "*";
+
+    /**
+     * A setting's name in the API and the admin endpoints' JSON ({@code rolloutPercentage}) from its name in Redis and
+     * configuration ({@code rollout-percentage}).
+     */
+    public static String settingName(String setting) {
+        return switch (setting) {
+            case ROLLOUT_PERCENTAGE -> "rolloutPercentage";
+            case FAILURE_MODE -> "failureMode";
+            default -> setting;
+        };
+    }
 
     /** The hash's resolution: a percentage of 25 puts buckets 0 to 2499 in. */
     static final int BUCKETS = 10_000;
@@ -48,20 +62,20 @@ public class LimitModes {
     private final Map<String, Integer> percentageByName;
     private final boolean everyLimitEnforced;
     private final boolean shadowHeaders;
-    /** The run-time switches; {@code null} in unit tests of configuration alone. */
-    private final RunTimeLimits runTime;
+    /** The run-time switches ({@link RunTimeLimits#switches()}); {@code null} in unit tests of configuration alone. */
+    private final Supplier<Map<String, String>> switches;
 
     @Inject
     LimitModes(RateLimitConfig config, RunTimeLimits runTime) {
         this(config.mode(), config.rollout().percentage(), config.rollout().salt(),
                 config.rollout().always().orElse(Set.of()), config.rollout().never().orElse(Set.of()),
-                modes(config), percentages(config), config.rollout().shadowHeaders(), runTime);
+                modes(config), percentages(config), config.rollout().shadowHeaders(), runTime::switches);
     }
 
     LimitModes(Mode globalMode, int globalPercentage, String salt, Set<String> always, Set<String> never,
             Map<String, Mode> modeByName, Map<String, Integer> percentageByName, boolean shadowHeaders,
-            RunTimeLimits runTime) {
-        this.runTime = runTime;
+            Supplier<Map<String, String>> switches) {
+        this.switches = switches;
         this.globalMode = globalMode;
         this.globalPercentage = globalPercentage;
         this.salt = (salt + '\n').getBytes(StandardCharsets.UTF_8);
@@ -94,7 +108,7 @@ public class LimitModes {
     }
 
     private Map<String, String> switches() {
-        return runTime == null ? Map.of() : runTime.switches();
+        return switches == null ? Map.of() : switches.get();
     }
 
     /** The limit's failure mode: its run-time switch, else as declared (possibly {@code DEFAULT}). */
@@ -117,12 +131,7 @@ public class LimitModes {
         if (mode == null) {
             mode = modeByName.get(name);
         }
-        if (mode == null && !switched.isEmpty()) {
-            mode = mode(switched.get(EVERY_LIMIT + ' ' + MODE));
-        }
-        if (mode == null) {
-            mode = globalMode;
-        }
+        mode = withEveryLimitSwitch(mode, switched);
         if (mode != Mode.ENFORCE) {
             return mode;
         }
@@ -137,6 +146,30 @@ public class LimitModes {
             return Mode.ENFORCE;
         }
         return tenant != null && bucket(tenant) < percentage * (BUCKETS / 100) ? Mode.ENFORCE : Mode.SHADOW;
+    }
+
+    /**
+     * The mode of {@code @ConcurrencyLimited} limits: the switch of every limit, else {@code quarkus.rate-limit.mode}
+     * (they have no policy, rollout or switch of their own).
+     */
+    public Mode concurrencyMode() {
+        return withEveryLimitSwitch(null, switches());
+    }
+
+    /**
+     * The precedence of modes, in one place. A limit's own mode ({@code own}: its run-time switch, else its configured
+     * {@code limits."<name>".mode}; {@code null} when it has neither) wins over the global configuration
+     * ({@code quarkus.rate-limit.mode}). The run-time switch of every limit ({@code *}, the kill switch) is a ceiling
+     * over both: {@code off} turns every limit off, {@code shadow} puts every enforced limit in shadow mode, whatever
+     * a limit's own switch or configuration says; {@code enforce} there only stands in for the global configuration.
+     */
+    private Mode withEveryLimitSwitch(Mode own, Map<String, String> switched) {
+        Mode everyLimit = switched.isEmpty() ? null : mode(switched.get(EVERY_LIMIT + ' ' + MODE));
+        Mode mode = own != null ? own : everyLimit != null ? everyLimit : globalMode;
+        if (everyLimit == Mode.OFF || everyLimit == Mode.SHADOW && mode == Mode.ENFORCE) {
+            return everyLimit;
+        }
+        return mode;
     }
 
     private int percentage(Map<String, String> switched, String name) {

@@ -1,7 +1,5 @@
 package io.quarkiverse.ratelimit.runtime.redis;
 
-import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 
 import jakarta.inject.Singleton;
@@ -10,7 +8,6 @@ import io.quarkiverse.ratelimit.RateLimitDecision;
 import io.quarkiverse.ratelimit.runtime.limit.LimitDefinition;
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.Future;
-import io.vertx.redis.client.Response;
 
 /**
  * Takes the decisions of one call on Redis: every limit of the call in one atomic script call ({@code rate_limit.lua}),
@@ -44,7 +41,7 @@ public class RedisDecisions {
             long shadowMask) {
         return scripts.send(scripts.scripts().decide(RateLimitScripts.algorithmSet(limits)), limitKeys,
                 ScriptArguments.limits(ScriptArguments.REDIS_CLOCK, limits, shadowMask))
-                .map(reply -> decisions(limits, reply));
+                .map(reply -> ScriptReplies.decisions(limits, reply));
     }
 
     /**
@@ -60,20 +57,5 @@ public class RedisDecisions {
     public Uni<Void> reset(List<String> limitKeys) {
         return scripts.run(scripts.scripts().reset(), limitKeys, ScriptArguments.reset(invalidations.channel()))
                 .replaceWithVoid();
-    }
-
-    /** The script returns four integers per limit: allowed, remaining, reset_ms, retry_after_ms. */
-    static List<RateLimitDecision> decisions(List<LimitDefinition> limits, Response reply) {
-        List<RateLimitDecision> decisions = new ArrayList<>(limits.size());
-        for (int i = 0; i < limits.size(); i++) {
-            LimitDefinition limit = limits.get(i);
-            int at = 4 * i;
-            long retryAfterMillis = reply.get(at + 3).toLong();
-            decisions.add(new RateLimitDecision(limit.getName(), limit.getLimit(), limit.window(),
-                    reply.get(at).toLong() == 1, Math.max(0, reply.get(at + 1).toLong()),
-                    Duration.ofMillis(reply.get(at + 2).toLong()),
-                    retryAfterMillis < 0 ? null : Duration.ofMillis(retryAfterMillis), false));
-        }
-        return decisions;
     }
 }

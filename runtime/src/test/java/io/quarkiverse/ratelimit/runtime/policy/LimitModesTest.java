@@ -103,6 +103,39 @@ class LimitModesTest {
     }
 
     @Test
+    void theSwitchOfEveryLimitTurnsEveryLimitOffWhateverItsOwnSettingSays() {
+        Map<String, String> switches = Map.of("* mode", "off", "search mode", "enforce");
+        LimitModes modes = new LimitModes(Mode.ENFORCE, 100, "s", Set.of(), Set.of(),
+                Map.of("search", Mode.ENFORCE), Map.of(), false, () -> switches);
+
+        assertThat(modes.mode(limit("search"), "acme")).isEqualTo(Mode.OFF);
+        assertThat(modes.mode(limit("other"), "acme")).isEqualTo(Mode.OFF);
+        assertThat(modes.concurrencyMode()).isEqualTo(Mode.OFF);
+    }
+
+    @Test
+    void theShadowSwitchOfEveryLimitShadowsEnforcedLimitsAndLeavesOffOnesOff() {
+        Map<String, String> switches = Map.of("* mode", "shadow");
+        LimitModes modes = new LimitModes(Mode.ENFORCE, 100, "s", Set.of("acme"), Set.of(),
+                Map.of("search", Mode.ENFORCE, "quiet", Mode.OFF), Map.of(), false, () -> switches);
+
+        assertThat(modes.mode(limit("search"), "acme")).isEqualTo(Mode.SHADOW);
+        assertThat(modes.mode(limit("quiet"), "acme")).isEqualTo(Mode.OFF);
+        assertThat(modes.concurrencyMode()).isEqualTo(Mode.SHADOW);
+    }
+
+    @Test
+    void theEnforceSwitchOfEveryLimitLeavesALimitsOwnSettingInForce() {
+        Map<String, String> switches = Map.of("* mode", "enforce");
+        LimitModes modes = new LimitModes(Mode.SHADOW, 100, "s", Set.of(), Set.of(),
+                Map.of("quiet", Mode.OFF), Map.of(), false, () -> switches);
+
+        assertThat(modes.mode(limit("quiet"), "acme")).isEqualTo(Mode.OFF);
+        assertThat(modes.mode(limit("search"), "acme")).isEqualTo(Mode.ENFORCE);
+        assertThat(modes.concurrencyMode()).isEqualTo(Mode.ENFORCE);
+    }
+
+    @Test
     void aLimitWithoutATenantIsEnforcedOnlyAtAHundred() {
         assertThat(rollout(99, "s", Set.of(), Set.of()).mode(SEARCH, null)).isEqualTo(Mode.SHADOW);
         assertThat(rollout(100, "s", Set.of(), Set.of()).mode(SEARCH, null)).isEqualTo(Mode.ENFORCE);
@@ -121,5 +154,10 @@ class LimitModesTest {
     private static Set<String> enforced(LimitModes modes) {
         return TENANTS.stream().filter(tenant -> modes.mode(SEARCH, tenant) == Mode.ENFORCE)
                 .collect(Collectors.toSet());
+    }
+
+    private static LimitDefinition limit(String name) {
+        return new LimitDefinition(name, 100, 60_000, Algorithm.SLIDING_WINDOW_COUNTER, FailureMode.DEFAULT, 1, List.of(),
+                false, 0, Scope.TENANT);
     }
 }

@@ -1,0 +1,43 @@
+package io.quarkiverse.ratelimit.runtime.redis;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+import io.quarkiverse.ratelimit.RateLimitDecision;
+import io.quarkiverse.ratelimit.runtime.limit.LimitDefinition;
+import io.vertx.redis.client.Response;
+
+/**
+ * The replies of the scripts, decoded: the Java half of the return contracts at the top of {@code lua/rate_limit.lua}
+ * and {@code lua/concurrency.lua}. Nothing else reads a script's reply.
+ */
+public final class ScriptReplies {
+
+    /** A concurrency lease's reply: whether it was acquired, how many are held, and when a slot frees at the latest. */
+    public record Lease(boolean acquired, long inFlight, Duration retryAfter) {
+    }
+
+    private ScriptReplies() {
+    }
+
+    /** {@code rate_limit.lua}: four integers per limit, allowed, remaining, reset_ms, retry_after_ms (-1: never). */
+    public static List<RateLimitDecision> decisions(List<LimitDefinition> limits, Response reply) {
+        List<RateLimitDecision> decisions = new ArrayList<>(limits.size());
+        for (int i = 0; i < limits.size(); i++) {
+            LimitDefinition limit = limits.get(i);
+            int at = 4 * i;
+            long retryAfterMillis = reply.get(at + 3).toLong();
+            decisions.add(new RateLimitDecision(limit.getName(), limit.getLimit(), limit.window(),
+                    reply.get(at).toLong() == 1, Math.max(0, reply.get(at + 1).toLong()),
+                    Duration.ofMillis(reply.get(at + 2).toLong()),
+                    retryAfterMillis < 0 ? null : Duration.ofMillis(retryAfterMillis), false));
+        }
+        return decisions;
+    }
+
+    /** {@code concurrency.lua}: acquired (1 | 0), in_flight, retry_after_ms. */
+    public static Lease lease(Response reply) {
+        return new Lease(reply.get(0).toLong() == 1, reply.get(1).toLong(), Duration.ofMillis(reply.get(2).toLong()));
+    }
+}
