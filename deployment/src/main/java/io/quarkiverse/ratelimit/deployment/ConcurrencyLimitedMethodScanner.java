@@ -74,10 +74,8 @@ final class ConcurrencyLimitedMethodScanner {
         FailureMode failureMode = failureModeValue == null ? FailureMode.DEFAULT
                 : FailureMode.valueOf(failureModeValue.asEnum());
 
-        boolean valid = true;
-        if (method.declaringClass().isInterface() || java.lang.reflect.Modifier.isStatic(method.flags())) {
-            valid = problem(method, "must be on an instance method of a CDI bean class");
-        }
+        String notInterceptable = InterceptableMethods.violation(method);
+        boolean valid = notInterceptable == null || problem(method, notInterceptable);
         valid &= rule(method, "limit = " + limit, LimitRules.limit(limit));
         long leaseMillis = -1;
         try {

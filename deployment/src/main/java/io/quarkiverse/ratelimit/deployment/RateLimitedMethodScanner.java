@@ -122,20 +122,11 @@ final class RateLimitedMethodScanner {
     }
 
     private boolean isInterceptable(MethodInfo method) {
-        if (method.declaringClass().isInterface()) {
-            problem(method, "is declared on an interface; interceptor bindings on interfaces are not inherited:"
-                    + " annotate the implementing class or method");
-            return false;
+        String violation = InterceptableMethods.violation(method);
+        if (violation != null) {
+            problem(method, violation);
         }
-        if (java.lang.reflect.Modifier.isPrivate(method.flags())) {
-            problem(method, "is private and cannot be intercepted; make it at least package-private");
-            return false;
-        }
-        if (java.lang.reflect.Modifier.isStatic(method.flags())) {
-            problem(method, "is static; rate-limit an instance method of a CDI bean");
-            return false;
-        }
-        return true;
+        return violation == null;
     }
 
     private List<LimitDefinition> limits(MethodInfo method, List<AnnotationInstance> annotations, String baseName,
