@@ -3,6 +3,7 @@ package io.quarkiverse.ratelimit.deployment;
 import static io.quarkus.deployment.annotations.ExecutionTime.RUNTIME_INIT;
 
 import java.util.Optional;
+import java.util.logging.Level;
 
 import org.eclipse.microprofile.config.ConfigProvider;
 import org.eclipse.microprofile.config.ConfigValue;
@@ -17,8 +18,10 @@ import io.quarkiverse.ratelimit.runtime.observe.RateLimitReadinessCheck;
 import io.quarkus.arc.deployment.AdditionalBeanBuildItem;
 import io.quarkus.deployment.Capabilities;
 import io.quarkus.deployment.Capability;
+import io.quarkus.deployment.annotations.BuildProducer;
 import io.quarkus.deployment.annotations.BuildStep;
 import io.quarkus.deployment.annotations.Record;
+import io.quarkus.deployment.logging.LogCleanupFilterBuildItem;
 import io.quarkus.deployment.metrics.MetricsCapabilityBuildItem;
 import io.quarkus.redis.deployment.client.RedisBuildTimeConfig;
 import io.quarkus.runtime.metrics.MetricsFactory;
@@ -37,6 +40,22 @@ public class ObservabilityProcessor {
         return AdditionalBeanBuildItem.unremovableOf(micrometer
                 ? MicrometerRateLimitMetrics.class
                 : NoRateLimitMetrics.class);
+    }
+
+    /**
+     * Keeps a clean start: quarkus-redis-client 3.32 builds each requested client twice (its client and data source
+     * steps both initialize every requested name, and its recorder keeps the first with {@code putIfAbsent}, having
+     * built the second), so Micrometer sees the Redis pool gauges registered twice and warns at every start. Any
+     * application that injects a Redis client with quarkus-micrometer sees it; this extension requests one. The
+     * second client is never used nor connected. Only that warning, for the Redis pool's gauges, is dropped.
+     */
+    @BuildStep
+    void quietDuplicateRedisPoolGauges(Optional<MetricsCapabilityBuildItem> metrics,
+            BuildProducer<LogCleanupFilterBuildItem> filters) {
+        if (metrics.isPresent()) {
+            filters.produce(new LogCleanupFilterBuildItem("io.micrometer.core.instrument.MeterRegistry", Level.WARNING,
+                    "This Gauge has been already registered (MeterId{name='redis.pool."));
+        }
     }
 
     /** Decisions on the current span when the application has an OpenTelemetry tracer. */

@@ -32,6 +32,8 @@ import io.quarkus.test.QuarkusUnitTest;
 class MetricsTest {
 
     static final TestRedis REDIS = TestRedis.named("metrics");
+    static final java.nio.file.Path LOG = java.nio.file.Path.of("target",
+            "metrics-test-" + ProcessHandle.current().pid() + ".log"); // the same in the test and the application
 
     @RegisterExtension
     static final QuarkusUnitTest app = new QuarkusUnitTest()
@@ -40,7 +42,10 @@ class MetricsTest {
             .overrideConfigKey("quarkus.rate-limit.tenant.header", "X-Tenant-Id")
             .overrideConfigKey("quarkus.rate-limit.decision-timeout", "300ms")
             .overrideConfigKey("quarkus.rate-limit.circuit-breaker.failure-threshold", "2")
-            .overrideConfigKey("quarkus.rate-limit.circuit-breaker.open-duration", "1h");
+            .overrideConfigKey("quarkus.rate-limit.circuit-breaker.open-duration", "1h")
+            // the log as the application writes it (console and file alike), to check that its start is clean
+            .overrideConfigKey("quarkus.log.file.enabled", "true")
+            .overrideConfigKey("quarkus.log.file.path", LOG.toString());
 
     @Path("/metered")
     public static class Metered {
@@ -185,5 +190,11 @@ class MetricsTest {
     private static long countedSeries(String scrape, String meter) {
         return scrape.lines().filter(line -> line.startsWith(meter + "{") && !line.matches(".*} 0\\.0( # .*)?"))
                 .count();
+    }
+
+    /** No warning about a meter registered twice: quarkus-redis-client 3.32 registers the Redis pool gauges twice. */
+    @Test
+    void theApplicationStartsWithACleanLog() throws Exception {
+        assertThat(Files.readString(LOG)).contains("started in").doesNotContain("has been already registered");
     }
 }

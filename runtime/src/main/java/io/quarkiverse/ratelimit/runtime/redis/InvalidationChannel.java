@@ -4,7 +4,6 @@ import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicBoolean;
 
-import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.event.Observes;
 import jakarta.inject.Singleton;
 
@@ -12,10 +11,12 @@ import org.jboss.logging.Logger;
 
 import io.quarkiverse.ratelimit.runtime.config.RateLimitConfig;
 import io.quarkiverse.ratelimit.runtime.key.RateLimitKeys;
+import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.Vertx;
 import io.vertx.redis.client.Command;
+import io.vertx.redis.client.Redis;
 import io.vertx.redis.client.RedisConnection;
 import io.vertx.redis.client.Request;
 import io.vertx.redis.client.Response;
@@ -55,6 +56,8 @@ public class InvalidationChannel {
     }
 
     private final ScriptRunner redis;
+    /** The limits' Redis client, for a connection of this channel's own. */
+    private final Redis client;
     private final Vertx vertx;
     private final String channel;
     private final long lifetimeNanos;
@@ -68,6 +71,7 @@ public class InvalidationChannel {
 
     InvalidationChannel(ScriptRunner redis, RateLimitKeys keys, RateLimitConfig config, Vertx vertx) {
         this.redis = redis;
+        this.client = redis.client().getDelegate();
         this.vertx = vertx;
         this.channel = keys.invalidationChannel();
         this.lifetimeNanos = config.refusalCache().unconfirmedLifetime().toNanos();
@@ -132,7 +136,7 @@ public class InvalidationChannel {
         if (!connecting.compareAndSet(false, true)) {
             return;
         }
-        redis.client().getDelegate().connect().onComplete(connected -> {
+        client.connect().onComplete(connected -> {
             if (connected.failed()) {
                 connecting.set(false);
                 LOG.debugf(connected.cause(), "Could not subscribe to %s yet; refusals are not cached meanwhile", channel);
@@ -187,10 +191,11 @@ public class InvalidationChannel {
         }
     }
 
-    @PreDestroy
-    void stop() {
+    /** At shutdown, before Vert.x and the Redis client close (a {@code @PreDestroy} would run after them). */
+    void stop(@Observes ShutdownEvent event) {
         if (timer >= 0) {
             vertx.cancelTimer(timer);
+            timer = -1;
         }
         RedisConnection subscribed = connection;
         connection = null;
