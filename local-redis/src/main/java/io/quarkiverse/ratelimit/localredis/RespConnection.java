@@ -66,6 +66,19 @@ public final class RespConnection implements AutoCloseable {
         }
     }
 
+    /**
+     * The next reply Redis sends without a command: a message on a channel this connection subscribed to. Fails with
+     * {@link java.net.SocketTimeoutException} (in an {@link UncheckedIOException}) when none comes within the
+     * connection's timeout.
+     */
+    public Object receive() {
+        try {
+            return readReply();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
     private Object readReply() throws IOException {
         int type = in.read();
         if (type < 0) {
