@@ -1,5 +1,6 @@
 package io.quarkiverse.ratelimit.it;
 
+import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.net.URI;
@@ -18,6 +19,8 @@ import org.junit.jupiter.api.Test;
 import io.quarkiverse.ratelimit.localredis.LocalRedisCluster;
 import io.quarkiverse.ratelimit.localredis.LocalRedisServer;
 import io.quarkiverse.ratelimit.runtime.decide.DecisionGuard;
+import io.quarkiverse.ratelimit.runtime.key.TenantTags;
+import io.quarkiverse.ratelimit.runtime.redis.InvalidationChannel;
 import io.quarkus.test.common.TestResourceScope;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.common.http.TestHTTPResource;
@@ -38,6 +41,9 @@ class RedisClusterTest {
     @Inject
     DecisionGuard limiter;
 
+    @Inject
+    InvalidationChannel invalidations;
+
     @TestHTTPResource("/exact/sliding")
     URI sliding;
 
@@ -56,6 +62,29 @@ class RedisClusterTest {
         assertThat(limiter.degradedCalls()).as("calls decided without Redis").isEqualTo(degradedBefore);
         tenantsByMaster.forEach((master, tenants) -> assertThat((Long) master.command("DBSIZE"))
                 .as("keys on master " + master.port()).isGreaterThanOrEqualTo(tenants.size()));
+    }
+
+    @Test
+    void anInvalidationPublishedOnAnyNodeEndsTheRefusalsThisInstanceHolds() {
+        Awaitility.await().atMost(Duration.ofSeconds(10)).until(invalidations::live);
+        for (LocalRedisServer publisher : cluster.masters()) {
+            String tenant = "cluster-" + UUID.randomUUID();
+            for (int i = 0; i < 10; i++) {
+                given().header("X-Tenant-Id", tenant).post("/emails").then().statusCode(200);
+            }
+            given().header("X-Tenant-Id", tenant).post("/emails").then().statusCode(429);
+            LocalRedisServer owner = cluster.masterOf(cluster.slotOf("{" + TenantTags.forTenant(tenant) + "}"));
+            @SuppressWarnings("unchecked")
+            List<String> keys = (List<String>) owner.command("KEYS", "rate-limit:{" + TenantTags.forTenant(tenant) + "}*");
+            assertThat(keys).hasSize(1);
+            owner.command("DEL", keys.get(0));
+            // refused from this instance's cache until told
+            given().header("X-Tenant-Id", tenant).post("/emails").then().statusCode(429);
+
+            publisher.command("PUBLISH", invalidations.channel(), keys.get(0));
+            Awaitility.await().atMost(Duration.ofSeconds(1)).pollInterval(Duration.ofMillis(5))
+                    .until(() -> given().header("X-Tenant-Id", tenant).post("/emails").statusCode() == 200);
+        }
     }
 
     @Test

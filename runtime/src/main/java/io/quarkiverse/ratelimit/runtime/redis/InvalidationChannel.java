@@ -68,6 +68,7 @@ public class InvalidationChannel {
     /** When a reply last confirmed the subscription ({@link System#nanoTime()}), while {@link #connection} is set. */
     private volatile long confirmedNanos;
     private long timer = -1;
+    private volatile boolean stopped;
 
     InvalidationChannel(ScriptRunner redis, RateLimitKeys keys, RateLimitConfig config, Vertx vertx) {
         this.redis = redis;
@@ -133,7 +134,7 @@ public class InvalidationChannel {
     }
 
     private void subscribe() {
-        if (!connecting.compareAndSet(false, true)) {
+        if (stopped || !connecting.compareAndSet(false, true)) {
             return;
         }
         client.connect().onComplete(connected -> {
@@ -145,7 +146,7 @@ public class InvalidationChannel {
             RedisConnection opened = connected.result();
             opened.handler(this::message);
             opened.exceptionHandler(failure -> lost(opened, failure));
-            opened.endHandler(ignored -> lost(opened, null));
+            opened.endHandler(ignored -> ended(opened));
             long sent = System.nanoTime();
             opened.send(Request.cmd(Command.SUBSCRIBE).arg(channel)).onComplete(subscribed -> {
                 connecting.set(false);
@@ -161,12 +162,26 @@ public class InvalidationChannel {
         });
     }
 
+    /** The connection failed or went silent: no longer trusted, and closed. */
     private void lost(RedisConnection lost, Throwable cause) {
-        if (connection == lost) {
-            connection = null;
-            LOG.debugf(cause, "Lost the subscription to %s; refusals are not cached until it is back", channel);
+        ended(lost);
+        if (stopped) {
+            return; // closed by the shutdown already
         }
-        lost.close();
+        LOG.debugf(cause, "Lost the subscription to %s; refusals are not answered locally until it is back", channel);
+        try {
+            lost.close();
+        } catch (RuntimeException e) {
+            // a cluster connection whose node connections the pool took back already (vertx-redis-client 4.5)
+            LOG.debugf(e, "Closing the lost subscription to %s failed", channel);
+        }
+    }
+
+    /** The connection ended (closed by Redis, or by this instance): nothing is heard on it any more. */
+    private void ended(RedisConnection ended) {
+        if (connection == ended) {
+            connection = null;
+        }
     }
 
     /** A published message: {@code [message, channel, payload]} (a RESP2 array or a RESP3 push). */
@@ -193,6 +208,7 @@ public class InvalidationChannel {
 
     /** At shutdown, before Vert.x and the Redis client close (a {@code @PreDestroy} would run after them). */
     void stop(@Observes ShutdownEvent event) {
+        stopped = true;
         if (timer >= 0) {
             vertx.cancelTimer(timer);
             timer = -1;
