@@ -12,12 +12,13 @@ import io.quarkiverse.ratelimit.RateLimited;
  * values of its plan ({@code application.properties}: policies {@code labels} and {@code rates}, plans
  * {@code enterprise} and {@code starter}).
  */
+// tag::resource[]
 @Path("/carriers/{carrier}")
 public class CarrierResource {
 
     @POST
     @Path("labels")
-    @RateLimited(policy = "labels", perParameter = "carrier")
+    @RateLimited(policy = "labels", perParameter = "carrier")   // values come from configuration
     public String createLabel(@PathParam("carrier") String carrier) {
         return "label from " + carrier;
     }
@@ -29,3 +30,4 @@ public class CarrierResource {
         return "rates from " + carrier;
     }
 }
+// end::resource[]

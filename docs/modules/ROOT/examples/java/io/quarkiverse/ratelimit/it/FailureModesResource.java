@@ -34,10 +34,12 @@ public class FailureModesResource {
         return "open";
     }
 
+    // tag::fail-closed[]
     @GET
     @Path("/closed")
     @RateLimited(limit = LIMIT, window = "1h", failureMode = FailureMode.FAIL_CLOSED)
     public String closed() {
         return "closed";
     }
+    // end::fail-closed[]
 }

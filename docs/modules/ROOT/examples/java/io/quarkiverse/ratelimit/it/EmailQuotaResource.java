@@ -19,6 +19,7 @@ import io.smallrye.mutiny.Uni;
 @Path("/emails")
 public class EmailQuotaResource {
 
+    // tag::quota[]
     static final RateLimit QUOTA = RateLimit.of("emails", 10, Duration.ofHours(1));
 
     @Inject
@@ -41,4 +42,5 @@ public class EmailQuotaResource {
         }
         return limiter.refund(QUOTA, tenant, 1).replaceWith(Response.noContent().build());
     }
+    // end::quota[]
 }

@@ -1,0 +1,103 @@
+package io.quarkiverse.ratelimit.it;
+
+import static io.restassured.RestAssured.given;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.hamcrest.Matchers.containsString;
+import static org.hamcrest.Matchers.matchesPattern;
+
+import java.util.Map;
+import java.util.UUID;
+
+import jakarta.inject.Inject;
+
+import org.junit.jupiter.api.Test;
+
+import io.quarkiverse.ratelimit.RateLimitAdmin;
+import io.quarkus.test.common.TestResourceScope;
+import io.quarkus.test.common.WithTestResource;
+import io.quarkus.test.junit.QuarkusTest;
+
+/** The code the docs show ({@code docs/modules/ROOT/examples}) does what the docs say it does. */
+@QuarkusTest
+@WithTestResource(value = LocalRedisResource.class, scope = TestResourceScope.MATCHING_RESOURCES)
+class DocumentedExamplesTest {
+
+    @Inject
+    TenantOperations operations;
+
+    @Inject
+    RolloutSwitches switches;
+
+    @Inject
+    RateLimitAdmin admin;
+
+    @Test
+    void theSearchIsLimitedToFivePerTenSeconds() {
+        String tenant = tenant();
+        for (int i = 0; i < 5; i++) {
+            given().header("X-Tenant-Id", tenant).get("/search").then().statusCode(200);
+        }
+        given().header("X-Tenant-Id", tenant).get("/search").then().statusCode(429);
+    }
+
+    @Test
+    void theExportCountsInBothItsLimitsAtOnce() {
+        given().header("X-Tenant-Id", tenant()).get("/search/export").then().statusCode(200)
+                .header("RateLimit", containsString("r=8")) // a cost of 2 of 10 per second
+                .header("RateLimit", containsString("r=999")); // and one unit of 1000 an hour
+    }
+
+    @Test
+    void aReportIsGeneratedWithinBothLimits() {
+        given().header("X-Tenant-Id", tenant()).body("Q3").post("/reports").then().statusCode(200)
+                .body(containsString("report: Q3")).header("RateLimit", matchesPattern(".*r=99.*"));
+    }
+
+    @Test
+    void theEmailQuotaSendsTenAnHourAndGivesABounceBack() {
+        String tenant = tenant();
+        for (int i = 0; i < 10; i++) {
+            given().header("X-Tenant-Id", tenant).post("/emails").then().statusCode(200);
+        }
+        given().header("X-Tenant-Id", tenant).post("/emails").then().statusCode(429);
+        given().header("X-Tenant-Id", tenant).post("/emails/bounced").then().statusCode(204);
+        given().header("X-Tenant-Id", tenant).post("/emails").then().statusCode(200);
+    }
+
+    @Test
+    void theOperatorsLinesRaiseInspectResetAndBlock() {
+        try {
+            TenantOperations.Seen seen = operations.raiseInspectAndBlock();
+            assertThat(seen.limits()).isEqualTo(Map.of("payments", 20L));
+            assertThat(seen.left()).singleElement().satisfies(decision -> assertThat(decision.limit()).isEqualTo(20));
+            assertThat(admin.limits("tiny-shop")).as("removed again").isEmpty();
+            given().header("X-Tenant-Id", "abuser").post("/payments").then().statusCode(403);
+        } finally {
+            admin.unblock("abuser");
+        }
+        given().header("X-Tenant-Id", "abuser").post("/payments").then().statusCode(200);
+    }
+
+    @Test
+    void theKillSwitchTurnsEveryLimitOffAndClearingItTurnsThemOn() {
+        String tenant = tenant();
+        try {
+            switches.everyLimitOff();
+            switches.labelsForAQuarterOfTenants(); // its own switch: the kill switch still wins
+            for (int i = 0; i < 8; i++) {
+                given().header("X-Tenant-Id", tenant).get("/search").then().statusCode(200);
+            }
+        } finally {
+            switches.backToConfiguration();
+        }
+        assertThat(admin.switches()).isEmpty();
+        for (int i = 0; i < 5; i++) {
+            given().header("X-Tenant-Id", tenant).get("/search").then().statusCode(200);
+        }
+        given().header("X-Tenant-Id", tenant).get("/search").then().statusCode(429);
+    }
+
+    private static String tenant() {
+        return "docs-" + UUID.randomUUID();
+    }
+}
