@@ -10,6 +10,8 @@ import org.jboss.jandex.AnnotationValue;
 import org.jboss.jandex.DotName;
 import org.jboss.jandex.MethodInfo;
 
+import io.quarkiverse.ratelimit.runtime.key.KeyEscaping;
+
 /**
  * What the JAX-RS annotations of a method say about it: the names of its parameters and its endpoint (HTTP method and
  * path template), read from the index at build time.
@@ -99,18 +101,8 @@ final class EndpointNames {
                 : normalized;
     }
 
+    /** Paths keep letters, digits and {@code /{}._-~} ({@link KeyEscaping}, the escaping of every key part). */
     private static String escape(String path) {
-        StringBuilder escaped = new StringBuilder(path.length());
-        for (byte b : path.getBytes(java.nio.charset.StandardCharsets.UTF_8)) {
-            char c = (char) (b & 0xFF);
-            boolean kept = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')
-                    || "/{}._-~".indexOf(c) >= 0;
-            if (kept) {
-                escaped.append(c);
-            } else {
-                escaped.append('%').append(String.format("%02X", (int) c));
-            }
-        }
-        return escaped.toString();
+        return KeyEscaping.escape(path, "/{}._-~");
     }
 }

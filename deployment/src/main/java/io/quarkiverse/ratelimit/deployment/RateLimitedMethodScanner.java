@@ -24,6 +24,7 @@ import org.jboss.jandex.Type;
 import io.quarkiverse.ratelimit.LimitRules;
 import io.quarkiverse.ratelimit.RateLimited;
 import io.quarkiverse.ratelimit.TenantSource;
+import io.quarkiverse.ratelimit.runtime.key.RateLimitKeys;
 import io.quarkiverse.ratelimit.runtime.limit.LimitDefinition;
 import io.quarkiverse.ratelimit.runtime.limit.MethodIds;
 import io.quarkiverse.ratelimit.runtime.limit.MethodLimits;
@@ -244,7 +245,7 @@ final class RateLimitedMethodScanner {
      * tag, so a name they share must have the same tag everywhere (or none, in methods with per-tenant limits only).
      */
     private boolean sameKeyLayout(MethodInfo method, MethodLimits limits, Map<String, String> tagsInUse) {
-        String tag = limits.callTag() == null ? "{tenant}" : limits.callTag();
+        String tag = RateLimitKeys.callTag(limits) == null ? "{tenant}" : RateLimitKeys.callTag(limits);
         for (LimitDefinition limit : limits.getLimits()) {
             String earlier = tagsInUse.putIfAbsent(limit.getName(), tag);
             if (earlier != null && !earlier.equals(tag)) {

@@ -219,7 +219,7 @@ public class RedisRateLimitAdmin implements ReactiveRateLimitAdmin {
             boolean countersOnly) {
         Map<String, Map<String, LimitDefinition>> byName = new TreeMap<>();
         configured.all().values().forEach(method -> {
-            if (countersOnly && method.limits().callTag() != null) {
+            if (countersOnly && method.limits().mixedScopeName() != null) {
                 return;
             }
             for (LimitDefinition limit : method.limits().getLimits()) {

@@ -9,7 +9,7 @@ import io.quarkiverse.ratelimit.ConcurrencyLimited;
 import io.quarkiverse.ratelimit.runtime.limit.ConcurrencyDefinition;
 import io.quarkiverse.ratelimit.runtime.limit.DeclaredLimits;
 import io.quarkiverse.ratelimit.runtime.limit.EffectiveLimits;
-import io.quarkiverse.ratelimit.runtime.policy.TenantRule;
+import io.quarkiverse.ratelimit.runtime.limit.TenantRule;
 import io.quarkiverse.ratelimit.runtime.tenant.RequestTenantResolver;
 
 /**

@@ -3,6 +3,7 @@ package io.quarkiverse.ratelimit.runtime.key;
 import java.util.ArrayList;
 import java.util.List;
 
+import jakarta.inject.Inject;
 import jakarta.inject.Singleton;
 
 import io.quarkiverse.ratelimit.Algorithm;
@@ -23,8 +24,14 @@ public class RateLimitKeys {
 
     private final String prefix;
 
+    @Inject
     RateLimitKeys(RateLimitConfig config) {
-        this.prefix = config.keyPrefix();
+        this(config.keyPrefix());
+    }
+
+    /** @param prefix {@code quarkus.rate-limit.key-prefix} */
+    RateLimitKeys(String prefix) {
+        this.prefix = prefix;
     }
 
     /** The tag of everyone's counter of a {@link Scope#GLOBAL} limit. */
@@ -39,7 +46,8 @@ public class RateLimitKeys {
     }
 
     /**
-     * The keys of every limit of one call of a method; one hash tag for all of them (see {@link MethodLimits#callTag()}).
+     * The keys of every limit of one call of a method, all with one hash tag, so that one script call stays in one
+     * cluster slot: the tenant's when every limit is per tenant, else {@link #callTag} (the subject then follows it).
      *
      * @param arguments the call's arguments, for limits counted per parameter
      */
@@ -52,21 +60,33 @@ public class RateLimitKeys {
                 case CLIENT_ADDRESS -> clientTag;
                 case GLOBAL -> GLOBAL;
             };
-            keys.add(key(method.callTag(), subject, limit, arguments));
+            keys.add(key(method.mixedScopeName(), subject, limit, arguments));
         }
         return keys;
     }
 
     /**
-     * @param callTag the hash tag of a call that mixes scopes, {@code null} when the subject is the tag
+     * The hash tag of every key of a call of {@code method} when it mixes scopes: {@code ~m:} and the name of its first
+     * limit that is not per tenant; {@code null} when every limit is per tenant and the tenant is the tag.
+     */
+    public static String callTag(MethodLimits method) {
+        return method.mixedScopeName() == null ? null : MIXED_SCOPES + method.mixedScopeName();
+    }
+
+    /** The start of a call tag; no tenant tag starts with {@code ~} (escaping never produces it). */
+    static final String MIXED_SCOPES = "~m:";
+
+    /**
+     * @param mixedScopeName {@link MethodLimits#mixedScopeName()}: the call's own tag when not {@code null}, else the
+     *        subject is the tag
      * @param arguments the call's arguments, for limits counted per parameter ({@code null}: none known)
      */
-    private String key(String callTag, String subject, LimitDefinition limit, Object[] arguments) {
+    private String key(String mixedScopeName, String subject, LimitDefinition limit, Object[] arguments) {
         StringBuilder key = new StringBuilder(96).append(prefix).append(":{");
-        if (callTag == null) {
+        if (mixedScopeName == null) {
             key.append(subject).append('}');
         } else {
-            key.append(callTag).append("}:").append(subject);
+            key.append(MIXED_SCOPES).append(mixedScopeName).append("}:").append(subject);
         }
         key.append(':').append(limit.getName());
         if (limit.getEndpoint() != null) {
@@ -91,6 +111,24 @@ public class RateLimitKeys {
     /** The leases of a tenant's {@code @ConcurrencyLimited} calls: {@code <prefix>:{<tenant tag>}:<name>:cl}. */
     public String concurrencyKey(String tenantTag, String name) {
         return prefix + ":{" + tenantTag + "}:" + name + ":cl";
+    }
+
+    /**
+     * The hash of tenants' run-time limits, {@code <prefix>:{~run-time-limits}} (field {@code "<tenant tag> <policy>"}):
+     * configuration, not a counter, so it has no TTL. Its hash tag is its own: no tenant tag starts with {@code ~}.
+     */
+    public String runTimeLimitsKey() {
+        return prefix + ":{~run-time-limits}";
+    }
+
+    /** The counter every change of the run-time limits or switches increments: {@code <run-time limits key>:version}. */
+    public String runTimeLimitsVersionKey() {
+        return runTimeLimitsKey() + ":version";
+    }
+
+    /** The hash of the run-time switches ({@code "<policy or name> <setting>"}): {@code <run-time limits key>:switches}. */
+    public String switchesKey() {
+        return runTimeLimitsKey() + ":switches";
     }
 
     /**

@@ -24,7 +24,7 @@ public final class TenantTags {
     /** The shared tag of calls that have no tenant, no principal and no client address (not an HTTP call). */
     public static final String ANONYMOUS = "~anonymous";
 
-    private static final char[] HEX = "0123456789ABCDEF".toCharArray();
+    private static final String TENANT_SAFE = ".-_@";
 
     private TenantTags() {
     }
@@ -38,29 +38,9 @@ public final class TenantTags {
         return "~ip:" + escape(address);
     }
 
+    /** Tenant ids keep letters, digits, {@code .}, {@code -}, {@code _} and {@code @} ({@link KeyEscaping}). */
     static String escape(String value) {
-        StringBuilder escaped = null;
-        for (int i = 0; i < value.length(); i++) {
-            if (!isSafe(value.charAt(i))) {
-                escaped = new StringBuilder(value.length() + 16).append(value, 0, i);
-                byte[] rest = value.substring(i).getBytes(StandardCharsets.UTF_8);
-                for (byte b : rest) {
-                    char c = (char) (b & 0xFF);
-                    if (c < 0x80 && isSafe(c)) {
-                        escaped.append(c);
-                    } else {
-                        escaped.append('%').append(HEX[(b >> 4) & 0xF]).append(HEX[b & 0xF]);
-                    }
-                }
-                break;
-            }
-        }
-        return escaped == null ? value : escaped.toString();
-    }
-
-    private static boolean isSafe(char c) {
-        return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')
-                || c == '.' || c == '-' || c == '_' || c == '@';
+        return KeyEscaping.escape(value, TENANT_SAFE);
     }
 
     private static String sha256(String value) {

@@ -20,7 +20,6 @@ import io.quarkiverse.ratelimit.TenantSource;
 import io.quarkiverse.ratelimit.runtime.config.RateLimitConfig;
 import io.quarkiverse.ratelimit.runtime.config.RateLimitConfig.PlanLimit;
 import io.quarkiverse.ratelimit.runtime.config.RateLimitConfig.Policy;
-import io.quarkiverse.ratelimit.runtime.policy.TenantRule;
 import io.quarkus.runtime.configuration.ConfigurationException;
 
 /**

@@ -4,8 +4,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
-import io.quarkiverse.ratelimit.runtime.policy.TenantRule;
-
 /**
  * One rate-limited method as configuration leaves it at start-up: its limits with the policies applied, the variant of
  * them for each plan, and how its tenant is found.

@@ -4,7 +4,6 @@ import java.util.List;
 import java.util.Map;
 
 import io.quarkiverse.ratelimit.Scope;
-import io.quarkiverse.ratelimit.runtime.redis.RateLimitScripts;
 import io.quarkus.runtime.annotations.RecordableConstructor;
 
 /** Everything the interceptor needs for one method, computed at build time. */
@@ -13,8 +12,7 @@ public final class MethodLimits {
     private final List<LimitDefinition> limits;
     private final ReturnKind returnKind;
     private final boolean refunds;
-    private final String callTag;
-    private final boolean needsTenant;
+    private final String mixedScopeName;
     private final boolean needsClientAddress;
     private final Map<String, Integer> parameters;
     private final int algorithmSet;
@@ -31,21 +29,16 @@ public final class MethodLimits {
         this.parameters = Map.copyOf(parameters);
         this.refunds = this.limits.stream()
                 .anyMatch(limit -> !limit.getRefundOn().isEmpty() || limit.isRefundOnServerError());
-        this.callTag = callTag(this.limits);
-        this.needsTenant = this.limits.stream().anyMatch(limit -> limit.getScope() == Scope.TENANT);
+        this.mixedScopeName = mixedScopeName(this.limits);
         this.needsClientAddress = this.limits.stream().anyMatch(limit -> limit.getScope() == Scope.CLIENT_ADDRESS);
-        this.algorithmSet = RateLimitScripts.algorithmSet(this.limits);
+        this.algorithmSet = AlgorithmSet.of(this.limits);
     }
 
-    /**
-     * The hash tag of every key of a call when the method mixes scopes ({@code ~m:} and the name of its first limit
-     * that is not per tenant), so that one script call stays in one cluster slot; {@code null} when every limit is per
-     * tenant and the tenant is the tag.
-     */
-    static String callTag(List<LimitDefinition> limits) {
+    /** The name of the first limit that is not per tenant; {@code null} when every limit is per tenant. */
+    private static String mixedScopeName(List<LimitDefinition> limits) {
         for (LimitDefinition limit : limits) {
             if (limit.getScope() != Scope.TENANT) {
-                return "~m:" + limit.getName();
+                return limit.getName();
             }
         }
         return null;
@@ -61,23 +54,22 @@ public final class MethodLimits {
         return new MethodLimits(configured, returnKind, parameters);
     }
 
-    /** The algorithms of the method's limits: which script decides its calls. */
+    /** The algorithms of the method's limits: which script decides its calls ({@link AlgorithmSet}). */
     public int algorithmSet() {
         return algorithmSet;
     }
 
-    public String callTag() {
-        return callTag;
+    /**
+     * When the method has a limit that is not per tenant, the name of the first such limit, which names the hash tag
+     * every key of its calls shares ({@code RateLimitKeys}); {@code null} when every limit is per tenant.
+     */
+    public String mixedScopeName() {
+        return mixedScopeName;
     }
 
     /** Whether a call needs its client address's tag. */
     public boolean needsClientAddress() {
         return needsClientAddress;
-    }
-
-    /** Whether a call needs its tenant resolved (a method with only global or per-address limits does not). */
-    public boolean needsTenant() {
-        return needsTenant;
     }
 
     /** Whether any limit gives back a failed call (most do not, and their calls skip all refund bookkeeping). */

@@ -13,6 +13,7 @@ import org.jboss.logging.Logger;
 
 import io.quarkiverse.ratelimit.Scope;
 import io.quarkiverse.ratelimit.runtime.config.RateLimitConfig;
+import io.quarkiverse.ratelimit.runtime.key.RateLimitKeys;
 import io.quarkiverse.ratelimit.runtime.limit.LimitDefinition;
 import io.quarkiverse.ratelimit.runtime.limit.MethodLimits;
 import io.quarkiverse.ratelimit.runtime.redis.InvalidationChannel;
@@ -60,12 +61,13 @@ public class RunTimeLimits {
 
     private final InvalidationChannel invalidations;
 
-    RunTimeLimits(ScriptRunner redis, RateLimitConfig config, Vertx vertx, InvalidationChannel invalidations) {
+    RunTimeLimits(ScriptRunner redis, RateLimitConfig config, RateLimitKeys keys, Vertx vertx,
+            InvalidationChannel invalidations) {
         this.redis = redis;
         this.invalidations = invalidations;
-        this.hashKey = config.keyPrefix() + ":{~run-time-limits}";
-        this.versionKey = hashKey + ":version";
-        this.switchesKey = hashKey + ":switches";
+        this.hashKey = keys.runTimeLimitsKey();
+        this.versionKey = keys.runTimeLimitsVersionKey();
+        this.switchesKey = keys.switchesKey();
         this.refreshMillis = config.runTimeLimits().refreshInterval().toMillis();
         this.vertx = vertx;
     }

@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Locale;
 
 import io.quarkiverse.ratelimit.Algorithm;
+import io.quarkiverse.ratelimit.runtime.limit.AlgorithmSet;
 import io.quarkiverse.ratelimit.runtime.limit.LimitDefinition;
 
 /**
@@ -34,7 +35,7 @@ public final class RateLimitScripts {
     public static final List<String> FILES = List.of(DECIDE, REFUND, PRELUDE, CONCURRENCY, RESET, "fixed_window.lua",
             "sliding_window_counter.lua", "sliding_window_log.lua", "token_bucket.lua", "gcra.lua");
 
-    private static final int SETS = 1 << Algorithm.values().length;
+    private static final int SETS = AlgorithmSet.SETS;
 
     private final String prelude;
     private final String decideSource;
@@ -70,11 +71,7 @@ public final class RateLimitScripts {
 
     /** The set of algorithms {@code limits} use, as {@link #decide(int)} and {@link #refund(int)} take it. */
     public static int algorithmSet(List<LimitDefinition> limits) {
-        int set = 0;
-        for (int i = 0; i < limits.size(); i++) {
-            set |= 1 << limits.get(i).getAlgorithm().ordinal();
-        }
-        return set;
+        return AlgorithmSet.of(limits);
     }
 
     /** Every set of one algorithm and the set of all of them. */
@@ -134,7 +131,7 @@ public final class RateLimitScripts {
     public static String setName(int algorithmSet) {
         List<String> names = new ArrayList<>();
         for (Algorithm algorithm : Algorithm.values()) {
-            if ((algorithmSet & (1 << algorithm.ordinal())) != 0) {
+            if (AlgorithmSet.contains(algorithmSet, algorithm)) {
                 names.add(moduleName(algorithm));
             }
         }
@@ -154,7 +151,7 @@ public final class RateLimitScripts {
     private String algorithms(int algorithmSet) {
         StringBuilder table = new StringBuilder("local ALGORITHMS = {\n");
         for (Algorithm algorithm : Algorithm.values()) {
-            if ((algorithmSet & (1 << algorithm.ordinal())) != 0) {
+            if (AlgorithmSet.contains(algorithmSet, algorithm)) {
                 table.append("  ['").append(moduleName(algorithm)).append("'] = (function()\n")
                         .append(modules[algorithm.ordinal()])
                         .append("\nend)(),\n");

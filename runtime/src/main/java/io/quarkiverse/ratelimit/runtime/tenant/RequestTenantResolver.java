@@ -11,7 +11,7 @@ import io.quarkiverse.ratelimit.TenantResolver;
 import io.quarkiverse.ratelimit.TenantSource;
 import io.quarkiverse.ratelimit.runtime.config.RateLimitConfig;
 import io.quarkiverse.ratelimit.runtime.key.TenantTags;
-import io.quarkiverse.ratelimit.runtime.policy.TenantRule;
+import io.quarkiverse.ratelimit.runtime.limit.TenantRule;
 import io.quarkus.arc.Arc;
 import io.quarkus.arc.InjectableInstance;
 import io.quarkus.runtime.configuration.ConfigurationException;

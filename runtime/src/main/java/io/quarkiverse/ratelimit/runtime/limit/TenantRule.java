@@ -1,4 +1,4 @@
-package io.quarkiverse.ratelimit.runtime.policy;
+package io.quarkiverse.ratelimit.runtime.limit;
 
 import io.quarkiverse.ratelimit.MissingTenant;
 import io.quarkiverse.ratelimit.TenantSource;
