@@ -17,16 +17,19 @@ export class QwcRateLimitBreaker extends LitElement {
     `;
 
     static labels = {
-        circuit: 'Circuit breaker',
-        redisRetryIn: 'Redis tried again in',
-        decisionsSentToRedis: 'Decisions sent to Redis',
-        decisionsWithoutRedis: 'Decisions by failure mode (without Redis)',
-        refusalsFromCache: 'Refusals repeated from the refusal cache',
-        scriptsUsed: 'Scripts the limits use',
-        functionLibrary: 'Function library (Redis 7)',
-        scriptsPreloaded: 'Scripts loaded into Redis at start-up',
-        scriptReloads: 'Scripts sent again after NOSCRIPT',
-        runTimeSwitches: 'Run-time switches (mode, rollout, failure mode)'
+        'circuit': 'Circuit breaker',
+        'circuit-by-node': 'Circuit breaker of each master',
+        'redis-tried-again-in': 'Redis tried again in',
+        'decided-by': 'Decided by',
+        'function-library': 'Function library (Redis 7)',
+        'scripts-used': 'Scripts the limits use',
+        'scripts-preloaded': 'Scripts loaded into Redis at start-up',
+        'script-reloads': 'Scripts sent again after NOSCRIPT',
+        'decisions-sent-to-redis': 'Decisions sent to Redis',
+        'decisions-without-redis': 'Decisions by failure mode (without Redis)',
+        'refusals-from-cache': 'Refusals repeated from the refusal cache',
+        'invalidations': 'Invalidations from other instances',
+        'run-time-switches': 'Run-time switches (mode, rollout, failure mode)'
     };
 
     static properties = {
@@ -47,7 +50,7 @@ export class QwcRateLimitBreaker extends LitElement {
                 ${Object.entries(this._state).map(([key, value]) => html`
                     <tr>
                         <td>${QwcRateLimitBreaker.labels[key] || key}</td>
-                        <td class="${key.startsWith('circuit') ? (value === 'closed' ? 'closed' : 'open') : ''}">${value}</td>
+                        <td class="${key === 'circuit' ? (value === 'closed' ? 'closed' : 'open') : ''}">${value}</td>
                     </tr>`)}
             </table>
             <vaadin-button @click="${this._refresh}">Refresh</vaadin-button>`;

@@ -14,7 +14,7 @@ import io.quarkiverse.ratelimit.runtime.observe.NoDecisionTracing;
 import io.quarkiverse.ratelimit.runtime.observe.NoRateLimitMetrics;
 import io.quarkiverse.ratelimit.runtime.observe.ObservabilityRecorder;
 import io.quarkiverse.ratelimit.runtime.observe.OpenTelemetryDecisionTracing;
-import io.quarkiverse.ratelimit.runtime.observe.RateLimitReadinessCheck;
+import io.quarkiverse.ratelimit.runtime.status.RateLimitReadinessCheck;
 import io.quarkus.arc.deployment.AdditionalBeanBuildItem;
 import io.quarkus.deployment.Capabilities;
 import io.quarkus.deployment.Capability;

@@ -55,6 +55,7 @@ import io.quarkiverse.ratelimit.runtime.redis.LuaScript;
 import io.quarkiverse.ratelimit.runtime.redis.RateLimitScripts;
 import io.quarkiverse.ratelimit.runtime.redis.RedisDecisions;
 import io.quarkiverse.ratelimit.runtime.redis.ScriptRunner;
+import io.quarkiverse.ratelimit.runtime.status.LimiterStatus;
 import io.quarkiverse.ratelimit.runtime.tenant.ClientAddresses;
 import io.quarkiverse.ratelimit.runtime.tenant.RequestTenantResolver;
 import io.quarkus.arc.deployment.AdditionalBeanBuildItem;
@@ -118,7 +119,7 @@ class RateLimitProcessor {
                         RequestTenantResolver.class,
                         ClientAddresses.class,
                         EffectiveLimits.class, TenantPlans.class, RunTimeLimits.class, LimitModes.class,
-                        RedisRateLimitAdmin.class, BlockingRateLimitAdmin.class,
+                        RedisRateLimitAdmin.class, BlockingRateLimitAdmin.class, LimiterStatus.class,
                         RateLimitConfigValidator.class)
                 .setUnremovable()
                 .build();

@@ -102,8 +102,8 @@ public class DevUiTest extends DevUIJsonRPCTest {
         given().header("X-Tenant-Id", UUID.randomUUID().toString()).get("/mail").then().statusCode(200);
         JsonNode breaker = executeJsonRPCMethod("breaker");
         assertThat(breaker.get("circuit").asText()).isEqualTo("closed");
-        assertThat(breaker.get("decisionsSentToRedis").asLong()).isPositive();
-        assertThat(breaker.get("decisionsWithoutRedis").asLong()).isZero();
-        assertThat(breaker.get("scriptsPreloaded").asInt()).isEqualTo(breaker.get("scriptsUsed").asInt());
+        assertThat(breaker.get("decisions-sent-to-redis").asLong()).isPositive();
+        assertThat(breaker.get("decisions-without-redis").asLong()).isZero();
+        assertThat(breaker.get("scripts-preloaded").asInt()).isEqualTo(breaker.get("scripts-used").asInt());
     }
 }

@@ -32,8 +32,8 @@ import io.quarkus.test.QuarkusUnitTest;
 class MetricsTest {
 
     static final TestRedis REDIS = TestRedis.named("metrics");
-    static final java.nio.file.Path LOG = java.nio.file.Path.of("target",
-            "metrics-test-" + ProcessHandle.current().pid() + ".log"); // the same in the test and the application
+    static final java.nio.file.Path LOG = java.nio.file.Path.of("target", "metrics-test-" + ProcessHandle.current().pid() + "-"
+            + java.lang.management.ManagementFactory.getRuntimeMXBean().getStartTime() + ".log"); // the same in the test and the application, new each run
 
     @RegisterExtension
     static final QuarkusUnitTest app = new QuarkusUnitTest()

@@ -9,12 +9,11 @@ import java.util.Map;
 
 import io.quarkiverse.ratelimit.RateLimitDecision;
 import io.quarkiverse.ratelimit.ReactiveRateLimitAdmin;
-import io.quarkiverse.ratelimit.runtime.decide.DecisionGuard;
 import io.quarkiverse.ratelimit.runtime.limit.DeclaredLimits;
 import io.quarkiverse.ratelimit.runtime.limit.EffectiveLimits;
 import io.quarkiverse.ratelimit.runtime.limit.EffectiveMethod;
 import io.quarkiverse.ratelimit.runtime.limit.LimitDefinition;
-import io.quarkiverse.ratelimit.runtime.redis.ScriptRunner;
+import io.quarkiverse.ratelimit.runtime.status.LimiterStatus;
 import io.smallrye.common.annotation.NonBlocking;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
@@ -28,16 +27,14 @@ public class RateLimitJsonRpcService {
     private final DeclaredLimits declared;
     private final EffectiveLimits effective;
     private final ReactiveRateLimitAdmin admin;
-    private final DecisionGuard guard;
-    private final ScriptRunner scripts;
+    private final LimiterStatus status;
 
     RateLimitJsonRpcService(DeclaredLimits declared, EffectiveLimits effective, ReactiveRateLimitAdmin admin,
-            DecisionGuard guard, ScriptRunner scripts) {
+            LimiterStatus status) {
         this.declared = declared;
         this.effective = effective;
         this.admin = admin;
-        this.guard = guard;
-        this.scripts = scripts;
+        this.status = status;
     }
 
     /**
@@ -95,21 +92,9 @@ public class RateLimitJsonRpcService {
     /** Redis and the circuit breaker as this instance sees them, with the counters since start-up. */
     @NonBlocking
     public Map<String, Object> breaker() {
-        Map<String, Object> state = new LinkedHashMap<>();
-        state.put("circuit", name(guard.circuitState()));
-        state.put("redisRetryIn", guard.circuitState() == io.quarkiverse.ratelimit.CircuitBreakerTransition.State.OPEN
-                ? guard.retryAfter().toMillis() + " ms"
-                : "");
-        guard.circuitStates().forEach((node, circuit) -> state.put("circuit " + node, name(circuit)));
-        state.put("decisionsSentToRedis", guard.redisAttempts());
-        state.put("decisionsWithoutRedis", guard.degradedCalls());
-        state.put("refusalsFromCache", guard.cachedRefusals());
-        state.put("functionLibrary", scripts.functionLibrary());
-        state.put("scriptsUsed", scripts.scriptsUsed());
-        state.put("scriptsPreloaded", scripts.scriptsPreloaded());
-        state.put("scriptReloads", scripts.noScriptRecoveries());
+        Map<String, Object> state = status.snapshot(null);
         Map<String, Map<String, Object>> switches = admin.switches();
-        state.put("runTimeSwitches", switches.isEmpty() ? "none" : switches.toString());
+        state.put("run-time-switches", switches.isEmpty() ? "none" : switches.toString());
         return state;
     }
 

@@ -1,9 +1,6 @@
-package io.quarkiverse.ratelimit.runtime.observe;
+package io.quarkiverse.ratelimit.runtime.status;
 
 import java.time.Duration;
-import java.util.Locale;
-import java.util.Map;
-import java.util.stream.Collectors;
 
 import jakarta.inject.Singleton;
 
@@ -11,9 +8,7 @@ import org.eclipse.microprofile.health.HealthCheckResponse;
 import org.eclipse.microprofile.health.HealthCheckResponseBuilder;
 import org.eclipse.microprofile.health.Readiness;
 
-import io.quarkiverse.ratelimit.CircuitBreakerTransition;
 import io.quarkiverse.ratelimit.runtime.config.RateLimitConfig;
-import io.quarkiverse.ratelimit.runtime.decide.DecisionGuard;
 import io.quarkiverse.ratelimit.runtime.redis.ScriptRunner;
 import io.smallrye.health.api.AsyncHealthCheck;
 import io.smallrye.mutiny.Uni;
@@ -33,13 +28,13 @@ public class RateLimitReadinessCheck implements AsyncHealthCheck {
     public static final String NAME = "rate-limit";
 
     private final ScriptRunner scripts;
-    private final DecisionGuard guard;
+    private final LimiterStatus status;
     private final Duration timeout;
     private final boolean strict;
 
-    RateLimitReadinessCheck(ScriptRunner scripts, DecisionGuard guard, RateLimitConfig config) {
+    RateLimitReadinessCheck(ScriptRunner scripts, LimiterStatus status, RateLimitConfig config) {
         this.scripts = scripts;
-        this.guard = guard;
+        this.status = status;
         this.timeout = config.decisionTimeout();
         this.strict = config.health().strict();
     }
@@ -53,27 +48,17 @@ public class RateLimitReadinessCheck implements AsyncHealthCheck {
     }
 
     private HealthCheckResponse response(String redisProblem) {
-        CircuitBreakerTransition.State circuit = guard.circuitState();
-        boolean redisDecides = redisProblem == null && circuit == CircuitBreakerTransition.State.CLOSED;
         HealthCheckResponseBuilder response = HealthCheckResponse.named(NAME)
                 .status(redisProblem == null || !strict)
-                .withData("redis", redisProblem == null ? "reachable" : "unreachable: " + redisProblem)
-                .withData("circuit", circuit.name().toLowerCase(java.util.Locale.ROOT))
-                .withData("decided-by", redisDecides ? "redis" : "failure modes")
-                .withData("function-library", scripts.functionLibrary())
-                .withData("scripts-used", scripts.scriptsUsed())
-                .withData("scripts-preloaded", scripts.scriptsPreloaded())
-                .withData("script-reloads", scripts.noScriptRecoveries())
-                .withData("decisions-without-redis", guard.degradedCalls())
-                .withData("strict", strict);
-        Map<String, CircuitBreakerTransition.State> byNode = guard.circuitStates();
-        if (!byNode.isEmpty()) {
-            // a cluster: one breaker per master, so some masters' tenants may be exact while others' fail over
-            response.withData("circuit-by-node", byNode.entrySet().stream()
-                    .map(node -> node.getKey() + "=" + node.getValue().name().toLowerCase(Locale.ROOT))
-                    .collect(Collectors.joining(", ")));
-        }
-        return response.build();
+                .withData("redis", redisProblem == null ? "reachable" : "unreachable: " + redisProblem);
+        status.snapshot(redisProblem == null).forEach((name, value) -> {
+            if (value instanceof Number number) {
+                response.withData(name, number.longValue());
+            } else {
+                response.withData(name, String.valueOf(value));
+            }
+        });
+        return response.withData("strict", strict).build();
     }
 
     private static String problem(Throwable failure) {

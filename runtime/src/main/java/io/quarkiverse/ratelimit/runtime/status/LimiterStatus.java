@@ -1,0 +1,69 @@
+package io.quarkiverse.ratelimit.runtime.status;
+
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.stream.Collectors;
+
+import jakarta.inject.Singleton;
+
+import io.quarkiverse.ratelimit.CircuitBreakerTransition;
+import io.quarkiverse.ratelimit.runtime.decide.DecisionGuard;
+import io.quarkiverse.ratelimit.runtime.redis.InvalidationChannel;
+import io.quarkiverse.ratelimit.runtime.redis.ScriptRunner;
+
+/**
+ * The limiter's state on this instance, as one list of named values that the readiness check's data and the Dev UI's
+ * Redis page both show, under the same names: the breaker, what decides, the scripts, the invalidations and the
+ * counters since start-up.
+ */
+@Singleton
+public class LimiterStatus {
+
+    private final DecisionGuard guard;
+    private final ScriptRunner scripts;
+    private final InvalidationChannel invalidations;
+
+    LimiterStatus(DecisionGuard guard, ScriptRunner scripts, InvalidationChannel invalidations) {
+        this.guard = guard;
+        this.scripts = scripts;
+        this.invalidations = invalidations;
+    }
+
+    /** The breaker state that decides: the worst one (in a cluster, of any master). */
+    public CircuitBreakerTransition.State circuit() {
+        return guard.circuitState();
+    }
+
+    /** @param redisAnswers whether Redis answered a PING just now, when the caller asked; {@code null} when not asked */
+    public Map<String, Object> snapshot(Boolean redisAnswers) {
+        CircuitBreakerTransition.State circuit = guard.circuitState();
+        boolean redisDecides = !Boolean.FALSE.equals(redisAnswers) && circuit == CircuitBreakerTransition.State.CLOSED;
+        Map<String, Object> status = new LinkedHashMap<>();
+        status.put("circuit", name(circuit));
+        Map<String, CircuitBreakerTransition.State> byNode = guard.circuitStates();
+        if (!byNode.isEmpty()) {
+            // a cluster: one breaker per master, so some masters' tenants may be exact while others' fail over
+            status.put("circuit-by-node", byNode.entrySet().stream()
+                    .map(node -> node.getKey() + "=" + name(node.getValue()))
+                    .collect(Collectors.joining(", ")));
+        }
+        if (circuit == CircuitBreakerTransition.State.OPEN) {
+            status.put("redis-tried-again-in", guard.retryAfter().toMillis() + " ms");
+        }
+        status.put("decided-by", redisDecides ? "redis" : "failure modes");
+        status.put("function-library", scripts.functionLibrary());
+        status.put("scripts-used", scripts.scriptsUsed());
+        status.put("scripts-preloaded", scripts.scriptsPreloaded());
+        status.put("script-reloads", scripts.noScriptRecoveries());
+        status.put("decisions-sent-to-redis", guard.redisAttempts());
+        status.put("decisions-without-redis", guard.degradedCalls());
+        status.put("refusals-from-cache", guard.cachedRefusals());
+        status.put("invalidations", invalidations.live() ? "heard" : "not heard: refusals are not cached");
+        return status;
+    }
+
+    private static String name(Enum<?> value) {
+        return value.name().toLowerCase(Locale.ROOT);
+    }
+}
