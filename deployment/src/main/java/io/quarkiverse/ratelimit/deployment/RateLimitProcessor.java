@@ -28,7 +28,6 @@ import io.quarkiverse.ratelimit.TenantRequiredException;
 import io.quarkiverse.ratelimit.runtime.RateLimitRecorder;
 import io.quarkiverse.ratelimit.runtime.admin.BlockingRateLimitAdmin;
 import io.quarkiverse.ratelimit.runtime.admin.RedisRateLimitAdmin;
-import io.quarkiverse.ratelimit.runtime.config.RateLimitConfigValidator;
 import io.quarkiverse.ratelimit.runtime.config.RateLimitFixedConfig;
 import io.quarkiverse.ratelimit.runtime.decide.CallAdmitter;
 import io.quarkiverse.ratelimit.runtime.decide.ConcurrencyLeases;
@@ -55,6 +54,7 @@ import io.quarkiverse.ratelimit.runtime.redis.LuaScript;
 import io.quarkiverse.ratelimit.runtime.redis.RateLimitScripts;
 import io.quarkiverse.ratelimit.runtime.redis.RedisDecisions;
 import io.quarkiverse.ratelimit.runtime.redis.ScriptRunner;
+import io.quarkiverse.ratelimit.runtime.startup.StartupChecks;
 import io.quarkiverse.ratelimit.runtime.status.LimiterStatus;
 import io.quarkiverse.ratelimit.runtime.tenant.ClientAddresses;
 import io.quarkiverse.ratelimit.runtime.tenant.RequestTenantResolver;
@@ -120,7 +120,7 @@ class RateLimitProcessor {
                         ClientAddresses.class,
                         EffectiveLimits.class, TenantPlans.class, RunTimeLimits.class, LimitModes.class,
                         RedisRateLimitAdmin.class, BlockingRateLimitAdmin.class, LimiterStatus.class,
-                        RateLimitConfigValidator.class)
+                        StartupChecks.class)
                 .setUnremovable()
                 .build();
     }
@@ -271,6 +271,6 @@ class RateLimitProcessor {
     }
 
     static String clientName(RateLimitFixedConfig config) {
-        return config.redisClientName().orElse(RedisConfig.DEFAULT_CLIENT_NAME);
+        return RateLimitFixedConfig.redisClient(config);
     }
 }

@@ -2,6 +2,7 @@ package io.quarkiverse.ratelimit.runtime.config;
 
 import java.util.Optional;
 
+import io.quarkus.redis.runtime.client.config.RedisConfig;
 import io.quarkus.runtime.annotations.ConfigPhase;
 import io.quarkus.runtime.annotations.ConfigRoot;
 import io.smallrye.config.ConfigMapping;
@@ -21,6 +22,11 @@ public interface RateLimitFixedConfig {
      * to 4096.
      */
     Optional<String> redisClientName();
+
+    /** The Redis client the limits use: {@link #redisClientName()}, else Quarkus's default client. */
+    static String redisClient(RateLimitFixedConfig config) {
+        return config.redisClientName().orElse(RedisConfig.DEFAULT_CLIENT_NAME);
+    }
 
     /** The HTTP endpoints of {@code RateLimitAdmin}. */
     AdminEndpoints admin();

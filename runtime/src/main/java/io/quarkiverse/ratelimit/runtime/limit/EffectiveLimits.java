@@ -17,6 +17,7 @@ import io.quarkiverse.ratelimit.LimitRules;
 import io.quarkiverse.ratelimit.MissingTenant;
 import io.quarkiverse.ratelimit.Scope;
 import io.quarkiverse.ratelimit.TenantSource;
+import io.quarkiverse.ratelimit.runtime.config.ConfigChecks;
 import io.quarkiverse.ratelimit.runtime.config.RateLimitConfig;
 import io.quarkiverse.ratelimit.runtime.config.RateLimitConfig.PlanLimit;
 import io.quarkiverse.ratelimit.runtime.config.RateLimitConfig.Policy;
@@ -129,9 +130,8 @@ public class EffectiveLimits {
                 LimitRules.durationMillis(windowMillis));
         rule(property + "burst", burst, LimitRules.burst(burst, algorithm));
         rule(property + "cost", cost, LimitRules.cost(cost, limit, burst));
-        if (failureMode == FailureMode.DEFAULT && policy != null && policy.failureMode().isPresent()) {
-            throw new ConfigurationException(property + "failure-mode must be local, fail-open or fail-closed",
-                    Set.of(property + "failure-mode"));
+        if (policy != null && policy.failureMode().isPresent()) {
+            ConfigChecks.notDefault(property + "failure-mode", failureMode);
         }
         return declared.withValues(limit, windowMillis, algorithm, burst, cost, scope, failureMode, tenantSource);
     }

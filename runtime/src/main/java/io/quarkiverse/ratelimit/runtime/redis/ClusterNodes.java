@@ -12,7 +12,6 @@ import jakarta.inject.Singleton;
 import org.jboss.logging.Logger;
 
 import io.quarkiverse.ratelimit.runtime.config.RateLimitFixedConfig;
-import io.quarkus.redis.runtime.client.config.RedisConfig;
 import io.vertx.core.Vertx;
 import io.vertx.redis.client.Response;
 
@@ -43,7 +42,7 @@ public class ClusterNodes implements RedisTopology {
     ClusterNodes(ScriptRunner scripts, Vertx vertx, RateLimitFixedConfig config) {
         this.scripts = scripts;
         this.vertx = vertx;
-        this.cluster = ScriptRunner.isCluster(config.redisClientName().orElse(RedisConfig.DEFAULT_CLIENT_NAME));
+        this.cluster = ScriptRunner.isCluster(RateLimitFixedConfig.redisClient(config));
         this.timer = cluster ? vertx.setPeriodic(0, REFRESH_MILLIS, ignored -> refresh()) : -1;
     }
 

@@ -63,7 +63,7 @@ public class ScriptRunner {
     ScriptRunner(@Any Instance<Redis> clients, RateLimitFixedConfig config, RateLimitConfig runTimeConfig,
             RateLimitMetrics metrics) {
         this.metrics = metrics;
-        String clientName = config.redisClientName().orElse(RedisConfig.DEFAULT_CLIENT_NAME);
+        String clientName = RateLimitFixedConfig.redisClient(config);
         this.redis = config.redisClientName()
                 .map(name -> clients.select(RedisClientName.Literal.of(name)).get())
                 .orElseGet(() -> clients.select(Default.Literal.INSTANCE).get());

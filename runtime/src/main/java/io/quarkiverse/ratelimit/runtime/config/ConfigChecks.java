@@ -1,0 +1,113 @@
+package io.quarkiverse.ratelimit.runtime.config;
+
+import java.util.Arrays;
+import java.util.Locale;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+import io.quarkiverse.ratelimit.LimitRules;
+import io.quarkus.runtime.configuration.ConfigurationException;
+
+/**
+ * The checks of the configuration's own values (each alone, or two against each other), run at start-up by
+ * {@code StartupChecks}: each failure names its property.
+ */
+public final class ConfigChecks {
+
+    static final int MAX_KEY_PREFIX_LENGTH = 64;
+
+    private ConfigChecks() {
+    }
+
+    /**
+     * The one rule for enum settings whose {@code DEFAULT} constant means "not set here" ({@code failure-mode},
+     * {@code tenant.source}): configuration must name a real value.
+     */
+    public static void notDefault(String property, Enum<?> value) {
+        if (value != null && value.name().equals("DEFAULT")) {
+            String allowed = Arrays.stream(value.getDeclaringClass().getEnumConstants())
+                    .filter(constant -> !constant.name().equals("DEFAULT"))
+                    .map(constant -> constant.name().toLowerCase(Locale.ROOT).replace('_', '-'))
+                    .collect(Collectors.joining(", "));
+            throw new ConfigurationException(property + " must be one of " + allowed + ", but is default",
+                    Set.of(property));
+        }
+    }
+
+    public static void check(RateLimitConfig config) {
+        String prefix = config.keyPrefix();
+        if (prefix.isEmpty() || prefix.length() > MAX_KEY_PREFIX_LENGTH
+                || prefix.chars().anyMatch(c -> c == '{' || c == '}' || Character.isWhitespace(c))) {
+            throw new ConfigurationException("quarkus.rate-limit.key-prefix must be 1 to " + MAX_KEY_PREFIX_LENGTH
+                    + " characters without whitespace, '{' or '}', but is '" + prefix + "'");
+        }
+        positive("quarkus.rate-limit.decision-timeout", config.decisionTimeout().toMillis());
+        if (config.busyTimeout().compareTo(config.decisionTimeout()) < 0) {
+            throw new ConfigurationException("quarkus.rate-limit.busy-timeout (" + config.busyTimeout() + ") must be at"
+                    + " least quarkus.rate-limit.decision-timeout (" + config.decisionTimeout() + ")",
+                    Set.of("quarkus.rate-limit.busy-timeout"));
+        }
+        notDefault("quarkus.rate-limit.failure-mode", config.failureMode());
+        positive("quarkus.rate-limit.pipelined-connections", config.pipelinedConnections());
+        if (config.durable().replicas() < 0) {
+            throw new ConfigurationException("quarkus.rate-limit.durable.replicas must be 0 (off) or more, but is "
+                    + config.durable().replicas(), Set.of("quarkus.rate-limit.durable.replicas"));
+        }
+        positive("quarkus.rate-limit.durable.timeout", config.durable().timeout().toMillis());
+        if (config.durable().timeout().compareTo(config.decisionTimeout()) >= 0) {
+            throw new ConfigurationException("quarkus.rate-limit.durable.timeout (" + config.durable().timeout()
+                    + ") must be less than quarkus.rate-limit.decision-timeout (" + config.decisionTimeout() + ")",
+                    Set.of("quarkus.rate-limit.durable.timeout"));
+        }
+        positive("quarkus.rate-limit.circuit-breaker.failure-threshold", config.circuitBreaker().failureThreshold());
+        positive("quarkus.rate-limit.circuit-breaker.open-duration", config.circuitBreaker().openDuration().toMillis());
+        positive("quarkus.rate-limit.local-fallback.expected-instances", config.localFallback().expectedInstances());
+        positive("quarkus.rate-limit.local-fallback.max-entries", config.localFallback().maxEntries());
+        double nearLimit = config.metrics().nearLimitRatio();
+        if (!(nearLimit >= 0 && nearLimit <= 1)) {
+            throw new ConfigurationException("quarkus.rate-limit.metrics.near-limit-ratio must be between 0 and 1, but"
+                    + " is " + nearLimit, Set.of("quarkus.rate-limit.metrics.near-limit-ratio"));
+        }
+        positive("quarkus.rate-limit.metrics.max-tenants", config.metrics().maxTenants());
+        positive("quarkus.rate-limit.run-time-limits.refresh-interval",
+                config.runTimeLimits().refreshInterval().toMillis());
+        notDefault("quarkus.rate-limit.tenant.source", config.tenant().source().orElse(null));
+        config.policies().forEach((policy, values) -> {
+            String invalidName = LimitRules.name(policy);
+            if (invalidName != null) {
+                throw new ConfigurationException("quarkus.rate-limit.policies.\"" + policy + "\" has an invalid name; "
+                        + invalidName, Set.of("quarkus.rate-limit.policies"));
+            }
+            notDefault("quarkus.rate-limit.policies." + policy + ".tenant.source",
+                    values.tenant().source().orElse(null));
+        });
+        config.tenant().header().ifPresent(header -> {
+            if (!isHttpToken(header)) {
+                throw new ConfigurationException(
+                        "quarkus.rate-limit.tenant.header must be an HTTP header name, but is '" + header + "'");
+            }
+        });
+    }
+
+    private static void positive(String property, long value) {
+        if (value <= 0) {
+            throw new ConfigurationException(property + " must be greater than zero, but is " + value
+                    + (property.endsWith("timeout") || property.endsWith("duration") ? " ms" : ""));
+        }
+    }
+
+    private static boolean isHttpToken(String value) {
+        if (value.isEmpty()) {
+            return false;
+        }
+        for (int i = 0; i < value.length(); i++) {
+            char c = value.charAt(i);
+            boolean tchar = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')
+                    || "!#$%&'*+-.^_`|~".indexOf(c) >= 0;
+            if (!tchar) {
+                return false;
+            }
+        }
+        return true;
+    }
+}

@@ -1,0 +1,86 @@
+package io.quarkiverse.ratelimit.runtime.startup;
+
+import java.util.HashSet;
+import java.util.Map;
+import java.util.Set;
+
+import jakarta.enterprise.event.Observes;
+import jakarta.inject.Singleton;
+
+import org.eclipse.microprofile.config.ConfigProvider;
+import org.jboss.logging.Logger;
+
+import io.quarkiverse.ratelimit.runtime.config.ConfigChecks;
+import io.quarkiverse.ratelimit.runtime.config.RateLimitConfig;
+import io.quarkiverse.ratelimit.runtime.config.RateLimitFixedConfig;
+import io.quarkiverse.ratelimit.runtime.limit.DeclaredLimits;
+import io.quarkiverse.ratelimit.runtime.limit.EffectiveLimits;
+import io.quarkiverse.ratelimit.runtime.policy.LimitModes;
+import io.quarkiverse.ratelimit.runtime.redis.ScriptRunner;
+import io.quarkiverse.ratelimit.runtime.tenant.RequestTenantResolver;
+import io.quarkus.redis.runtime.client.config.RedisConfig;
+import io.quarkus.runtime.StartupEvent;
+import io.quarkus.runtime.configuration.ConfigurationException;
+
+/**
+ * Every check made at start-up, in one place, in order: what configuration can change (it may come from the
+ * environment at start-up) is checked here, what an annotation says at build time ({@code deployment/}). Each failure
+ * fails start-up naming its property. The rules themselves live with what they are about, and this class calls each:
+ * <ol>
+ * <li>the configuration's own values ({@link ConfigChecks});</li>
+ * <li>every limit after policies and plans ({@link EffectiveLimits}, which checks them as it computes them: a policy
+ * or plan that sets an invalid value, that names no declared policy, methods sharing a limit that configuration made
+ * disagree);</li>
+ * <li>modes and rollout ({@link LimitModes#check});</li>
+ * <li>the Redis client: decisions write, so on a master; durable decisions not through a cluster client;</li>
+ * <li>each method's tenant can be found ({@link RequestTenantResolver#checkUsable});</li>
+ * <li>a configured policy no annotation uses: a warning.</li>
+ * </ol>
+ */
+@Singleton
+public class StartupChecks {
+
+    private static final Logger LOG = Logger.getLogger(StartupChecks.class);
+
+    void check(@Observes StartupEvent event, RateLimitConfig config, RateLimitFixedConfig fixedConfig,
+            DeclaredLimits methods, EffectiveLimits configured, RequestTenantResolver tenants) {
+        ConfigChecks.check(config);
+        configured.all(); // computed, so checked, when first used: this is the first use
+        LimitModes.check(config, configured);
+        String clientName = RateLimitFixedConfig.redisClient(fixedConfig);
+        decisionsRunOnAMaster(clientName);
+        if (config.durable().replicas() > 0 && ScriptRunner.isCluster(clientName)) {
+            throw new ConfigurationException("quarkus.rate-limit.durable.replicas is " + config.durable().replicas()
+                    + ", but the Redis client is a cluster client, which cannot send WAIT to a decision's master: use"
+                    + " 0 with a cluster", Set.of("quarkus.rate-limit.durable.replicas"));
+        }
+        configured.all().forEach((methodId, method) -> {
+            if (method.tenantRule() != null) {
+                tenants.checkUsable(method.tenantRule(), methodId, method.limits().getParameters(),
+                        methods.tokensAvailable());
+            }
+        });
+        if (methods.hasConcurrencyLimits()) {
+            // @ConcurrencyLimited follows the global rule only: it has no method parameters to take a tenant from
+            tenants.checkUsable(configured.defaultTenantRule(), "@ConcurrencyLimited", Map.of(),
+                    methods.tokensAvailable());
+        }
+        Set<String> used = new HashSet<>();
+        methods.all().values().forEach(method -> method.getLimits().forEach(limit -> used.add(limit.getPolicy())));
+        config.policies().keySet().stream().filter(policy -> !used.contains(policy)).forEach(policy -> LOG.warnf(
+                "quarkus.rate-limit.policies.%s is configured, but no @RateLimited(policy = \"%s\") uses it",
+                policy, policy));
+    }
+
+    /** Every decision writes: a client configured to talk to a replica would fail every one of them (READONLY). */
+    static void decisionsRunOnAMaster(String clientName) {
+        String roleProperty = RedisConfig.getPropertyName(clientName, "role");
+        ConfigProvider.getConfig().getOptionalValue(roleProperty, String.class).ifPresent(role -> {
+            if (!role.equalsIgnoreCase("master")) {
+                throw new ConfigurationException(roleProperty + " is " + role + ", but the rate limiter's scripts write"
+                        + " and must run on a master: use role master, or give the rate limiter its own client with"
+                        + " quarkus.rate-limit.redis-client-name");
+            }
+        });
+    }
+}
