@@ -33,6 +33,8 @@ import io.quarkiverse.ratelimit.runtime.decide.CallAdmitter;
 import io.quarkiverse.ratelimit.runtime.decide.ConcurrencyLeases;
 import io.quarkiverse.ratelimit.runtime.decide.ConcurrencyLimitInterceptor;
 import io.quarkiverse.ratelimit.runtime.decide.DecisionGuard;
+import io.quarkiverse.ratelimit.runtime.decide.FailureModes;
+import io.quarkiverse.ratelimit.runtime.decide.GuardedRedis;
 import io.quarkiverse.ratelimit.runtime.decide.ProgrammaticRateLimiter;
 import io.quarkiverse.ratelimit.runtime.decide.RateLimitInterceptor;
 import io.quarkiverse.ratelimit.runtime.http.ConcurrencyLimitExceededExceptionMapper;
@@ -113,7 +115,8 @@ class RateLimitProcessor {
     AdditionalBeanBuildItem beans() {
         return AdditionalBeanBuildItem.builder()
                 .addBeanClasses(RateLimitInterceptor.class, CallAdmitter.class, RedisDecisions.class,
-                        DecisionGuard.class, ProgrammaticRateLimiter.class, ConcurrencyLeases.class,
+                        DecisionGuard.class, GuardedRedis.class, FailureModes.class, ProgrammaticRateLimiter.class,
+                        ConcurrencyLeases.class,
                         ConcurrencyLimitInterceptor.class,
                         ScriptRunner.class, ClusterNodes.class, InvalidationChannel.class, RateLimitKeys.class,
                         RequestTenantResolver.class,

@@ -9,12 +9,12 @@ import io.quarkiverse.ratelimit.Mode;
 import io.quarkiverse.ratelimit.RateLimitDecision;
 import io.quarkiverse.ratelimit.RateLimitExceededException;
 import io.quarkiverse.ratelimit.TenantBlockedException;
-import io.quarkiverse.ratelimit.runtime.config.RateLimitConfig;
 import io.quarkiverse.ratelimit.runtime.http.RateLimitHeaders;
 import io.quarkiverse.ratelimit.runtime.key.RateLimitKeys;
 import io.quarkiverse.ratelimit.runtime.limit.EffectiveMethod;
 import io.quarkiverse.ratelimit.runtime.limit.LimitDefinition;
 import io.quarkiverse.ratelimit.runtime.limit.MethodLimits;
+import io.quarkiverse.ratelimit.runtime.limit.ShadowMask;
 import io.quarkiverse.ratelimit.runtime.policy.LimitModes;
 import io.quarkiverse.ratelimit.runtime.policy.RunTimeLimits;
 import io.quarkiverse.ratelimit.runtime.policy.TenantPlans;
@@ -42,7 +42,7 @@ public class CallAdmitter {
     private final ShadowRefusals shadowRefusals = new ShadowRefusals();
 
     CallAdmitter(RequestTenantResolver tenants, ClientAddresses clientAddresses, TenantPlans plans,
-            DecisionGuard guard, RateLimitConfig config, RateLimitKeys keys,
+            DecisionGuard guard, RateLimitKeys keys,
             RunTimeLimits runTimeLimits, LimitModes modes) {
         this.modes = modes;
         this.runTimeLimits = runTimeLimits;
@@ -93,7 +93,7 @@ public class CallAdmitter {
         if (!modes.everyLimitEnforced()) {
             return decideByMode(request, limits, limitKeys, tenantId);
         }
-        return guard.acquire(limitKeys, limits.getLimits(), tenantId, 0, decisions -> {
+        return guard.acquire(limitKeys, limits.getLimits(), tenantId, ShadowMask.NONE, decisions -> {
             if (request != null) {
                 RateLimitHeaders.attach(request, decisions);
             }
@@ -117,14 +117,14 @@ public class CallAdmitter {
         List<LimitDefinition> all = limits.getLimits();
         List<LimitDefinition> decided = new ArrayList<>(all.size());
         List<String> decidedKeys = new ArrayList<>(all.size());
-        long shadow = 0;
+        ShadowMask shadow = ShadowMask.NONE;
         for (int i = 0; i < all.size(); i++) {
             Mode mode = modes.mode(all.get(i), tenant);
             if (mode == Mode.OFF) {
                 continue;
             }
             if (mode == Mode.SHADOW) {
-                shadow |= 1L << decided.size();
+                shadow = shadow.with(decided.size());
             }
             decided.add(all.get(i));
             decidedKeys.add(limitKeys.get(i));
@@ -132,10 +132,9 @@ public class CallAdmitter {
         if (decided.isEmpty()) {
             return Uni.createFrom().item(Admission.NONE);
         }
-        long shadowMask = shadow;
-        return guard.acquire(decidedKeys, decided, tenant, shadowMask, decisions -> {
-            // without shadow limits the refusal cache may answer with the refusing limits only: the first refuses
-            List<RateLimitDecision> enforced = shadowMask == 0 ? decisions : enforcedOnly(decisions, shadowMask);
+        ShadowMask shadowed = shadow;
+        return guard.acquire(decidedKeys, decided, tenant, shadowed, decisions -> {
+            List<RateLimitDecision> enforced = shadowed.enforcedOnly(decisions);
             if (request != null) {
                 RateLimitHeaders.attach(request, modes.shadowHeaders() ? decisions : enforced);
             }
@@ -145,7 +144,7 @@ public class CallAdmitter {
             for (int i = 0; i < decisions.size(); i++) {
                 RateLimitDecision decision = decisions.get(i);
                 if (!decision.allowed()) {
-                    if ((shadowMask & (1L << i)) == 0) {
+                    if (!shadowed.contains(i)) {
                         throw new RateLimitExceededException(enforced);
                     }
                     shadowRefusals.refused(decision, tenant);
@@ -157,16 +156,6 @@ public class CallAdmitter {
             }
             return admission(request, recordedKeys, recorded, limits.refunds(), degraded);
         });
-    }
-
-    private static List<RateLimitDecision> enforcedOnly(List<RateLimitDecision> decisions, long shadowMask) {
-        List<RateLimitDecision> enforced = new ArrayList<>(decisions.size());
-        for (int i = 0; i < decisions.size(); i++) {
-            if ((shadowMask & (1L << i)) == 0) {
-                enforced.add(decisions.get(i));
-            }
-        }
-        return enforced;
     }
 
     private Admission admission(RoutingContext request, List<String> keys, List<LimitDefinition> limits,

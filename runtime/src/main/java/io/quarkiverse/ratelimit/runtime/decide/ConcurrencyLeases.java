@@ -41,7 +41,8 @@ public class ConcurrencyLeases {
 
     private final ScriptRunner scripts;
     private final RateLimitKeys keys;
-    private final DecisionGuard resilience;
+    private final GuardedRedis guarded;
+    private final FailureModes failureModes;
     private final Duration timeout;
     private final int expectedInstances;
     private final Cache<String, Semaphore> localSlots;
@@ -49,13 +50,14 @@ public class ConcurrencyLeases {
 
     private final LimitModes modes;
 
-    ConcurrencyLeases(ScriptRunner scripts, RateLimitKeys keys, DecisionGuard resilience,
+    ConcurrencyLeases(ScriptRunner scripts, RateLimitKeys keys, GuardedRedis guarded, FailureModes failureModes,
             RateLimitConfig config, RateLimitMetrics metrics, LimitModes modes) {
         this.scripts = scripts;
         this.modes = modes;
         this.metrics = metrics;
         this.keys = keys;
-        this.resilience = resilience;
+        this.guarded = guarded;
+        this.failureModes = failureModes;
         this.timeout = config.decisionTimeout();
         this.expectedInstances = config.localFallback().expectedInstances();
         this.localSlots = Caffeine.newBuilder().maximumSize(config.localFallback().maxEntries())
@@ -76,7 +78,7 @@ public class ConcurrencyLeases {
         String key = keys.concurrencyKey(tenantTag, limit.getName());
         String leaseId = UUID.randomUUID().toString();
         List<String> args = ScriptArguments.concurrency(ScriptArguments.REDIS_CLOCK, limit, leaseId);
-        return resilience.guarded(RedisOperation.CONCURRENCY, key,
+        return guarded.guarded(RedisOperation.CONCURRENCY, key,
                 () -> scripts.send(scripts.scripts().concurrency(), List.of(key), args)
                         .map(reply -> outcome(ScriptReplies.lease(reply), key, leaseId)),
                 outcome -> {
@@ -105,9 +107,9 @@ public class ConcurrencyLeases {
     }
 
     private Outcome withoutRedis(String key, String tenantTag, ConcurrencyDefinition limit, Throwable cause) {
-        return switch (resilience.failureMode(limit.getFailureMode())) {
+        return switch (failureModes.failureMode(limit.getFailureMode())) {
             case FAIL_OPEN -> new Outcome(Lease.NONE, null);
-            case FAIL_CLOSED -> throw new RateLimiterUnavailableException(limit.getName(), resilience.retryAfter(key), cause);
+            case FAIL_CLOSED -> throw new RateLimiterUnavailableException(limit.getName(), guarded.retryAfter(key), cause);
             case LOCAL, DEFAULT -> {
                 Semaphore slots = localSlots.get(tenantTag + '\n' + limit.getName(),
                         ignored -> new Semaphore(Math.max(1, limit.getLimit() / expectedInstances)));

@@ -18,6 +18,7 @@ import io.quarkiverse.ratelimit.runtime.key.TenantTags;
 import io.quarkiverse.ratelimit.runtime.limit.ConcurrencyDefinition;
 import io.quarkiverse.ratelimit.runtime.limit.LimitDefinition;
 import io.quarkiverse.ratelimit.runtime.limit.ReturnKind;
+import io.quarkiverse.ratelimit.runtime.limit.ShadowMask;
 import io.quarkiverse.ratelimit.runtime.policy.RunTimeLimits;
 import io.smallrye.mutiny.Uni;
 
@@ -50,7 +51,8 @@ public class ProgrammaticRateLimiter implements RateLimiter {
         String tag = tag(tenant);
         List<LimitDefinition> definitions = runTimeLimits.apply(List.of(definition(limit, checkedCost(limit, cost))),
                 tag);
-        return limiter.acquire(keys.keys(tag, definitions), definitions, tenant, 0, decisions -> decisions.get(0));
+        return limiter.acquire(keys.keys(tag, definitions), definitions, tenant, ShadowMask.NONE,
+                decisions -> decisions.get(0));
     }
 
     @Override

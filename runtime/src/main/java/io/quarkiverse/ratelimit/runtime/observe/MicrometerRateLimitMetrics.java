@@ -23,6 +23,7 @@ import io.quarkiverse.ratelimit.runtime.config.RateLimitConfig;
 import io.quarkiverse.ratelimit.runtime.limit.DeclaredLimits;
 import io.quarkiverse.ratelimit.runtime.limit.EffectiveLimits;
 import io.quarkiverse.ratelimit.runtime.limit.LimitDefinition;
+import io.quarkiverse.ratelimit.runtime.limit.ShadowMask;
 import io.quarkus.runtime.Startup;
 import io.quarkus.runtime.StartupEvent;
 
@@ -141,13 +142,13 @@ public class MicrometerRateLimitMetrics implements RateLimitMetrics {
     }
 
     @Override
-    public void decided(List<RateLimitDecision> decisions, DecidedBy by, long shadowMask, String tenant) {
+    public void decided(List<RateLimitDecision> decisions, DecidedBy by, ShadowMask shadow, String tenant) {
         if (!enabled) {
             return;
         }
         String tenantValue = tenantTag ? tenantValue(tenant) : null;
         for (int i = 0; i < decisions.size(); i++) {
-            count(decisions.get(i), by, (shadowMask & (1L << i)) != 0, tenantValue);
+            count(decisions.get(i), by, shadow.contains(i), tenantValue);
         }
     }
 

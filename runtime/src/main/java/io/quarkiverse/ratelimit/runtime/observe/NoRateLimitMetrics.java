@@ -6,6 +6,7 @@ import jakarta.inject.Singleton;
 
 import io.quarkiverse.ratelimit.RateLimitDecision;
 import io.quarkiverse.ratelimit.runtime.limit.LimitDefinition;
+import io.quarkiverse.ratelimit.runtime.limit.ShadowMask;
 import io.smallrye.mutiny.Uni;
 
 /** The metrics of an application without quarkus-micrometer: none, at no cost. */
@@ -13,7 +14,7 @@ import io.smallrye.mutiny.Uni;
 public class NoRateLimitMetrics implements RateLimitMetrics {
 
     @Override
-    public void decided(List<RateLimitDecision> decisions, DecidedBy by, long shadowMask, String tenant) {
+    public void decided(List<RateLimitDecision> decisions, DecidedBy by, ShadowMask shadow, String tenant) {
     }
 
     @Override

@@ -6,6 +6,7 @@ import java.util.function.Supplier;
 import io.quarkiverse.ratelimit.CircuitBreakerTransition;
 import io.quarkiverse.ratelimit.RateLimitDecision;
 import io.quarkiverse.ratelimit.runtime.limit.LimitDefinition;
+import io.quarkiverse.ratelimit.runtime.limit.ShadowMask;
 import io.smallrye.mutiny.Uni;
 
 /**
@@ -18,10 +19,10 @@ public interface RateLimitMetrics {
     /**
      * One decision per limit of one call.
      *
-     * @param shadowMask bit {@code i} set when limit {@code i} is in shadow mode
+     * @param shadow the limits in shadow mode
      * @param tenant the tenant's id, {@code null} when the limit has none (global or per client address)
      */
-    void decided(List<RateLimitDecision> decisions, DecidedBy by, long shadowMask, String tenant);
+    void decided(List<RateLimitDecision> decisions, DecidedBy by, ShadowMask shadow, String tenant);
 
     /** One limit's decision, {@code shadow} when the limit is in shadow mode. */
     void decided(RateLimitDecision decision, DecidedBy by, boolean shadow, String tenant);

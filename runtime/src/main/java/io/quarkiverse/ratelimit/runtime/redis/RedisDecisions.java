@@ -6,6 +6,7 @@ import jakarta.inject.Singleton;
 
 import io.quarkiverse.ratelimit.RateLimitDecision;
 import io.quarkiverse.ratelimit.runtime.limit.LimitDefinition;
+import io.quarkiverse.ratelimit.runtime.limit.ShadowMask;
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.Future;
 
@@ -30,17 +31,17 @@ public class RedisDecisions {
      * @param limitKeys the key of each limit ({@code RateLimitKeys}), all in one hash slot
      */
     public Future<List<RateLimitDecision>> decide(List<String> limitKeys, List<LimitDefinition> limits) {
-        return decide(limitKeys, limits, 0);
+        return decide(limitKeys, limits, ShadowMask.NONE);
     }
 
     /**
-     * As {@link #decide(List, List)}, with the limits whose bit is set in {@code shadowMask} in shadow mode: decided
-     * and recorded as if enforced, but their refusal does not refuse the call (nor stop the other limits recording it).
+     * As {@link #decide(List, List)}, with the limits in {@code shadow} in shadow mode: decided and recorded as if
+     * enforced, but their refusal does not refuse the call (nor stop the other limits recording it).
      */
     public Future<List<RateLimitDecision>> decide(List<String> limitKeys, List<LimitDefinition> limits,
-            long shadowMask) {
+            ShadowMask shadow) {
         return scripts.send(scripts.scripts().decide(RateLimitScripts.algorithmSet(limits)), limitKeys,
-                ScriptArguments.limits(ScriptArguments.REDIS_CLOCK, limits, shadowMask))
+                ScriptArguments.limits(ScriptArguments.REDIS_CLOCK, limits, shadow))
                 .map(reply -> ScriptReplies.decisions(limits, reply));
     }
 

@@ -5,6 +5,7 @@ import java.util.List;
 
 import io.quarkiverse.ratelimit.runtime.limit.ConcurrencyDefinition;
 import io.quarkiverse.ratelimit.runtime.limit.LimitDefinition;
+import io.quarkiverse.ratelimit.runtime.limit.ShadowMask;
 
 /**
  * The {@code ARGV} layout of the scripts: the Java half of the contract whose Lua half is {@code lua/prelude.lua}
@@ -38,14 +39,14 @@ public final class ScriptArguments {
 
     /**
      * {@code rate_limit.lua} with limits in shadow mode: the clock, each limit's values, then the shadow mask (one
-     * character per limit, {@code 1} for bit {@code i} of {@code shadowMask}); no mask when every limit is enforced.
+     * character per limit, {@code 1} for a limit in shadow mode); no mask when every limit is enforced.
      */
-    public static List<String> limits(String clock, List<LimitDefinition> limits, long shadowMask) {
+    public static List<String> limits(String clock, List<LimitDefinition> limits, ShadowMask shadow) {
         List<String> args = limits(clock, limits);
-        if (shadowMask != 0) {
+        if (!shadow.isEmpty()) {
             char[] mask = new char[limits.size()];
             for (int i = 0; i < mask.length; i++) {
-                mask[i] = (shadowMask & (1L << i)) != 0 ? '1' : '0';
+                mask[i] = shadow.contains(i) ? '1' : '0';
             }
             args.add(new String(mask));
         }

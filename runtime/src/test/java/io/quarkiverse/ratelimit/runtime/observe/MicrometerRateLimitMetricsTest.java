@@ -10,6 +10,7 @@ import org.junit.jupiter.api.Test;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.quarkiverse.ratelimit.RateLimitDecision;
+import io.quarkiverse.ratelimit.runtime.limit.ShadowMask;
 
 class MicrometerRateLimitMetricsTest {
 
@@ -19,7 +20,7 @@ class MicrometerRateLimitMetricsTest {
     void theTenantTagHasAHardCapAndLaterTenantsCountAsOther() {
         MicrometerRateLimitMetrics metrics = new MicrometerRateLimitMetrics(registry, true, 0.2, true, 2);
         for (String tenant : new String[] { "acme", "globex", "initech", "acme", "umbrella", null }) {
-            metrics.decided(List.of(allowed("search", 10, 5)), DecidedBy.REDIS, 0, tenant);
+            metrics.decided(List.of(allowed("search", 10, 5)), DecidedBy.REDIS, ShadowMask.NONE, tenant);
         }
         assertThat(decisions("acme")).isEqualTo(2);
         assertThat(decisions("globex")).isEqualTo(1);
@@ -31,8 +32,8 @@ class MicrometerRateLimitMetricsTest {
     @Test
     void withoutTheTenantTagThereIsOneSeriesPerLimitAndOutcome() {
         MicrometerRateLimitMetrics metrics = new MicrometerRateLimitMetrics(registry, true, 0.2, false, 2);
-        metrics.decided(List.of(allowed("search", 10, 5), allowed("burst", 3, 0)), DecidedBy.REDIS, 0, "acme");
-        metrics.decided(List.of(allowed("search", 10, 4)), DecidedBy.FALLBACK, 0, "globex");
+        metrics.decided(List.of(allowed("search", 10, 5), allowed("burst", 3, 0)), DecidedBy.REDIS, ShadowMask.NONE, "acme");
+        metrics.decided(List.of(allowed("search", 10, 4)), DecidedBy.FALLBACK, ShadowMask.NONE, "globex");
         assertThat(registry.find(MicrometerRateLimitMetrics.DECISIONS).counters()).hasSize(3)
                 .allSatisfy(counter -> assertThat(counter.getId().getTag("tenant")).isNull());
     }
@@ -40,10 +41,10 @@ class MicrometerRateLimitMetricsTest {
     @Test
     void nearLimitCountsAdmittedCallsThatLeftLessThanTheRatio() {
         MicrometerRateLimitMetrics metrics = new MicrometerRateLimitMetrics(registry, true, 0.2, false, 100);
-        metrics.decided(List.of(allowed("search", 10, 2)), DecidedBy.REDIS, 0, null); // 2 is not below 0.2 * 10
-        metrics.decided(List.of(allowed("search", 10, 1)), DecidedBy.REDIS, 0, null);
-        metrics.decided(List.of(allowed("search", 10, 0)), DecidedBy.FALLBACK, 0, null);
-        metrics.decided(List.of(refused("search", 10)), DecidedBy.REDIS, 0, null); // refused: not near, over
+        metrics.decided(List.of(allowed("search", 10, 2)), DecidedBy.REDIS, ShadowMask.NONE, null); // 2 is not below 0.2 * 10
+        metrics.decided(List.of(allowed("search", 10, 1)), DecidedBy.REDIS, ShadowMask.NONE, null);
+        metrics.decided(List.of(allowed("search", 10, 0)), DecidedBy.FALLBACK, ShadowMask.NONE, null);
+        metrics.decided(List.of(refused("search", 10)), DecidedBy.REDIS, ShadowMask.NONE, null); // refused: not near, over
         assertThat(registry.get(MicrometerRateLimitMetrics.NEAR_LIMIT).tag("limit", "search").counter().count())
                 .isEqualTo(2);
     }
@@ -51,7 +52,7 @@ class MicrometerRateLimitMetricsTest {
     @Test
     void disabledRegistersNothing() {
         MicrometerRateLimitMetrics metrics = new MicrometerRateLimitMetrics(registry, false, 0.2, false, 100);
-        metrics.decided(List.of(allowed("search", 10, 0)), DecidedBy.REDIS, 0, "acme");
+        metrics.decided(List.of(allowed("search", 10, 0)), DecidedBy.REDIS, ShadowMask.NONE, "acme");
         metrics.redisCall(RedisOperation.DECIDE, RedisOutcome.SUCCESS, 1000);
         metrics.scriptReloaded();
         metrics.concurrencyRejected("uploads");

@@ -9,6 +9,7 @@ import io.quarkiverse.ratelimit.Scope;
 import io.quarkiverse.ratelimit.localredis.LocalRedisServer;
 import io.quarkiverse.ratelimit.localredis.RespConnection;
 import io.quarkiverse.ratelimit.runtime.limit.LimitDefinition;
+import io.quarkiverse.ratelimit.runtime.limit.ShadowMask;
 
 /** Runs the shipped script on a real Redis with an explicit clock, so that time is under the test's control. */
 final class ScriptHarness implements AutoCloseable {
@@ -92,7 +93,7 @@ final class ScriptHarness implements AutoCloseable {
         for (Limit limit : limits) {
             command.add(limit.key());
         }
-        command.addAll(ScriptArguments.limits(Long.toString(nowMicros), definitions(limits), shadowMask));
+        command.addAll(ScriptArguments.limits(Long.toString(nowMicros), definitions(limits), shadow(shadowMask)));
         return command.toArray(String[]::new);
     }
 
@@ -173,5 +174,16 @@ final class ScriptHarness implements AutoCloseable {
     }
 
     record Reply(boolean allowed, long remaining, long resetMillis, long retryAfterMillis) {
+    }
+
+    /** The limits whose bit is set in {@code bits}, in shadow mode. */
+    static ShadowMask shadow(long bits) {
+        ShadowMask shadow = ShadowMask.NONE;
+        for (int i = 0; i < Long.SIZE; i++) {
+            if ((bits & 1L << i) != 0) {
+                shadow = shadow.with(i);
+            }
+        }
+        return shadow;
     }
 }

@@ -1,0 +1,107 @@
+package io.quarkiverse.ratelimit.runtime.decide;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.LongAdder;
+
+import jakarta.inject.Singleton;
+
+import io.quarkiverse.ratelimit.FailureMode;
+import io.quarkiverse.ratelimit.RateLimitDecision;
+import io.quarkiverse.ratelimit.RateLimiterUnavailableException;
+import io.quarkiverse.ratelimit.runtime.config.RateLimitConfig;
+import io.quarkiverse.ratelimit.runtime.limit.LimitDefinition;
+import io.quarkiverse.ratelimit.runtime.limit.ShadowMask;
+import io.quarkiverse.ratelimit.runtime.observe.DecidedBy;
+import io.quarkiverse.ratelimit.runtime.observe.DecisionTracing;
+import io.quarkiverse.ratelimit.runtime.observe.RateLimitMetrics;
+import io.quarkiverse.ratelimit.runtime.policy.LimitModes;
+
+/**
+ * What each limit does when Redis cannot decide, by its {@link FailureMode}: admit ({@code fail-open}), refuse with
+ * 503 ({@code fail-closed}), or this instance's own limiter ({@code local}, {@link LocalFallback}); a fail-closed limit
+ * in shadow mode refuses without failing the call.
+ */
+@Singleton
+public class FailureModes {
+
+    private final FailureMode defaultFailureMode;
+    private final LocalFallback local;
+    private final LimitModes modes;
+    private final RateLimitMetrics metrics;
+    private final DecisionTracing tracing;
+    private final LongAdder degradedCalls = new LongAdder();
+
+    FailureModes(RateLimitConfig config, LimitModes modes, RateLimitMetrics metrics, DecisionTracing tracing) {
+        this.defaultFailureMode = config.failureMode();
+        this.modes = modes;
+        this.metrics = metrics;
+        this.tracing = tracing;
+        this.local = new LocalFallback(config.localFallback().maxEntries(),
+                config.localFallback().expectedInstances(), System::currentTimeMillis);
+    }
+
+    /** The failure mode that applies: the declared one, or the configured default. */
+    public FailureMode failureMode(FailureMode declared) {
+        return declared == FailureMode.DEFAULT ? defaultFailureMode : declared;
+    }
+
+    /** The limit's failure mode now: a run-time switch, else as declared, else the configured default. */
+    private FailureMode failureMode(LimitDefinition limit) {
+        return failureMode(modes.failureMode(limit));
+    }
+
+    /**
+     * The decisions without Redis: each limit's failure mode decides; an enforced fail-closed limit fails the call
+     * ({@link RateLimiterUnavailableException}, retried after {@code retryAfter}), then the local limits decide all or
+     * nothing.
+     */
+    List<RateLimitDecision> decide(List<String> keys, List<LimitDefinition> limits, Throwable cause, String tenant,
+            Object span, ShadowMask shadow, Duration retryAfter) {
+        degradedCalls.increment();
+        List<LimitDefinition> localLimits = new ArrayList<>(limits.size());
+        List<String> localKeys = new ArrayList<>(limits.size());
+        for (int i = 0; i < limits.size(); i++) {
+            LimitDefinition limit = limits.get(i);
+            FailureMode mode = failureMode(limit);
+            if (mode == FailureMode.FAIL_CLOSED && !shadow.contains(i)) {
+                metrics.unavailable(limits, tenant);
+                tracing.unavailable(span, limits);
+                throw new RateLimiterUnavailableException(limit.getName(), retryAfter, cause);
+            }
+            if (mode != FailureMode.FAIL_OPEN && mode != FailureMode.FAIL_CLOSED) {
+                localLimits.add(limit);
+                localKeys.add(keys.get(i));
+            }
+        }
+        List<RateLimitDecision> localDecisions = localLimits.isEmpty() ? List.of()
+                : local.acquire(localKeys, localLimits);
+        List<RateLimitDecision> decisions = new ArrayList<>(limits.size());
+        int next = 0;
+        for (int i = 0; i < limits.size(); i++) {
+            LimitDefinition limit = limits.get(i);
+            DecidedBy by = switch (failureMode(limit)) {
+                case FAIL_OPEN -> DecidedBy.FAIL_OPEN;
+                case FAIL_CLOSED -> DecidedBy.FAIL_CLOSED;
+                default -> DecidedBy.FALLBACK;
+            };
+            RateLimitDecision decision = switch (by) {
+                case FAIL_OPEN -> new RateLimitDecision(limit.getName(), limit.getLimit(), limit.window(), true,
+                        limit.getLimit(), limit.window(), Duration.ZERO, true);
+                case FAIL_CLOSED -> new RateLimitDecision(limit.getName(), limit.getLimit(), limit.window(), false, 0,
+                        limit.window(), retryAfter, true);
+                default -> localDecisions.get(next++);
+            };
+            metrics.decided(decision, by, shadow.contains(i), tenant);
+            decisions.add(decision);
+        }
+        tracing.decided(span, decisions, localLimits.isEmpty() ? DecidedBy.FAIL_OPEN : DecidedBy.FALLBACK);
+        return decisions;
+    }
+
+    /** How many calls were decided without Redis (by their failure mode) since start-up. */
+    public long degradedCalls() {
+        return degradedCalls.sum();
+    }
+}
