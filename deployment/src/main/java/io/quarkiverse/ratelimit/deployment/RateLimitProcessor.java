@@ -55,6 +55,7 @@ import io.quarkiverse.ratelimit.runtime.redis.InvalidationChannel;
 import io.quarkiverse.ratelimit.runtime.redis.LuaScript;
 import io.quarkiverse.ratelimit.runtime.redis.RateLimitScripts;
 import io.quarkiverse.ratelimit.runtime.redis.RedisDecisions;
+import io.quarkiverse.ratelimit.runtime.redis.RedisTransport;
 import io.quarkiverse.ratelimit.runtime.redis.ScriptRunner;
 import io.quarkiverse.ratelimit.runtime.startup.StartupChecks;
 import io.quarkiverse.ratelimit.runtime.status.LimiterStatus;
@@ -118,7 +119,8 @@ class RateLimitProcessor {
                         DecisionGuard.class, GuardedRedis.class, FailureModes.class, ProgrammaticRateLimiter.class,
                         ConcurrencyLeases.class,
                         ConcurrencyLimitInterceptor.class,
-                        ScriptRunner.class, ClusterNodes.class, InvalidationChannel.class, RateLimitKeys.class,
+                        ScriptRunner.class, RedisTransport.class, ClusterNodes.class, InvalidationChannel.class,
+                        RateLimitKeys.class,
                         RequestTenantResolver.class,
                         ClientAddresses.class,
                         EffectiveLimits.class, TenantPlans.class, RunTimeLimits.class, LimitModes.class,

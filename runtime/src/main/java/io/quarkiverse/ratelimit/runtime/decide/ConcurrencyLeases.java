@@ -24,6 +24,7 @@ import io.quarkiverse.ratelimit.runtime.limit.ConcurrencyDefinition;
 import io.quarkiverse.ratelimit.runtime.observe.RateLimitMetrics;
 import io.quarkiverse.ratelimit.runtime.observe.RedisOperation;
 import io.quarkiverse.ratelimit.runtime.policy.LimitModes;
+import io.quarkiverse.ratelimit.runtime.redis.RedisTransport;
 import io.quarkiverse.ratelimit.runtime.redis.ScriptArguments;
 import io.quarkiverse.ratelimit.runtime.redis.ScriptReplies;
 import io.quarkiverse.ratelimit.runtime.redis.ScriptRunner;
@@ -40,6 +41,7 @@ public class ConcurrencyLeases {
     private static final Logger LOG = Logger.getLogger(ConcurrencyLeases.class);
 
     private final ScriptRunner scripts;
+    private final RedisTransport transport;
     private final RateLimitKeys keys;
     private final GuardedRedis guarded;
     private final FailureModes failureModes;
@@ -50,9 +52,11 @@ public class ConcurrencyLeases {
 
     private final LimitModes modes;
 
-    ConcurrencyLeases(ScriptRunner scripts, RateLimitKeys keys, GuardedRedis guarded, FailureModes failureModes,
+    ConcurrencyLeases(ScriptRunner scripts, RedisTransport transport, RateLimitKeys keys, GuardedRedis guarded,
+            FailureModes failureModes,
             RateLimitConfig config, RateLimitMetrics metrics, LimitModes modes) {
         this.scripts = scripts;
+        this.transport = transport;
         this.modes = modes;
         this.metrics = metrics;
         this.keys = keys;
@@ -120,7 +124,7 @@ public class ConcurrencyLeases {
 
     Uni<Void> release(String key, String leaseId) {
         return metrics.timed(RedisOperation.CONCURRENCY,
-                scripts.removeFromSortedSet(key, leaseId).ifNoItem().after(timeout).fail())
+                transport.removeFromSortedSet(key, leaseId).ifNoItem().after(timeout).fail())
                 .onFailure().recoverWithNull().replaceWithVoid();
     }
 

@@ -20,7 +20,7 @@ import io.quarkiverse.ratelimit.runtime.observe.RateLimitMetrics;
 import io.quarkiverse.ratelimit.runtime.observe.RedisOperation;
 import io.quarkiverse.ratelimit.runtime.observe.RedisOutcome;
 import io.quarkiverse.ratelimit.runtime.redis.ClusterNodes;
-import io.quarkiverse.ratelimit.runtime.redis.ScriptRunner;
+import io.quarkiverse.ratelimit.runtime.redis.RedisTransport;
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
@@ -44,7 +44,7 @@ public class GuardedRedis {
     private final RateLimitMetrics metrics;
     private final LongAdder redisAttempts = new LongAdder();
 
-    GuardedRedis(ScriptRunner scripts, ClusterNodes cluster, RateLimitConfig config,
+    GuardedRedis(RedisTransport transport, ClusterNodes cluster, RateLimitConfig config,
             Event<CircuitBreakerTransition> transitions, Vertx vertx, RateLimitMetrics metrics) {
         this.cluster = cluster;
         this.metrics = metrics;
@@ -55,8 +55,8 @@ public class GuardedRedis {
                 listener -> new CircuitBreaker(config.circuitBreaker().failureThreshold(),
                         config.circuitBreaker().openDuration(), System::nanoTime, listener),
                 lastReply -> new PendingDecisions(config.decisionTimeout().toNanos(), config.busyTimeout().toNanos(),
-                        System::nanoTime, lastReply, scripts::renewConnections),
-                scripts::lastReplyNanos, System::nanoTime, transition -> {
+                        System::nanoTime, lastReply, transport::renewConnections),
+                transport::lastReplyNanos, System::nanoTime, transition -> {
                     log(transition);
                     transitions.fire(transition);
                 });

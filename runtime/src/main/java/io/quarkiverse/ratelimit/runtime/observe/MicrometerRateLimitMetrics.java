@@ -15,7 +15,6 @@ import jakarta.inject.Singleton;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
-import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.Timer;
 import io.quarkiverse.ratelimit.CircuitBreakerTransition;
 import io.quarkiverse.ratelimit.RateLimitDecision;
@@ -61,7 +60,7 @@ public class MicrometerRateLimitMetrics implements RateLimitMetrics {
     private final boolean tenantTag;
     private final int maxTenants;
     private final Set<String> taggedTenants = ConcurrentHashMap.newKeySet();
-    private final ConcurrentMap<Object, LimitMeters> limits = new ConcurrentHashMap<>();
+    private final ConcurrentMap<Object, MicrometerLimitMeters> limits = new ConcurrentHashMap<>();
     private final ConcurrentMap<String, Counter> concurrencyRejections = new ConcurrentHashMap<>();
     private final Timer[] redisDurations;
     /** The breakers' worst state, as the decision guard tells it. */
@@ -132,7 +131,7 @@ public class MicrometerRateLimitMetrics implements RateLimitMetrics {
         if (!tenantTag) {
             limits.all().values().forEach(method -> method.variants().forEach(variant -> variant.getLimits()
                     .forEach(limit -> {
-                        LimitMeters meters = meters(limit.getName(), null);
+                        MicrometerLimitMeters meters = meters(limit.getName(), null);
                         meters.decision(true, DecidedBy.REDIS, false);
                         meters.decision(false, DecidedBy.REDIS, false);
                         meters.nearLimit();
@@ -160,7 +159,7 @@ public class MicrometerRateLimitMetrics implements RateLimitMetrics {
     }
 
     private void count(RateLimitDecision decision, DecidedBy by, boolean shadow, String tenantValue) {
-        LimitMeters meters = meters(decision.limitName(), tenantValue);
+        MicrometerLimitMeters meters = meters(decision.limitName(), tenantValue);
         meters.decision(decision.allowed(), by, shadow).increment();
         if (decision.allowed() && decision.remaining() < nearLimitRatio * decision.limit()) {
             meters.nearLimit().increment();
@@ -234,11 +233,11 @@ public class MicrometerRateLimitMetrics implements RateLimitMetrics {
         return state.name().toLowerCase(java.util.Locale.ROOT);
     }
 
-    private LimitMeters meters(String limit, String tenantValue) {
+    private MicrometerLimitMeters meters(String limit, String tenantValue) {
         Object key = tenantValue == null ? limit : List.of(limit, tenantValue);
-        LimitMeters meters = limits.get(key);
+        MicrometerLimitMeters meters = limits.get(key);
         if (meters == null) {
-            meters = limits.computeIfAbsent(key, ignored -> new LimitMeters(registry, limit, tenantValue));
+            meters = limits.computeIfAbsent(key, ignored -> new MicrometerLimitMeters(registry, limit, tenantValue));
         }
         return meters;
     }
@@ -258,50 +257,5 @@ public class MicrometerRateLimitMetrics implements RateLimitMetrics {
             }
         }
         return taggedTenants.contains(tenant) ? tenant : OTHER_TENANTS;
-    }
-
-    /** The counters of one limit (and tenant, with the tenant tag), each registered on first use. */
-    private static final class LimitMeters {
-
-        private static final DecidedBy[] DECIDERS = DecidedBy.values();
-
-        private final MeterRegistry registry;
-        private final Tags tags;
-        /** By mode (enforce, shadow), result (allowed, rejected) and decider. */
-        private final Counter[] decisions = new Counter[2 * 2 * DECIDERS.length];
-        private volatile Counter nearLimit;
-
-        LimitMeters(MeterRegistry registry, String limit, String tenant) {
-            this.registry = registry;
-            this.tags = tenant == null ? Tags.of("limit", limit) : Tags.of("limit", limit, "tenant", tenant);
-        }
-
-        Counter decision(boolean allowed, DecidedBy by, boolean shadow) {
-            int index = ((shadow ? 2 : 0) + (allowed ? 0 : 1)) * DECIDERS.length + by.ordinal();
-            Counter counter = decisions[index];
-            if (counter == null) {
-                // a race registers the same meter twice: the registry returns the one it holds
-                counter = Counter.builder(DECISIONS)
-                        .description("Rate-limit decisions, one per limit of a call")
-                        .tags(tags)
-                        .tags("result", allowed ? "allowed" : "rejected", "decided_by", by.tag(), "mode",
-                                shadow ? "shadow" : "enforce")
-                        .register(registry);
-                decisions[index] = counter;
-            }
-            return counter;
-        }
-
-        Counter nearLimit() {
-            Counter counter = nearLimit;
-            if (counter == null) {
-                counter = Counter.builder(NEAR_LIMIT)
-                        .description("Admitted calls that left less than metrics.near-limit-ratio of the limit")
-                        .tags(tags)
-                        .register(registry);
-                nearLimit = counter;
-            }
-            return counter;
-        }
     }
 }

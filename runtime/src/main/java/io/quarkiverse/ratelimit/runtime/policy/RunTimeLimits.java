@@ -17,7 +17,7 @@ import io.quarkiverse.ratelimit.runtime.key.RateLimitKeys;
 import io.quarkiverse.ratelimit.runtime.limit.LimitDefinition;
 import io.quarkiverse.ratelimit.runtime.limit.MethodLimits;
 import io.quarkiverse.ratelimit.runtime.redis.InvalidationChannel;
-import io.quarkiverse.ratelimit.runtime.redis.ScriptRunner;
+import io.quarkiverse.ratelimit.runtime.redis.RedisTransport;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
 import io.smallrye.mutiny.Uni;
@@ -47,7 +47,7 @@ public class RunTimeLimits {
     /** The field of a blocked tenant; no policy name starts with {@code ~}. */
     private static final String BLOCKED = "~blocked";
 
-    private final ScriptRunner redis;
+    private final RedisTransport redis;
     private final String hashKey;
     private final String versionKey;
     private final long refreshMillis;
@@ -61,7 +61,7 @@ public class RunTimeLimits {
 
     private final InvalidationChannel invalidations;
 
-    RunTimeLimits(ScriptRunner redis, RateLimitConfig config, RateLimitKeys keys, Vertx vertx,
+    RunTimeLimits(RedisTransport redis, RateLimitConfig config, RateLimitKeys keys, Vertx vertx,
             InvalidationChannel invalidations) {
         this.redis = redis;
         this.invalidations = invalidations;
@@ -140,7 +140,7 @@ public class RunTimeLimits {
 
     /** A tenant's run-time limits, by policy, as Redis holds them now. */
     public Uni<Map<String, Long>> read(String tenantTag) {
-        return redis.send(Request.cmd(Command.HGETALL).arg(hashKey)).map(reply -> {
+        return redis.command(Request.cmd(Command.HGETALL).arg(hashKey)).map(reply -> {
             Map<String, Long> limits = new TreeMap<>(parse(reply).getOrDefault(tenantTag, Map.of()));
             limits.remove(BLOCKED);
             return limits;
@@ -183,21 +183,21 @@ public class RunTimeLimits {
 
     /** Stores a change, then loads it here and announces it to every instance ({@link InvalidationChannel}). */
     private Uni<Void> change(Request change) {
-        return redis.send(change)
-                .chain(() -> redis.send(Request.cmd(Command.INCR).arg(versionKey)))
+        return redis.command(change)
+                .chain(() -> redis.command(Request.cmd(Command.INCR).arg(versionKey)))
                 .chain(this::refresh)
                 .chain(invalidations::announceEverything);
     }
 
     /** Reloads the hash when the version moved. */
     Uni<Void> refresh() {
-        return redis.send(Request.cmd(Command.GET).arg(versionKey)).chain(reply -> {
+        return redis.command(Request.cmd(Command.GET).arg(versionKey)).chain(reply -> {
             String current = reply == null ? "" : reply.toString();
             if (current.equals(version)) {
                 return Uni.createFrom().voidItem();
             }
-            return redis.send(Request.cmd(Command.HGETALL).arg(hashKey))
-                    .flatMap(hash -> redis.send(Request.cmd(Command.HGETALL).arg(switchesKey)).map(switched -> {
+            return redis.command(Request.cmd(Command.HGETALL).arg(hashKey))
+                    .flatMap(hash -> redis.command(Request.cmd(Command.HGETALL).arg(switchesKey)).map(switched -> {
                         byTenantTag = parse(hash);
                         switches = strings(switched);
                         version = current;

@@ -27,7 +27,7 @@ public class ClusterNodes implements RedisTopology {
     private static final long REFRESH_MILLIS = 1000;
     private static final long SOONEST_NANOS = 200_000_000L;
 
-    private final ScriptRunner scripts;
+    private final RedisTransport scripts;
     private final Vertx vertx;
     private final boolean cluster;
     private final AtomicBoolean refreshing = new AtomicBoolean();
@@ -39,10 +39,10 @@ public class ClusterNodes implements RedisTopology {
     private record Topology(String[] owners, Set<String> masters) {
     }
 
-    ClusterNodes(ScriptRunner scripts, Vertx vertx, RateLimitFixedConfig config) {
+    ClusterNodes(RedisTransport scripts, Vertx vertx, RateLimitFixedConfig config) {
         this.scripts = scripts;
         this.vertx = vertx;
-        this.cluster = ScriptRunner.isCluster(RateLimitFixedConfig.redisClient(config));
+        this.cluster = RedisTransport.isCluster(RateLimitFixedConfig.redisClient(config));
         this.timer = cluster ? vertx.setPeriodic(0, REFRESH_MILLIS, ignored -> refresh()) : -1;
     }
 

@@ -55,7 +55,7 @@ public class InvalidationChannel {
         void everythingChanged();
     }
 
-    private final ScriptRunner redis;
+    private final RedisTransport redis;
     /** The limits' Redis client, for a connection of this channel's own. */
     private final Redis client;
     private final Vertx vertx;
@@ -70,9 +70,9 @@ public class InvalidationChannel {
     private long timer = -1;
     private volatile boolean stopped;
 
-    InvalidationChannel(ScriptRunner redis, RateLimitKeys keys, RateLimitConfig config, Vertx vertx) {
+    InvalidationChannel(RedisTransport redis, RateLimitKeys keys, RateLimitConfig config, Vertx vertx) {
         this.redis = redis;
-        this.client = redis.client().getDelegate();
+        this.client = redis.client();
         this.vertx = vertx;
         this.channel = keys.invalidationChannel();
         this.lifetimeNanos = config.refusalCache().unconfirmedLifetime().toNanos();
@@ -95,7 +95,7 @@ public class InvalidationChannel {
 
     /** Tells every instance (this one too) that anything may have changed. */
     public Uni<Void> announceEverything() {
-        return redis.send(io.vertx.mutiny.redis.client.Request.cmd(io.vertx.mutiny.redis.client.Command.PUBLISH)
+        return redis.command(io.vertx.mutiny.redis.client.Request.cmd(io.vertx.mutiny.redis.client.Command.PUBLISH)
                 .arg(channel).arg(EVERYTHING)).replaceWithVoid();
     }
 

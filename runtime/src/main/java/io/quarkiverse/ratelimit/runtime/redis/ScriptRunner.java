@@ -1,34 +1,22 @@
 package io.quarkiverse.ratelimit.runtime.redis;
 
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
 
-import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.event.Observes;
-import jakarta.enterprise.inject.Any;
-import jakarta.enterprise.inject.Default;
-import jakarta.enterprise.inject.Instance;
 import jakarta.inject.Singleton;
 
-import org.eclipse.microprofile.config.Config;
-import org.eclipse.microprofile.config.ConfigProvider;
 import org.jboss.logging.Logger;
 
 import io.quarkiverse.ratelimit.runtime.config.RateLimitConfig;
-import io.quarkiverse.ratelimit.runtime.config.RateLimitFixedConfig;
 import io.quarkiverse.ratelimit.runtime.limit.EffectiveLimits;
 import io.quarkiverse.ratelimit.runtime.observe.RateLimitMetrics;
-import io.quarkiverse.ratelimit.runtime.observe.RedisOperation;
-import io.quarkus.redis.client.RedisClientName;
-import io.quarkus.redis.runtime.client.config.RedisConfig;
 import io.quarkus.runtime.StartupEvent;
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.Future;
 import io.vertx.mutiny.redis.client.Command;
-import io.vertx.mutiny.redis.client.Redis;
 import io.vertx.mutiny.redis.client.Request;
 import io.vertx.mutiny.redis.client.Response;
 
@@ -49,10 +37,8 @@ public class ScriptRunner {
 
     private static final Logger LOG = Logger.getLogger(ScriptRunner.class);
 
-    private final Redis redis;
-    private final PipelinedConnections pipelined;
-    private final InFlightLimit inFlight;
-    private final RateLimitScripts scripts;
+    private final RedisTransport transport;
+    private final RateLimitScripts scripts = new RateLimitScripts();
     private final LibraryLoader library;
     private final LongAdder noScriptRecoveries = new LongAdder();
     private final AtomicInteger scriptsPreloaded = new AtomicInteger();
@@ -60,47 +46,11 @@ public class ScriptRunner {
     private final RateLimitMetrics metrics;
     private final boolean durable;
 
-    ScriptRunner(@Any Instance<Redis> clients, RateLimitFixedConfig config, RateLimitConfig runTimeConfig,
-            RateLimitMetrics metrics) {
+    ScriptRunner(RedisTransport transport, RateLimitConfig config, RateLimitMetrics metrics) {
+        this.transport = transport;
         this.metrics = metrics;
-        String clientName = RateLimitFixedConfig.redisClient(config);
-        this.redis = config.redisClientName()
-                .map(name -> clients.select(RedisClientName.Literal.of(name)).get())
-                .orElseGet(() -> clients.select(Default.Literal.INSTANCE).get());
-        boolean cluster = isCluster(clientName);
-        this.inFlight = cluster ? clusterInFlightLimit(clientName) : null;
-        this.durable = runTimeConfig.durable().replicas() > 0;
-        this.pipelined = new PipelinedConnections(redis.getDelegate(), runTimeConfig.pipelinedConnections(), cluster,
-                runTimeConfig.durable().replicas(), runTimeConfig.durable().timeout().toMillis());
-        this.scripts = new RateLimitScripts();
-        this.library = new LibraryLoader(scripts.library(), request -> pipelined.send(request, this::pooled), !cluster);
-    }
-
-    /** Whether the named Redis client is a cluster client ({@code client-type=cluster}). */
-    public static boolean isCluster(String clientName) {
-        return ConfigProvider.getConfig()
-                .getOptionalValue(RedisConfig.getPropertyName(clientName, "client-type"), String.class)
-                .map("cluster"::equalsIgnoreCase).orElse(false);
-    }
-
-    /**
-     * In cluster mode, vertx-redis-client before 4.5.27 deadlocks when every pooled connection is held by a cluster
-     * connection waiting for a slot refresh, which itself needs a pooled connection (vert-x3/vertx-redis-client#541;
-     * Quarkus 3.32 ships 4.5.25). Keeping our decisions below the pool size leaves the refresh a connection.
-     */
-    private static InFlightLimit clusterInFlightLimit(String clientName) {
-        Config config = ConfigProvider.getConfig();
-        int poolSize = config.getOptionalValue(RedisConfig.getPropertyName(clientName, "max-pool-size"), Integer.class)
-                .orElse(6);
-        return new InFlightLimit(Math.max(1, poolSize - 1));
-    }
-
-    /** Long ago: until Redis has answered once, it has no credit. */
-    private volatile long lastReplyNanos = System.nanoTime() - Duration.ofDays(1).toNanos();
-
-    /** The Redis client the limits use (its own connections for {@link InvalidationChannel}). */
-    Redis client() {
-        return redis;
+        this.durable = config.durable().replicas() > 0;
+        this.library = new LibraryLoader(scripts.library(), transport::send, !transport.cluster());
     }
 
     public RateLimitScripts scripts() {
@@ -120,7 +70,7 @@ public class ScriptRunner {
             boolean acknowledged) {
         if (script.function() == null || !library.loaded()) {
             library.loadIfUnknown();
-            return evaluate(script, keys, args, acknowledged).onSuccess(ignored -> answered());
+            return evaluate(script, keys, args, acknowledged);
         }
         return transmit(request(io.vertx.redis.client.Command.FCALL, script.function(), keys, args), acknowledged)
                 .recover(failure -> {
@@ -132,8 +82,7 @@ public class ScriptRunner {
                     recovered();
                     library.lost();
                     return eval(script, keys, args, acknowledged);
-                })
-                .onSuccess(ignored -> answered());
+                });
     }
 
     /** {@code EVALSHA}, and one {@code EVAL} when Redis answers {@code NOSCRIPT}. */
@@ -157,7 +106,7 @@ public class ScriptRunner {
 
     private Future<io.vertx.redis.client.Response> transmit(io.vertx.redis.client.Request request,
             boolean acknowledged) {
-        return acknowledged ? pipelined.sendAcknowledged(request) : pipelined.send(request, this::pooled);
+        return acknowledged ? transport.sendAcknowledged(request) : transport.send(request);
     }
 
     private void recovered() {
@@ -166,68 +115,12 @@ public class ScriptRunner {
     }
 
     /**
-     * Runs a script off the decision path (refunds), never durable: a refund lost in a failover only errs on the safe
-     * side.
+     * Runs a script off the decision path (refunds, resets), never durable: a refund lost in a failover only errs on
+     * the safe side.
      */
     public Uni<Response> run(LuaScript script, List<String> keys, List<String> args) {
         return Uni.createFrom().completionStage(() -> send(script, keys, args, false).toCompletionStage())
                 .map(Response::newInstance);
-    }
-
-    /** A request that finds its pipelined connection's queue full goes through the pool. */
-    private Future<io.vertx.redis.client.Response> pooled(io.vertx.redis.client.Request request) {
-        if (inFlight == null) {
-            return redis.getDelegate().send(request);
-        }
-        return Future.fromCompletionStage(inFlight.run(() -> redis.send(Request.newInstance(request)))
-                .map(Response::getDelegate).subscribeAsCompletionStage());
-    }
-
-    /** When Redis last answered a script (or the start-up preload): {@link System#nanoTime()}. */
-    public long lastReplyNanos() {
-        return lastReplyNanos;
-    }
-
-    private void answered() {
-        lastReplyNanos = System.nanoTime();
-    }
-
-    public Uni<Void> removeFromSortedSet(String key, String member) {
-        return pipelined(Request.cmd(Command.ZREM).arg(key).arg(member)).replaceWithVoid();
-    }
-
-    /** Sends one plain command (administration: not a decision, so not guarded; timed as {@code admin}). */
-    public Uni<Response> send(Request request) {
-        return metrics.timed(RedisOperation.ADMIN, pipelined(request));
-    }
-
-    /**
-     * One command on the pipelined connections, like the decisions. Not through the client's pool: a pooled connection
-     * left idle there has no handler of ours, and when Redis dies the client logs its reset as an ERROR ("Unhandled
-     * Error"), which the chaos soak counts; our connections handle it (drop, reconnect on next use).
-     */
-    private Uni<Response> pipelined(Request request) {
-        return Uni.createFrom()
-                .completionStage(() -> pipelined.send(request.getDelegate(), this::pooled).toCompletionStage())
-                .map(Response::newInstance);
-    }
-
-    /** {@code CLUSTER SLOTS}, on the decisions' connections (neither guarded nor timed: {@link ClusterNodes} asks). */
-    Future<io.vertx.redis.client.Response> clusterSlots() {
-        return pipelined.send(io.vertx.redis.client.Request.cmd(io.vertx.redis.client.Command.CLUSTER).arg("SLOTS"),
-                this::pooled);
-    }
-
-    /** Deletes keys (an administrative reset). */
-    public Uni<Void> delete(List<String> keys) {
-        Request delete = Request.cmd(Command.DEL);
-        keys.forEach(delete::arg);
-        return send(delete).replaceWithVoid();
-    }
-
-    /** Whether Redis answers a PING now, on the connections decisions take (neither guarded nor timed). */
-    public Uni<Void> ping(Duration timeout) {
-        return pipelined(Request.cmd(Command.PING)).ifNoItem().after(timeout).fail().replaceWithVoid();
     }
 
     /** How many scripts the application's limits use, and how many of them Redis took at start-up. */
@@ -255,7 +148,7 @@ public class ScriptRunner {
      * NOSCRIPT.
      */
     void preload(@Observes StartupEvent event, EffectiveLimits limits) {
-        pipelined.openAll();
+        transport.openAll();
         List<LuaScript> used = new ArrayList<>();
         used.add(scripts.concurrency());
         used.add(scripts.reset());
@@ -266,7 +159,6 @@ public class ScriptRunner {
         scriptsUsed = used.size();
         library.load().onComplete(ignored -> {
             if (library.loaded()) {
-                answered();
                 scriptsPreloaded.set(used.size());
             } else {
                 loadScripts(used);
@@ -276,10 +168,9 @@ public class ScriptRunner {
 
     private void loadScripts(List<LuaScript> used) {
         for (LuaScript script : used) {
-            pipelined(Request.cmd(Command.SCRIPT).arg("LOAD").arg(script.source()))
+            transport.plain(Request.cmd(Command.SCRIPT).arg("LOAD").arg(script.source()))
                     .subscribe().with(
                             sha -> {
-                                answered();
                                 scriptsPreloaded.incrementAndGet();
                                 if (!script.sha1().equals(sha.toString())) {
                                     LOG.warnf("Redis cached %s as %s, expected %s", script.name(), sha, script.sha1());
@@ -301,22 +192,6 @@ public class ScriptRunner {
             request.arg(arg);
         }
         return request;
-    }
-
-    /**
-     * Renews the connections decisions travel on (Redis went silent on them): closed, and the next command opens new
-     * ones (in a cluster, replaced in the background). The commands still in flight on them fail, and are decided by
-     * their failure mode, as they were about to be.
-     */
-    public void renewConnections() {
-        if (pipelined.renew() > 0) {
-            LOG.info("Rate limiter: Redis answered nothing on this instance's connections; renewing them");
-        }
-    }
-
-    @PreDestroy
-    void close() {
-        pipelined.close();
     }
 
     /** Whether Redis refused a call because it lacks the call's code (a script or function), running nothing. */

@@ -16,7 +16,7 @@ import io.quarkiverse.ratelimit.runtime.config.RateLimitFixedConfig;
 import io.quarkiverse.ratelimit.runtime.limit.DeclaredLimits;
 import io.quarkiverse.ratelimit.runtime.limit.EffectiveLimits;
 import io.quarkiverse.ratelimit.runtime.policy.LimitModes;
-import io.quarkiverse.ratelimit.runtime.redis.ScriptRunner;
+import io.quarkiverse.ratelimit.runtime.redis.RedisTransport;
 import io.quarkiverse.ratelimit.runtime.tenant.RequestTenantResolver;
 import io.quarkus.redis.runtime.client.config.RedisConfig;
 import io.quarkus.runtime.StartupEvent;
@@ -49,7 +49,7 @@ public class StartupChecks {
         LimitModes.check(config, configured);
         String clientName = RateLimitFixedConfig.redisClient(fixedConfig);
         decisionsRunOnAMaster(clientName);
-        if (config.durable().replicas() > 0 && ScriptRunner.isCluster(clientName)) {
+        if (config.durable().replicas() > 0 && RedisTransport.isCluster(clientName)) {
             throw new ConfigurationException("quarkus.rate-limit.durable.replicas is " + config.durable().replicas()
                     + ", but the Redis client is a cluster client, which cannot send WAIT to a decision's master: use"
                     + " 0 with a cluster", Set.of("quarkus.rate-limit.durable.replicas"));

@@ -9,7 +9,7 @@ import org.eclipse.microprofile.health.HealthCheckResponseBuilder;
 import org.eclipse.microprofile.health.Readiness;
 
 import io.quarkiverse.ratelimit.runtime.config.RateLimitConfig;
-import io.quarkiverse.ratelimit.runtime.redis.ScriptRunner;
+import io.quarkiverse.ratelimit.runtime.redis.RedisTransport;
 import io.smallrye.health.api.AsyncHealthCheck;
 import io.smallrye.mutiny.Uni;
 
@@ -27,13 +27,13 @@ public class RateLimitReadinessCheck implements AsyncHealthCheck {
 
     public static final String NAME = "rate-limit";
 
-    private final ScriptRunner scripts;
+    private final RedisTransport redis;
     private final LimiterStatus status;
     private final Duration timeout;
     private final boolean strict;
 
-    RateLimitReadinessCheck(ScriptRunner scripts, LimiterStatus status, RateLimitConfig config) {
-        this.scripts = scripts;
+    RateLimitReadinessCheck(RedisTransport redis, LimiterStatus status, RateLimitConfig config) {
+        this.redis = redis;
         this.status = status;
         this.timeout = config.decisionTimeout();
         this.strict = config.health().strict();
@@ -41,7 +41,7 @@ public class RateLimitReadinessCheck implements AsyncHealthCheck {
 
     @Override
     public Uni<HealthCheckResponse> call() {
-        return scripts.ping(timeout)
+        return redis.ping(timeout)
                 .map(pong -> (String) null)
                 .onFailure().recoverWithItem(RateLimitReadinessCheck::problem)
                 .map(this::response);
