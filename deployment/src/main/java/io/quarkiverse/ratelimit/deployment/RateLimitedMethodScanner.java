@@ -29,6 +29,7 @@ import io.quarkiverse.ratelimit.runtime.limit.LimitDefinition;
 import io.quarkiverse.ratelimit.runtime.limit.MethodIds;
 import io.quarkiverse.ratelimit.runtime.limit.MethodLimits;
 import io.quarkiverse.ratelimit.runtime.limit.ReturnKind;
+import io.quarkiverse.ratelimit.runtime.limit.TenantRule;
 import io.quarkus.runtime.configuration.DurationConverter;
 
 /**
@@ -189,8 +190,7 @@ final class RateLimitedMethodScanner {
                     LimitRules.cost(declared.cost(), Math.max(declared.limit(), 0), declared.burst()));
         }
         if (declared.tenantSource() == TenantSource.JWT_CLAIM && !tokensAvailable) {
-            valid = problem(method, "takes its tenant from a JWT claim, but the application has neither"
-                    + " quarkus-smallrye-jwt nor quarkus-oidc");
+            valid = problem(method, "takes its tenant from a JWT claim, but " + TenantRule.NO_TOKENS);
         }
         return valid;
     }

@@ -49,7 +49,7 @@ class RateLimitedMethodScannerTest {
         List<RateLimitedMethodBuildItem> methods = scan(false, problems);
 
         assertThat(problems).containsExactly("@RateLimited on " + Orgs.class.getName() + "#byClaim() takes its tenant"
-                + " from a JWT claim, but the application has neither quarkus-smallrye-jwt nor quarkus-oidc");
+                + " from a JWT claim, but neither quarkus-smallrye-jwt nor quarkus-oidc is in the application");
         assertThat(methods).hasSize(1);
         assertThat(scan(true, new ArrayList<>())).hasSize(2);
     }

@@ -116,7 +116,7 @@ public class ConcurrencyLeases {
             case FAIL_CLOSED -> throw new RateLimiterUnavailableException(limit.getName(), guarded.retryAfter(key), cause);
             case LOCAL, DEFAULT -> {
                 Semaphore slots = localSlots.get(tenantTag + '\n' + limit.getName(),
-                        ignored -> new Semaphore(Math.max(1, limit.getLimit() / expectedInstances)));
+                        ignored -> new Semaphore((int) LocalFallback.instanceShare(limit.getLimit(), expectedInstances)));
                 yield new Outcome(slots.tryAcquire() ? new Lease(this, null, null, slots) : null, null);
             }
         };

@@ -34,9 +34,17 @@ public final class LocalFallback {
                 .build();
     }
 
+    /**
+     * What one instance may admit alone of a limit shared by {@code instances}: {@code limit / instances}, at least 1.
+     * The one rule for rate limits and concurrency limits without Redis.
+     */
+    static long instanceShare(long limit, int instances) {
+        return Math.max(1, limit / instances);
+    }
+
     /** This instance's share of a limit: {@code limit / expected-instances}, at least 1. */
     public long localLimit(LimitDefinition limit) {
-        return Math.max(1, limit.getLimit() / expectedInstances);
+        return instanceShare(limit.getLimit(), expectedInstances);
     }
 
     /**

@@ -12,4 +12,11 @@ import io.quarkiverse.ratelimit.TenantSource;
  * @param missingStatus the status of a rejected call
  */
 public record TenantRule(TenantSource source, MissingTenant missing, int missingStatus) {
+
+    /**
+     * Why a JWT claim cannot name the tenant in this application: the one rule, checked at build time for an
+     * annotation's source and at start-up for a configured one.
+     */
+    public static final String NO_TOKENS = "neither quarkus-smallrye-jwt nor quarkus-oidc is in the application";
+
 }

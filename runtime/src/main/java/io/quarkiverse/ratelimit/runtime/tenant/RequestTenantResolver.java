@@ -62,8 +62,7 @@ public class RequestTenantResolver {
                     : "takes its tenant from a TenantResolver (tenant source resolver), but the application has "
                             + (resolver.isAmbiguous() ? "several" : "no") + " TenantResolver beans";
             case JWT_CLAIM -> tokensAvailable ? null
-                    : "takes its tenant from a JWT claim (tenant source jwt-claim), but neither quarkus-smallrye-jwt"
-                            + " nor quarkus-oidc is in the application";
+                    : "takes its tenant from a JWT claim (tenant source jwt-claim), but " + TenantRule.NO_TOKENS;
             case PATH_PARAMETER -> parameters != null && parameters.containsKey(pathParameter) ? null
                     : "takes its tenant from the parameter '" + pathParameter
                             + "' (quarkus.rate-limit.tenant.path-parameter), but has no parameter of that name"
