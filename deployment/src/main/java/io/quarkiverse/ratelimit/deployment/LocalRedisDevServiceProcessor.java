@@ -7,7 +7,7 @@ import java.util.logging.LogRecord;
 import org.jboss.logging.Logger;
 
 import io.quarkiverse.ratelimit.localredis.LocalRedisServer;
-import io.quarkiverse.ratelimit.runtime.config.RateLimitFixedConfig;
+import io.quarkiverse.ratelimit.runtime.config.RateLimitBuildConfig;
 import io.quarkus.deployment.IsNormal;
 import io.quarkus.deployment.annotations.BuildProducer;
 import io.quarkus.deployment.annotations.BuildStep;
@@ -40,7 +40,7 @@ class LocalRedisDevServiceProcessor {
      * here, before logging is set up.
      */
     @BuildStep(onlyIfNot = IsNormal.class, onlyIf = DevServicesConfig.Enabled.class)
-    void quietTheContainerProbe(RateLimitDevServicesConfig devServices, RateLimitFixedConfig config,
+    void quietTheContainerProbe(RateLimitDevServicesConfig devServices, RateLimitBuildConfig config,
             BuildProducer<LogCleanupFilterBuildItem> filters) {
         String client = RateLimitProcessor.clientName(config);
         if (!mayStart(devServices, client)) {
@@ -82,7 +82,7 @@ class LocalRedisDevServiceProcessor {
     }
 
     @BuildStep(onlyIfNot = IsNormal.class, onlyIf = DevServicesConfig.Enabled.class)
-    void startLocalRedis(RateLimitDevServicesConfig devServices, RateLimitFixedConfig config,
+    void startLocalRedis(RateLimitDevServicesConfig devServices, RateLimitBuildConfig config,
             RedisBuildTimeConfig redisConfig, DockerStatusBuildItem docker, LoggingSetupBuildItem loggingIsSetUp,
             BuildProducer<DevServicesResultBuildItem> results) {
         String client = RateLimitProcessor.clientName(config);

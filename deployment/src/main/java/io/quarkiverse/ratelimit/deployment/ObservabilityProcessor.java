@@ -8,7 +8,7 @@ import java.util.logging.Level;
 import org.eclipse.microprofile.config.ConfigProvider;
 import org.eclipse.microprofile.config.ConfigValue;
 
-import io.quarkiverse.ratelimit.runtime.config.RateLimitFixedConfig;
+import io.quarkiverse.ratelimit.runtime.config.RateLimitBuildConfig;
 import io.quarkiverse.ratelimit.runtime.observe.MicrometerRateLimitMetrics;
 import io.quarkiverse.ratelimit.runtime.observe.NoDecisionTracing;
 import io.quarkiverse.ratelimit.runtime.observe.NoRateLimitMetrics;
@@ -67,7 +67,7 @@ public class ObservabilityProcessor {
     }
 
     @BuildStep
-    HealthBuildItem readinessCheck(RateLimitFixedConfig config) {
+    HealthBuildItem readinessCheck(RateLimitBuildConfig config) {
         return new HealthBuildItem(RateLimitReadinessCheck.class.getName(), config.health().enabled());
     }
 
@@ -75,7 +75,7 @@ public class ObservabilityProcessor {
     @BuildStep
     @Record(RUNTIME_INIT)
     void adviseOnRedisReadiness(Capabilities capabilities, RedisBuildTimeConfig redisConfig,
-            RateLimitFixedConfig config, ObservabilityRecorder recorder) {
+            RateLimitBuildConfig config, ObservabilityRecorder recorder) {
         boolean redisCheckByDefault = redisConfig.healthEnabled() && !setByTheApplication(REDIS_HEALTH_PROPERTY);
         if (capabilities.isPresent(Capability.SMALLRYE_HEALTH) && config.health().enabled() && redisCheckByDefault) {
             recorder.adviseOnRedisReadiness();

@@ -28,7 +28,7 @@ import io.quarkiverse.ratelimit.TenantRequiredException;
 import io.quarkiverse.ratelimit.runtime.RateLimitRecorder;
 import io.quarkiverse.ratelimit.runtime.admin.BlockingRateLimitAdmin;
 import io.quarkiverse.ratelimit.runtime.admin.RedisRateLimitAdmin;
-import io.quarkiverse.ratelimit.runtime.config.RateLimitFixedConfig;
+import io.quarkiverse.ratelimit.runtime.config.RateLimitBuildConfig;
 import io.quarkiverse.ratelimit.runtime.decide.CallAdmitter;
 import io.quarkiverse.ratelimit.runtime.decide.ConcurrencyLeases;
 import io.quarkiverse.ratelimit.runtime.decide.ConcurrencyLimitInterceptor;
@@ -194,7 +194,7 @@ class RateLimitProcessor {
 
     @BuildStep
     @Record(RUNTIME_INIT)
-    void adminEndpoints(RateLimitFixedConfig config, RateLimitRecorder recorder,
+    void adminEndpoints(RateLimitBuildConfig config, RateLimitRecorder recorder,
             NonApplicationRootPathBuildItem nonApplicationRoot, BodyHandlerBuildItem bodyHandler,
             BuildProducer<RouteBuildItem> routes) {
         if (config.admin().enabled()) {
@@ -206,7 +206,7 @@ class RateLimitProcessor {
     }
 
     @BuildStep
-    RequestedRedisClientBuildItem requestRedisClient(RateLimitFixedConfig config) {
+    RequestedRedisClientBuildItem requestRedisClient(RateLimitBuildConfig config) {
         return new RequestedRedisClientBuildItem(clientName(config));
     }
 
@@ -216,7 +216,7 @@ class RateLimitProcessor {
     }
 
     @BuildStep
-    void redisPoolDefaults(RateLimitFixedConfig config, BuildProducer<RunTimeConfigurationDefaultBuildItem> defaults) {
+    void redisPoolDefaults(RateLimitBuildConfig config, BuildProducer<RunTimeConfigurationDefaultBuildItem> defaults) {
         REDIS_POOL_DEFAULTS.forEach((property, value) -> defaults.produce(
                 new RunTimeConfigurationDefaultBuildItem(RedisConfig.getPropertyName(clientName(config), property), value)));
     }
@@ -275,7 +275,7 @@ class RateLimitProcessor {
         return capabilities.isPresent(Capability.JWT) || capabilities.isPresent(Capability.OIDC);
     }
 
-    static String clientName(RateLimitFixedConfig config) {
-        return RateLimitFixedConfig.redisClient(config);
+    static String clientName(RateLimitBuildConfig config) {
+        return RateLimitBuildConfig.redisClient(config);
     }
 }

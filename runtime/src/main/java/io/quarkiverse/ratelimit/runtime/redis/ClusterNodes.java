@@ -11,7 +11,7 @@ import jakarta.inject.Singleton;
 
 import org.jboss.logging.Logger;
 
-import io.quarkiverse.ratelimit.runtime.config.RateLimitFixedConfig;
+import io.quarkiverse.ratelimit.runtime.config.RateLimitBuildConfig;
 import io.vertx.core.Vertx;
 import io.vertx.redis.client.Response;
 
@@ -39,10 +39,10 @@ public class ClusterNodes implements RedisTopology {
     private record Topology(String[] owners, Set<String> masters) {
     }
 
-    ClusterNodes(RedisTransport scripts, Vertx vertx, RateLimitFixedConfig config) {
+    ClusterNodes(RedisTransport scripts, Vertx vertx, RateLimitBuildConfig config) {
         this.scripts = scripts;
         this.vertx = vertx;
-        this.cluster = RedisTransport.isCluster(RateLimitFixedConfig.redisClient(config));
+        this.cluster = RedisTransport.isCluster(RateLimitBuildConfig.redisClient(config));
         this.timer = cluster ? vertx.setPeriodic(0, REFRESH_MILLIS, ignored -> refresh()) : -1;
     }
 

@@ -12,8 +12,8 @@ import org.eclipse.microprofile.config.Config;
 import org.eclipse.microprofile.config.ConfigProvider;
 import org.jboss.logging.Logger;
 
+import io.quarkiverse.ratelimit.runtime.config.RateLimitBuildConfig;
 import io.quarkiverse.ratelimit.runtime.config.RateLimitConfig;
-import io.quarkiverse.ratelimit.runtime.config.RateLimitFixedConfig;
 import io.quarkiverse.ratelimit.runtime.observe.RateLimitMetrics;
 import io.quarkiverse.ratelimit.runtime.observe.RedisOperation;
 import io.quarkus.redis.client.RedisClientName;
@@ -46,10 +46,10 @@ public class RedisTransport {
     /** Long ago: until Redis has answered once, it has no credit. */
     private volatile long lastReplyNanos = System.nanoTime() - Duration.ofDays(1).toNanos();
 
-    RedisTransport(@Any Instance<Redis> clients, RateLimitFixedConfig config, RateLimitConfig runTimeConfig,
+    RedisTransport(@Any Instance<Redis> clients, RateLimitBuildConfig config, RateLimitConfig runTimeConfig,
             RateLimitMetrics metrics) {
         this.metrics = metrics;
-        String clientName = RateLimitFixedConfig.redisClient(config);
+        String clientName = RateLimitBuildConfig.redisClient(config);
         this.redis = config.redisClientName()
                 .map(name -> clients.select(RedisClientName.Literal.of(name)).get())
                 .orElseGet(() -> clients.select(Default.Literal.INSTANCE).get());

@@ -11,8 +11,8 @@ import org.eclipse.microprofile.config.ConfigProvider;
 import org.jboss.logging.Logger;
 
 import io.quarkiverse.ratelimit.runtime.config.ConfigChecks;
+import io.quarkiverse.ratelimit.runtime.config.RateLimitBuildConfig;
 import io.quarkiverse.ratelimit.runtime.config.RateLimitConfig;
-import io.quarkiverse.ratelimit.runtime.config.RateLimitFixedConfig;
 import io.quarkiverse.ratelimit.runtime.limit.DeclaredLimits;
 import io.quarkiverse.ratelimit.runtime.limit.EffectiveLimits;
 import io.quarkiverse.ratelimit.runtime.policy.LimitModes;
@@ -42,12 +42,12 @@ public class StartupChecks {
 
     private static final Logger LOG = Logger.getLogger(StartupChecks.class);
 
-    void check(@Observes StartupEvent event, RateLimitConfig config, RateLimitFixedConfig fixedConfig,
+    void check(@Observes StartupEvent event, RateLimitConfig config, RateLimitBuildConfig fixedConfig,
             DeclaredLimits methods, EffectiveLimits configured, RequestTenantResolver tenants) {
         ConfigChecks.check(config);
         configured.all(); // computed, so checked, when first used: this is the first use
         LimitModes.check(config, configured);
-        String clientName = RateLimitFixedConfig.redisClient(fixedConfig);
+        String clientName = RateLimitBuildConfig.redisClient(fixedConfig);
         decisionsRunOnAMaster(clientName);
         if (config.durable().replicas() > 0 && RedisTransport.isCluster(clientName)) {
             throw new ConfigurationException("quarkus.rate-limit.durable.replicas is " + config.durable().replicas()

@@ -11,7 +11,7 @@ import io.smallrye.config.WithDefault;
 /** Configuration fixed at build time. */
 @ConfigMapping(prefix = "quarkus.rate-limit")
 @ConfigRoot(phase = ConfigPhase.BUILD_AND_RUN_TIME_FIXED)
-public interface RateLimitFixedConfig {
+public interface RateLimitBuildConfig {
 
     /**
      * The name of the Redis client to keep the counters in (a {@code quarkus.redis.<name>.*} client). The default
@@ -24,7 +24,7 @@ public interface RateLimitFixedConfig {
     Optional<String> redisClientName();
 
     /** The Redis client the limits use: {@link #redisClientName()}, else Quarkus's default client. */
-    static String redisClient(RateLimitFixedConfig config) {
+    static String redisClient(RateLimitBuildConfig config) {
         return config.redisClientName().orElse(RedisConfig.DEFAULT_CLIENT_NAME);
     }
 
