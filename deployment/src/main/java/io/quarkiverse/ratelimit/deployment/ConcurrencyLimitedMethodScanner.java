@@ -65,13 +65,15 @@ final class ConcurrencyLimitedMethodScanner {
     private ConcurrencyDefinition definition(MethodInfo method, AnnotationInstance annotation) {
         int limit = annotation.value("limit").asInt();
         AnnotationValue leaseValue = annotation.value("lease");
-        String lease = leaseValue == null ? "1m" : leaseValue.asString();
+        String lease = leaseValue == null ? (String) AnnotationDefaults.of(ConcurrencyLimited.class, "lease")
+                : leaseValue.asString();
         AnnotationValue nameValue = annotation.value("name");
         String name = nameValue == null || nameValue.asString().isEmpty()
                 ? RateLimitedMethodScanner.defaultName(method) + "-concurrency"
                 : nameValue.asString();
         AnnotationValue failureModeValue = annotation.value("failureMode");
-        FailureMode failureMode = failureModeValue == null ? FailureMode.DEFAULT
+        FailureMode failureMode = failureModeValue == null
+                ? (FailureMode) AnnotationDefaults.of(ConcurrencyLimited.class, "failureMode")
                 : FailureMode.valueOf(failureModeValue.asEnum());
 
         String notInterceptable = InterceptableMethods.violation(method);

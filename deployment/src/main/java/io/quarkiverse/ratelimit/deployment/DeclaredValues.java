@@ -13,7 +13,10 @@ import io.quarkiverse.ratelimit.RateLimited;
 import io.quarkiverse.ratelimit.Scope;
 import io.quarkiverse.ratelimit.TenantSource;
 
-/** What one {@link RateLimited} says, read from Jandex with the annotation's defaults; not yet checked. */
+/**
+ * What one {@link RateLimited} says, read from Jandex; an attribute the annotation leaves out has the default the
+ * annotation type declares (read from it at build time, never restated here). Not yet checked.
+ */
 record DeclaredValues(long limit, String window, String policy, String name, Algorithm algorithm, long cost,
         long burst, Scope scope, FailureMode failureMode, TenantSource tenantSource, List<String> refundOn,
         boolean refundOnServerError, boolean perEndpoint, List<String> perParameter, boolean cacheRefusals) {
@@ -29,41 +32,45 @@ record DeclaredValues(long limit, String window, String policy, String name, Alg
         }
         AnnotationValue perParameter = annotation.value("perParameter");
         return new DeclaredValues(
-                number(annotation, "limit", 0),
+                number(annotation, "limit"),
                 string(annotation, "window"),
                 policy.isEmpty() ? null : policy,
                 string(annotation, "name"),
-                constant(annotation, "algorithm", Algorithm.class, Algorithm.SLIDING_WINDOW_COUNTER),
-                number(annotation, "cost", 1),
-                number(annotation, "burst", 0),
-                constant(annotation, "scope", Scope.class, Scope.TENANT),
-                constant(annotation, "failureMode", FailureMode.class, FailureMode.DEFAULT),
-                constant(annotation, "tenant", TenantSource.class, TenantSource.DEFAULT),
+                constant(annotation, "algorithm", Algorithm.class),
+                number(annotation, "cost"),
+                number(annotation, "burst"),
+                constant(annotation, "scope", Scope.class),
+                constant(annotation, "failureMode", FailureMode.class),
+                constant(annotation, "tenant", TenantSource.class),
                 refundOn,
                 flag(annotation, "refundOnServerError"),
                 flag(annotation, "perEndpoint"),
                 perParameter == null ? List.of() : List.of(perParameter.asStringArray()),
-                annotation.value("cacheRefusals") == null || flag(annotation, "cacheRefusals"));
+                flag(annotation, "cacheRefusals"));
     }
 
-    private static long number(AnnotationInstance annotation, String name, long defaultValue) {
+    private static long number(AnnotationInstance annotation, String name) {
         AnnotationValue value = annotation.value(name);
-        return value == null ? defaultValue : value.asLong();
+        return value == null ? ((Number) declaredDefault(name)).longValue() : value.asLong();
     }
 
     private static String string(AnnotationInstance annotation, String name) {
         AnnotationValue value = annotation.value(name);
-        return value == null ? "" : value.asString();
+        return value == null ? (String) declaredDefault(name) : value.asString();
     }
 
     private static boolean flag(AnnotationInstance annotation, String name) {
         AnnotationValue value = annotation.value(name);
-        return value != null && value.asBoolean();
+        return value == null ? (Boolean) declaredDefault(name) : value.asBoolean();
     }
 
-    private static <E extends Enum<E>> E constant(AnnotationInstance annotation, String name, Class<E> type,
-            E defaultValue) {
+    private static <E extends Enum<E>> E constant(AnnotationInstance annotation, String name, Class<E> type) {
         AnnotationValue value = annotation.value(name);
-        return value == null ? defaultValue : Enum.valueOf(type, value.asEnum());
+        return value == null ? type.cast(declaredDefault(name)) : Enum.valueOf(type, value.asEnum());
+    }
+
+    /** The default {@link RateLimited} declares for an attribute (build time: the annotation type is on the path). */
+    static Object declaredDefault(String attribute) {
+        return AnnotationDefaults.of(RateLimited.class, attribute);
     }
 }
