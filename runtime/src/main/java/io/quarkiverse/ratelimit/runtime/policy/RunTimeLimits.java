@@ -6,8 +6,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
+import jakarta.annotation.Priority;
 import jakarta.enterprise.event.Observes;
 import jakarta.inject.Singleton;
+import jakarta.interceptor.Interceptor;
 
 import org.jboss.logging.Logger;
 
@@ -72,7 +74,8 @@ public class RunTimeLimits {
         this.vertx = vertx;
     }
 
-    void start(@Observes StartupEvent event) {
+    // after the start-up checks, which may still fail the start
+    void start(@Observes @Priority(Interceptor.Priority.LIBRARY_AFTER) StartupEvent event) {
         // a change announced by any instance is loaded at once, not at the next refresh
         invalidations.listen(new InvalidationChannel.Listener() {
             @Override

@@ -4,8 +4,11 @@ import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicBoolean;
 
+import jakarta.annotation.PreDestroy;
+import jakarta.annotation.Priority;
 import jakarta.enterprise.event.Observes;
 import jakarta.inject.Singleton;
+import jakarta.interceptor.Interceptor;
 
 import org.jboss.logging.Logger;
 
@@ -99,7 +102,8 @@ public class InvalidationChannel {
                 .arg(channel).arg(EVERYTHING)).replaceWithVoid();
     }
 
-    void start(@Observes StartupEvent event) {
+    /** After the start-up checks (which may still fail the start): nothing to subscribe for an application that stops. */
+    void start(@Observes @Priority(Interceptor.Priority.LIBRARY_AFTER) StartupEvent event) {
         subscribe();
         timer = vertx.setPeriodic(heartbeatMillis, ignored -> heartbeat());
     }
@@ -206,8 +210,13 @@ public class InvalidationChannel {
         }
     }
 
-    /** At shutdown, before Vert.x and the Redis client close (a {@code @PreDestroy} would run after them). */
+    /** At shutdown, before Vert.x and the Redis client close; at the latest when the container stops (a failed start). */
     void stop(@Observes ShutdownEvent event) {
+        stop();
+    }
+
+    @PreDestroy
+    void stop() {
         stopped = true;
         if (timer >= 0) {
             vertx.cancelTimer(timer);
