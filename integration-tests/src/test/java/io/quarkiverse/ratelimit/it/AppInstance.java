@@ -57,6 +57,12 @@ record AppInstance(Process process, URI uri, Path log) {
         return instances;
     }
 
+    /** Two instances on {@code redis} with an operator ({@code ops} / {@code ops}, role rate-limit-admin), ready. */
+    static List<AppInstance> startTwoWithOperator(LocalRedisServer redis) {
+        return startTwo(redis, "quarkus.security.users.embedded.users.ops=ops",
+                "quarkus.security.users.embedded.roles.ops=rate-limit-admin");
+    }
+
     /** Stops what a test class started (either may be {@code null} when start-up failed). */
     static void stopAll(List<AppInstance> instances, LocalRedisServer redis) {
         if (instances != null) {

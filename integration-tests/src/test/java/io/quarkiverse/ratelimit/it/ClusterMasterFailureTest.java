@@ -25,7 +25,7 @@ import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 import io.quarkiverse.ratelimit.CircuitBreakerTransition;
 import io.quarkiverse.ratelimit.localredis.LocalRedisCluster;
 import io.quarkiverse.ratelimit.localredis.LocalRedisServer;
-import io.quarkiverse.ratelimit.runtime.decide.DecisionGuard;
+import io.quarkiverse.ratelimit.runtime.status.LimiterStatus;
 import io.quarkus.test.common.ResourceArg;
 import io.quarkus.test.common.TestResourceScope;
 import io.quarkus.test.common.WithTestResource;
@@ -57,7 +57,7 @@ class ClusterMasterFailureTest {
     LocalRedisCluster cluster;
 
     @Inject
-    DecisionGuard limiter;
+    LimiterStatus limiter;
 
     @TestHTTPResource("/failure/closed")
     URI closed;
@@ -124,7 +124,7 @@ class ClusterMasterFailureTest {
         assertThat(limiter.circuitStates()).as("a breaker per master").hasSizeGreaterThan(1);
         // the dead master's breaker opened; once it owns no slot it no longer counts
         Awaitility.await().atMost(Duration.ofSeconds(5))
-                .until(() -> limiter.circuitState() == CircuitBreakerTransition.State.CLOSED);
+                .until(() -> limiter.circuit() == CircuitBreakerTransition.State.CLOSED);
         assertThat(limiter.circuitStates()).doesNotContainKey(dying.host() + ":" + dying.port());
     }
 

@@ -13,7 +13,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 import io.quarkiverse.ratelimit.localredis.RespConnection;
-import io.quarkiverse.ratelimit.runtime.decide.DecisionGuard;
+import io.quarkiverse.ratelimit.runtime.status.LimiterStatus;
 import io.quarkus.test.common.TestResourceScope;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.common.http.TestHTTPResource;
@@ -33,13 +33,13 @@ class ExactUnderConcurrencyTest {
     URI exact;
 
     @Inject
-    DecisionGuard limiter;
+    LimiterStatus limiter;
 
     @ParameterizedTest
     @ValueSource(strings = { "sliding", "fixed", "log", "token-bucket", "gcra", "reactive", "two-limits" })
     void admitsExactlyTheLimitOf300ConcurrentRequests(String endpoint) {
         String tenant = "burst-" + UUID.randomUUID();
-        long degradedBefore = limiter.degradedCalls();
+        long degradedBefore = limiter.decisionsWithoutRedis();
         long started = System.nanoTime();
         Map<Integer, Integer> byStatus = ConcurrentRequests.send(REQUESTS, i -> exact.resolve(endpoint), tenant);
         long millis = (System.nanoTime() - started) / 1_000_000;
@@ -48,7 +48,7 @@ class ExactUnderConcurrencyTest {
         assertThat(byStatus).containsExactlyInAnyOrderEntriesOf(Map.of(
                 200, ExactnessResource.LIMIT,
                 429, REQUESTS - ExactnessResource.LIMIT));
-        assertThat(limiter.degradedCalls()).as("calls decided without Redis").isEqualTo(degradedBefore);
+        assertThat(limiter.decisionsWithoutRedis()).as("calls decided without Redis").isEqualTo(degradedBefore);
     }
 
     @Test

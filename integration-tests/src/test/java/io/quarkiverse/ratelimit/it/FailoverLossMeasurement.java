@@ -25,7 +25,7 @@ import org.junit.jupiter.api.Test;
 
 import io.quarkiverse.ratelimit.CircuitBreakerTransition.State;
 import io.quarkiverse.ratelimit.localredis.LocalRedisServer;
-import io.quarkiverse.ratelimit.runtime.decide.DecisionGuard;
+import io.quarkiverse.ratelimit.runtime.status.LimiterStatus;
 import io.quarkus.test.common.http.TestHTTPResource;
 
 /**
@@ -60,7 +60,7 @@ abstract class FailoverLossMeasurement {
     static final int THREADS = 16;
 
     @Inject
-    DecisionGuard limiter;
+    LimiterStatus limiter;
 
     @ConfigProperty(name = "quarkus.rate-limit.durable.replicas")
     int durableReplicas;
@@ -109,7 +109,7 @@ abstract class FailoverLossMeasurement {
                 .until(this::replicaPromoted);
         restartOldMaster();
         Awaitility.await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(50))
-                .until(() -> limiter.circuitState() == State.CLOSED);
+                .until(() -> limiter.circuit() == State.CLOSED);
         double failoverSeconds = (System.nanoTime() - killedAt) / 1e9;
         sending.set(false);
         pool.shutdown();

@@ -18,9 +18,9 @@ import org.junit.jupiter.api.Test;
 
 import io.quarkiverse.ratelimit.localredis.LocalRedisCluster;
 import io.quarkiverse.ratelimit.localredis.LocalRedisServer;
-import io.quarkiverse.ratelimit.runtime.decide.DecisionGuard;
 import io.quarkiverse.ratelimit.runtime.key.TenantTags;
 import io.quarkiverse.ratelimit.runtime.redis.InvalidationChannel;
+import io.quarkiverse.ratelimit.runtime.status.LimiterStatus;
 import io.quarkus.test.common.TestResourceScope;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.common.http.TestHTTPResource;
@@ -39,7 +39,7 @@ class RedisClusterTest {
     LocalRedisCluster cluster;
 
     @Inject
-    DecisionGuard limiter;
+    LimiterStatus limiter;
 
     @Inject
     InvalidationChannel invalidations;
@@ -50,7 +50,7 @@ class RedisClusterTest {
     @Test
     void tenantsOnEveryMasterAreLimitedExactly() {
         Map<LocalRedisServer, List<String>> tenantsByMaster = tenantsOnEachMaster(2);
-        long degradedBefore = limiter.degradedCalls();
+        long degradedBefore = limiter.decisionsWithoutRedis();
 
         for (List<String> tenants : tenantsByMaster.values()) {
             for (String tenant : tenants) {
@@ -59,7 +59,7 @@ class RedisClusterTest {
                                 429, 120 - ExactnessResource.LIMIT));
             }
         }
-        assertThat(limiter.degradedCalls()).as("calls decided without Redis").isEqualTo(degradedBefore);
+        assertThat(limiter.decisionsWithoutRedis()).as("calls decided without Redis").isEqualTo(degradedBefore);
         tenantsByMaster.forEach((master, tenants) -> assertThat((Long) master.command("DBSIZE"))
                 .as("keys on master " + master.port()).isGreaterThanOrEqualTo(tenants.size()));
     }
@@ -89,12 +89,12 @@ class RedisClusterTest {
 
     @Test
     void aCallMixingPerTenantAndGlobalLimitsRunsInOneSlot() {
-        long degradedBefore = limiter.degradedCalls();
+        long degradedBefore = limiter.decisionsWithoutRedis();
         String tenant = "cluster-" + UUID.randomUUID();
         assertThat(ConcurrentRequests.send(120, i -> sliding.resolve("/exact/mixed-scopes"), tenant))
                 .containsExactlyInAnyOrderEntriesOf(Map.of(200, ExactnessResource.LIMIT,
                         429, 120 - ExactnessResource.LIMIT));
-        assertThat(limiter.degradedCalls()).as("no CROSSSLOT, no call decided without Redis").isEqualTo(degradedBefore);
+        assertThat(limiter.decisionsWithoutRedis()).as("no CROSSSLOT, no call decided without Redis").isEqualTo(degradedBefore);
     }
 
     @Test
@@ -125,7 +125,7 @@ class RedisClusterTest {
         LocalRedisServer target = masters.get(1);
         String tenant = tenants.get(source).get(0);
         long slot = cluster.slotOf("{" + tenant + "}");
-        long degradedBefore = limiter.degradedCalls();
+        long degradedBefore = limiter.decisionsWithoutRedis();
 
         assertThat(ConcurrentRequests.send(10, i -> sliding, tenant)).isEqualTo(Map.of(200, 10));
         cluster.beginSlotMigration(slot, source, target);
@@ -138,7 +138,7 @@ class RedisClusterTest {
         assertThat(ConcurrentRequests.send(100, i -> sliding, tenant)).as("migrated (MOVED): the 20 left of 50")
                 .containsExactlyInAnyOrderEntriesOf(Map.of(200, 20, 429, 80));
 
-        assertThat(limiter.degradedCalls()).as("calls decided without Redis").isEqualTo(degradedBefore);
+        assertThat(limiter.decisionsWithoutRedis()).as("calls decided without Redis").isEqualTo(degradedBefore);
         assertThat((Long) target.command("CLUSTER", "COUNTKEYSINSLOT", Long.toString(slot))).isEqualTo(1);
         assertThat((Long) source.command("CLUSTER", "COUNTKEYSINSLOT", Long.toString(slot))).isZero();
     }

@@ -23,8 +23,9 @@ import org.junit.jupiter.api.Test;
 
 import io.quarkiverse.ratelimit.CircuitBreakerTransition.State;
 import io.quarkiverse.ratelimit.localredis.LocalRedisServer;
-import io.quarkiverse.ratelimit.runtime.decide.DecisionGuard;
+import io.quarkiverse.ratelimit.runtime.redis.RedisTransport;
 import io.quarkiverse.ratelimit.runtime.redis.ScriptRunner;
+import io.quarkiverse.ratelimit.runtime.status.LimiterStatus;
 import io.quarkus.test.common.TestResourceScope;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
@@ -60,10 +61,13 @@ class RedisFailureTest {
     LocalRedisServer redis;
 
     @Inject
-    DecisionGuard limiter;
+    LimiterStatus limiter;
 
     @Inject
     ScriptRunner scripts;
+
+    @Inject
+    RedisTransport transport;
 
     @Inject
     Vertx vertx;
@@ -135,13 +139,13 @@ class RedisFailureTest {
         for (int i = 0; i < 3; i++) {
             timed(tenant, "/failure/open").then().statusCode(200);
         }
-        assertThat(limiter.circuitState()).isEqualTo(State.OPEN);
+        assertThat(limiter.circuit()).isEqualTo(State.OPEN);
 
-        long attemptsWhileOpen = limiter.redisAttempts();
+        long attemptsWhileOpen = limiter.decisionsSentToRedis();
         for (int i = 0; i < 20; i++) {
             timed(tenant, "/failure/open").then().statusCode(200);
         }
-        assertThat(limiter.redisAttempts()).as("decisions sent to Redis while the breaker is open")
+        assertThat(limiter.decisionsSentToRedis()).as("decisions sent to Redis while the breaker is open")
                 .isEqualTo(attemptsWhileOpen);
     }
 
@@ -152,7 +156,7 @@ class RedisFailureTest {
         for (int i = 0; i < 10; i++) {
             timed(tenant, "/failure/open").then().statusCode(200);
         }
-        assertThat(limiter.circuitState()).isEqualTo(State.OPEN);
+        assertThat(limiter.circuit()).isEqualTo(State.OPEN);
     }
 
     @Test
@@ -161,7 +165,7 @@ class RedisFailureTest {
         for (int i = 0; i < 3; i++) {
             timed(tenant(), "/failure/open").then().statusCode(200);
         }
-        assertThat(limiter.circuitState()).isEqualTo(State.OPEN);
+        assertThat(limiter.circuit()).isEqualTo(State.OPEN);
 
         long recoveriesBefore = scripts.noScriptRecoveries();
         redis.restart();
@@ -205,7 +209,7 @@ class RedisFailureTest {
             long[] started = new long[IN_FLIGHT];
             long[] answered = new long[IN_FLIGHT];
             List<Integer> statuses = pausedBurst(client, started, answered);
-            long silentSince = scripts.lastReplyNanos();
+            long silentSince = transport.lastReplyNanos();
             int waitedForRedis = 0;
             for (int i = 0; i < IN_FLIGHT; i++) {
                 assertThat(statuses.get(i)).as("call %d", i).isEqualTo(200);
@@ -261,7 +265,7 @@ class RedisFailureTest {
     private void awaitBreakerClosed() {
         Awaitility.await().atMost(Duration.ofSeconds(15)).pollInterval(Duration.ofMillis(100)).until(() -> {
             timed(tenant(), "/failure/open");
-            return limiter.circuitState() == State.CLOSED;
+            return limiter.circuit() == State.CLOSED;
         });
     }
 

@@ -16,7 +16,7 @@ import org.junit.jupiter.api.Test;
 
 import io.quarkiverse.ratelimit.CircuitBreakerTransition.State;
 import io.quarkiverse.ratelimit.localredis.LocalRedisSentinel;
-import io.quarkiverse.ratelimit.runtime.decide.DecisionGuard;
+import io.quarkiverse.ratelimit.runtime.status.LimiterStatus;
 import io.quarkus.test.common.TestResourceScope;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.common.http.TestHTTPResource;
@@ -35,7 +35,7 @@ class RedisSentinelTest {
     LocalRedisSentinel sentinel;
 
     @Inject
-    DecisionGuard limiter;
+    LimiterStatus limiter;
 
     @TestHTTPResource("/exact/sliding")
     URI sliding;
@@ -43,10 +43,10 @@ class RedisSentinelTest {
     @Test
     void decisionsContinueThroughAFailoverAndExactLimitingResumesOnTheNewMaster() {
         String burst = "sentinel-" + UUID.randomUUID();
-        long degradedBefore = limiter.degradedCalls();
+        long degradedBefore = limiter.decisionsWithoutRedis();
         assertThat(ConcurrentRequests.send(120, i -> sliding, burst)).containsExactlyInAnyOrderEntriesOf(
                 Map.of(200, ExactnessResource.LIMIT, 429, 120 - ExactnessResource.LIMIT));
-        assertThat(limiter.degradedCalls()).isEqualTo(degradedBefore);
+        assertThat(limiter.decisionsWithoutRedis()).isEqualTo(degradedBefore);
 
         String tenant = "sentinel-" + UUID.randomUUID();
         assertThat(ConcurrentRequests.send(10, i -> sliding, tenant)).isEqualTo(Map.of(200, 10));
@@ -62,17 +62,17 @@ class RedisSentinelTest {
                     .statusCode();
             duringFailover.merge(status, 1, Integer::sum);
             return sentinel.currentMasterPort() == sentinel.replica().port()
-                    && limiter.circuitState() == State.CLOSED;
+                    && limiter.circuit() == State.CLOSED;
         });
         assertThat(duringFailover.keySet()).as("statuses answered during the failover: " + duringFailover)
                 .containsOnly(200);
 
-        long degradedAfterFailover = limiter.degradedCalls();
+        long degradedAfterFailover = limiter.decisionsWithoutRedis();
         assertThat(ConcurrentRequests.send(100, i -> sliding, tenant))
                 .as("the 40 left of 50, counted on the promoted replica")
                 .containsExactlyInAnyOrderEntriesOf(Map.of(200, ExactnessResource.LIMIT - 10,
                         429, 100 - (ExactnessResource.LIMIT - 10)));
-        assertThat(limiter.degradedCalls()).isEqualTo(degradedAfterFailover);
+        assertThat(limiter.decisionsWithoutRedis()).isEqualTo(degradedAfterFailover);
     }
 
     private static long offset(Object info, String field) {

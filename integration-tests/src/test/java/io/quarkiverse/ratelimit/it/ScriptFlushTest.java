@@ -14,8 +14,8 @@ import jakarta.inject.Inject;
 import org.junit.jupiter.api.Test;
 
 import io.quarkiverse.ratelimit.localredis.RespConnection;
-import io.quarkiverse.ratelimit.runtime.decide.DecisionGuard;
 import io.quarkiverse.ratelimit.runtime.redis.ScriptRunner;
+import io.quarkiverse.ratelimit.runtime.status.LimiterStatus;
 import io.quarkus.test.common.TestResourceScope;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.common.http.TestHTTPResource;
@@ -36,13 +36,13 @@ class ScriptFlushTest {
     ScriptRunner scripts;
 
     @Inject
-    DecisionGuard limiter;
+    LimiterStatus limiter;
 
     @Test
     void aScriptFlushDuringABurstCausesNoErrorAndKeepsTheCountExact() {
         String tenant = "flush-" + UUID.randomUUID();
         long recoveriesBefore = scripts.noScriptRecoveries();
-        long degradedBefore = limiter.degradedCalls();
+        long degradedBefore = limiter.decisionsWithoutRedis();
 
         CompletableFuture<Map<Integer, Integer>> burst = CompletableFuture
                 .supplyAsync(() -> ConcurrentRequests.send(300, i -> sliding, tenant));
@@ -58,7 +58,7 @@ class ScriptFlushTest {
                 200, ExactnessResource.LIMIT,
                 429, 300 - ExactnessResource.LIMIT));
         assertThat(scripts.noScriptRecoveries()).isGreaterThan(recoveriesBefore);
-        assertThat(limiter.degradedCalls()).as("calls decided without Redis").isEqualTo(degradedBefore);
+        assertThat(limiter.decisionsWithoutRedis()).as("calls decided without Redis").isEqualTo(degradedBefore);
     }
 
     @Test

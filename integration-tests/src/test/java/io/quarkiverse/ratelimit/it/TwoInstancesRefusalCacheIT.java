@@ -41,8 +41,7 @@ class TwoInstancesRefusalCacheIT {
     @BeforeAll
     static void startRedisAndTwoInstances() {
         redis = LocalRedisServer.start();
-        instances = AppInstance.startTwo(redis, "quarkus.security.users.embedded.users.ops=ops",
-                "quarkus.security.users.embedded.roles.ops=rate-limit-admin");
+        instances = AppInstance.startTwoWithOperator(redis);
     }
 
     @AfterAll

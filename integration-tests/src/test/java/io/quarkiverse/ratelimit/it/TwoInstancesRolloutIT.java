@@ -40,8 +40,7 @@ class TwoInstancesRolloutIT {
     @BeforeAll
     static void startRedisAndTwoInstances() {
         redis = LocalRedisServer.start();
-        instances = AppInstance.startTwo(redis, "quarkus.security.users.embedded.users.ops=ops",
-                "quarkus.security.users.embedded.roles.ops=rate-limit-admin");
+        instances = AppInstance.startTwoWithOperator(redis);
     }
 
     @AfterAll

@@ -2,13 +2,11 @@ package io.quarkiverse.ratelimit.runtime.decide;
 
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Function;
 
 import jakarta.inject.Singleton;
 
-import io.quarkiverse.ratelimit.CircuitBreakerTransition;
 import io.quarkiverse.ratelimit.FailureMode;
 import io.quarkiverse.ratelimit.RateLimitDecision;
 import io.quarkiverse.ratelimit.runtime.config.RateLimitConfig;
@@ -146,30 +144,5 @@ public class DecisionGuard {
     /** How many calls were refused from the refusal cache, without Redis, since start-up. */
     public long cachedRefusals() {
         return cachedRefusals.sum();
-    }
-
-    /** How many calls were decided without Redis (by their failure mode) since start-up. */
-    public long degradedCalls() {
-        return failureModes.degradedCalls();
-    }
-
-    /** How many decisions were sent to Redis since start-up (none while the breaker is open). */
-    public long redisAttempts() {
-        return guarded.redisAttempts();
-    }
-
-    /** The worst state of the breakers (one outside a cluster): OPEN when any is open. */
-    public CircuitBreakerTransition.State circuitState() {
-        return guarded.circuitState();
-    }
-
-    /** In a cluster, each master's breaker state by node; empty outside one (see {@link #circuitState}). */
-    public Map<String, CircuitBreakerTransition.State> circuitStates() {
-        return guarded.circuitStates();
-    }
-
-    /** When the first open breaker tries Redis again (one second when none is open). */
-    public Duration retryAfter() {
-        return guarded.retryAfter();
     }
 }

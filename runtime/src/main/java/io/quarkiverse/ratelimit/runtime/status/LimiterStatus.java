@@ -9,6 +9,8 @@ import jakarta.inject.Singleton;
 
 import io.quarkiverse.ratelimit.CircuitBreakerTransition;
 import io.quarkiverse.ratelimit.runtime.decide.DecisionGuard;
+import io.quarkiverse.ratelimit.runtime.decide.FailureModes;
+import io.quarkiverse.ratelimit.runtime.decide.GuardedRedis;
 import io.quarkiverse.ratelimit.runtime.redis.InvalidationChannel;
 import io.quarkiverse.ratelimit.runtime.redis.ScriptRunner;
 
@@ -20,11 +22,16 @@ import io.quarkiverse.ratelimit.runtime.redis.ScriptRunner;
 @Singleton
 public class LimiterStatus {
 
+    private final GuardedRedis guarded;
+    private final FailureModes failureModes;
     private final DecisionGuard guard;
     private final ScriptRunner scripts;
     private final InvalidationChannel invalidations;
 
-    LimiterStatus(DecisionGuard guard, ScriptRunner scripts, InvalidationChannel invalidations) {
+    LimiterStatus(GuardedRedis guarded, FailureModes failureModes, DecisionGuard guard, ScriptRunner scripts,
+            InvalidationChannel invalidations) {
+        this.guarded = guarded;
+        this.failureModes = failureModes;
         this.guard = guard;
         this.scripts = scripts;
         this.invalidations = invalidations;
@@ -32,16 +39,31 @@ public class LimiterStatus {
 
     /** The breaker state that decides: the worst one (in a cluster, of any master). */
     public CircuitBreakerTransition.State circuit() {
-        return guard.circuitState();
+        return guarded.circuitState();
+    }
+
+    /** In a cluster, each master's breaker state by node; empty outside one. */
+    public Map<String, CircuitBreakerTransition.State> circuitStates() {
+        return guarded.circuitStates();
+    }
+
+    /** How many calls were decided without Redis (by their failure mode) since start-up. */
+    public long decisionsWithoutRedis() {
+        return failureModes.degradedCalls();
+    }
+
+    /** How many decisions were sent to Redis since start-up (none while the breaker is open). */
+    public long decisionsSentToRedis() {
+        return guarded.redisAttempts();
     }
 
     /** @param redisAnswers whether Redis answered a PING just now, when the caller asked; {@code null} when not asked */
     public Map<String, Object> snapshot(Boolean redisAnswers) {
-        CircuitBreakerTransition.State circuit = guard.circuitState();
+        CircuitBreakerTransition.State circuit = circuit();
         boolean redisDecides = !Boolean.FALSE.equals(redisAnswers) && circuit == CircuitBreakerTransition.State.CLOSED;
         Map<String, Object> status = new LinkedHashMap<>();
         status.put("circuit", name(circuit));
-        Map<String, CircuitBreakerTransition.State> byNode = guard.circuitStates();
+        Map<String, CircuitBreakerTransition.State> byNode = circuitStates();
         if (!byNode.isEmpty()) {
             // a cluster: one breaker per master, so some masters' tenants may be exact while others' fail over
             status.put("circuit-by-node", byNode.entrySet().stream()
@@ -49,15 +71,15 @@ public class LimiterStatus {
                     .collect(Collectors.joining(", ")));
         }
         if (circuit == CircuitBreakerTransition.State.OPEN) {
-            status.put("redis-tried-again-in", guard.retryAfter().toMillis() + " ms");
+            status.put("redis-tried-again-in", guarded.retryAfter().toMillis() + " ms");
         }
         status.put("decided-by", redisDecides ? "redis" : "failure modes");
         status.put("function-library", scripts.functionLibrary());
         status.put("scripts-used", scripts.scriptsUsed());
         status.put("scripts-preloaded", scripts.scriptsPreloaded());
         status.put("script-reloads", scripts.noScriptRecoveries());
-        status.put("decisions-sent-to-redis", guard.redisAttempts());
-        status.put("decisions-without-redis", guard.degradedCalls());
+        status.put("decisions-sent-to-redis", decisionsSentToRedis());
+        status.put("decisions-without-redis", decisionsWithoutRedis());
         status.put("refusals-from-cache", guard.cachedRefusals());
         status.put("invalidations", invalidations.live() ? "heard" : "not heard: refusals are not cached");
         return status;
