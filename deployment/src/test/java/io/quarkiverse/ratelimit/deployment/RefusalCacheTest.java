@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.matchesPattern;
 
+import java.util.List;
 import java.util.UUID;
 
 import jakarta.inject.Inject;
@@ -46,6 +47,14 @@ class RefusalCacheTest {
         }
 
         @GET
+        @Path("two-limits")
+        @RateLimited(limit = 10, window = "1h", name = "hourly")
+        @RateLimited(limit = 5, window = "30m", name = "half-hourly")
+        public String twoLimits() {
+            return "ok";
+        }
+
+        @GET
         @Path("uncached")
         @RateLimited(limit = 3, window = "1h", algorithm = Algorithm.FIXED_WINDOW, cacheRefusals = false)
         public String uncached() {
@@ -68,6 +77,26 @@ class RefusalCacheTest {
         }
         // the first refusal asked Redis; the rest were repeated here
         assertThat(RedisCommandStats.scriptCalls(redis) - before).isLessThanOrEqualTo(FLOOD / 100);
+    }
+
+    @Test
+    void aRefusalFromTheCacheIsTheRefusalRedisGaveWithEveryLimitsItem() {
+        String tenant = UUID.randomUUID().toString();
+        for (int i = 0; i < 5; i++) {
+            given().header("X-Tenant-Id", tenant).get("/flooded/two-limits").then().statusCode(200);
+        }
+        io.restassured.response.Response fromRedis = given().header("X-Tenant-Id", tenant).get("/flooded/two-limits");
+        long before = RedisCommandStats.scriptCalls(redis);
+        io.restassured.response.Response fromCache = given().header("X-Tenant-Id", tenant).get("/flooded/two-limits");
+        assertThat(RedisCommandStats.scriptCalls(redis)).as("answered from the cache").isEqualTo(before);
+
+        for (io.restassured.response.Response refusal : List.of(fromRedis, fromCache)) {
+            refusal.then().statusCode(429)
+                    .header("RateLimit-Policy", equalTo("\"hourly\";q=10;w=3600, \"half-hourly\";q=5;w=1800"))
+                    .header("RateLimit", matchesPattern("\"hourly\";r=5;t=\\d+, \"half-hourly\";r=0;t=\\d+"))
+                    .header("Retry-After", matchesPattern("[1-9]\\d*"))
+                    .body("violated-policies", equalTo(List.of("half-hourly")));
+        }
     }
 
     @Test
