@@ -146,10 +146,12 @@ final class RateLimitedMethodScanner {
                 String name = !declared.name().isEmpty() ? declared.name()
                         : annotations.size() == 1 ? baseName
                                 : baseName + "-" + (windowMillis > 0 ? formatWindow(windowMillis) : declared.policy());
-                limits.add(new LimitDefinition(name, declared.limit(), windowMillis, declared.algorithm(),
-                        declared.failureMode(), declared.cost(), declared.refundOn(), declared.refundOnServerError(),
-                        declared.burst(), declared.scope(), declared.policy(), declared.tenantSource(), endpoint,
-                        keyParameters, declared.cacheRefusals()));
+                limits.add(LimitDefinition.builder(name, declared.limit(), windowMillis)
+                        .algorithm(declared.algorithm()).failureMode(declared.failureMode()).cost(declared.cost())
+                        .refundOn(declared.refundOn()).refundOnServerError(declared.refundOnServerError())
+                        .burst(declared.burst()).scope(declared.scope()).policy(declared.policy())
+                        .tenantSource(declared.tenantSource()).endpoint(endpoint).keyParameters(keyParameters)
+                        .cacheRefusals(declared.cacheRefusals()).build());
             } else {
                 valid = false;
             }

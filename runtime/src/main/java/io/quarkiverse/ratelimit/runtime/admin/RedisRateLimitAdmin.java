@@ -102,9 +102,7 @@ public class RedisRateLimitAdmin implements ReactiveRateLimitAdmin {
         return plans.plan(tenant, null).flatMap(plan -> {
             List<LimitDefinition> probes = new ArrayList<>(limits.size());
             for (LimitDefinition limit : limits) {
-                LimitDefinition planned = configured.configure(limit, plan);
-                probes.add(planned.withValues(planned.getLimit(), planned.getWindowMillis(), planned.getAlgorithm(),
-                        planned.getBurst(), 0, planned.getScope(), planned.getFailureMode(), planned.getTenantSource()));
+                probes.add(configured.configure(limit, plan).withCost(0)); // a probe: consumes nothing
             }
             List<LimitDefinition> applied = runTimeLimits.apply(probes, tag);
             return metrics.timed(RedisOperation.ADMIN, Uni.createFrom()

@@ -12,7 +12,6 @@ import io.quarkiverse.ratelimit.LimitRules;
 import io.quarkiverse.ratelimit.RateLimit;
 import io.quarkiverse.ratelimit.RateLimitDecision;
 import io.quarkiverse.ratelimit.RateLimiter;
-import io.quarkiverse.ratelimit.Scope;
 import io.quarkiverse.ratelimit.runtime.key.RateLimitKeys;
 import io.quarkiverse.ratelimit.runtime.key.TenantTags;
 import io.quarkiverse.ratelimit.runtime.limit.ConcurrencyDefinition;
@@ -92,8 +91,8 @@ public class ProgrammaticRateLimiter implements RateLimiter {
     }
 
     private static LimitDefinition definition(RateLimit limit, long cost) {
-        return new LimitDefinition(limit.name(), limit.limit(), limit.window().toMillis(), limit.algorithm(),
-                limit.failureMode(), cost, List.of(), false, limit.burst(), Scope.TENANT);
+        return LimitDefinition.builder(limit.name(), limit.limit(), limit.window().toMillis())
+                .algorithm(limit.algorithm()).failureMode(limit.failureMode()).cost(cost).burst(limit.burst()).build();
     }
 
     private static String tag(String tenant) {

@@ -133,7 +133,8 @@ public class EffectiveLimits {
         if (policy != null && policy.failureMode().isPresent()) {
             ConfigChecks.notDefault(property + "failure-mode", failureMode);
         }
-        return declared.withValues(limit, windowMillis, algorithm, burst, cost, scope, failureMode, tenantSource);
+        return declared.toBuilder().limit(limit).window(windowMillis).algorithm(algorithm).burst(burst).cost(cost)
+                .scope(scope).failureMode(failureMode).tenantSource(tenantSource).build();
     }
 
     private EffectiveMethod configure(String methodId, MethodLimits declared) {

@@ -30,15 +30,30 @@ public final class LimitDefinition {
     private final Duration window;
     private final boolean cacheRefusals;
 
-    public LimitDefinition(String name, long limit, long windowMillis, Algorithm algorithm, FailureMode failureMode,
-            long cost) {
-        this(name, limit, windowMillis, algorithm, failureMode, cost, List.of(), false, 0, Scope.TENANT);
+    /**
+     * A limit of {@code limit} units per {@code windowMillis} named {@code name}, built by name: the other values start
+     * at what an annotation leaves them (sliding window counter, cost 1, per tenant, no refunds, refusals cached).
+     */
+    public static Builder builder(String name, long limit, long windowMillis) {
+        return new Builder(name, limit, windowMillis);
     }
 
-    public LimitDefinition(String name, long limit, long windowMillis, Algorithm algorithm, FailureMode failureMode,
-            long cost, List<String> refundOn, boolean refundOnServerError, long burst, Scope scope) {
-        this(name, limit, windowMillis, algorithm, failureMode, cost, refundOn, refundOnServerError, burst, scope, null,
-                TenantSource.DEFAULT, null, List.of(), true);
+    /** A builder holding every value of this limit, to change some. */
+    public Builder toBuilder() {
+        return new Builder(name, limit, windowMillis).algorithm(algorithm).failureMode(failureMode).cost(cost)
+                .refundOn(refundOn).refundOnServerError(refundOnServerError).burst(burst).scope(scope).policy(policy)
+                .tenantSource(tenantSource).endpoint(endpoint).keyParameters(keyParameters)
+                .cacheRefusals(cacheRefusals);
+    }
+
+    /** This limit with another limit value (a run-time limit). */
+    public LimitDefinition withLimit(long limit) {
+        return toBuilder().limit(limit).build();
+    }
+
+    /** This limit with another cost (a probe that consumes nothing). */
+    public LimitDefinition withCost(long cost) {
+        return toBuilder().cost(cost).build();
     }
 
     /**
@@ -47,6 +62,7 @@ public final class LimitDefinition {
      * @param endpoint the key segment of the HTTP method and path template when counted per endpoint, else {@code null}
      * @param keyParameters the positions of the method parameters whose values split the counter
      * @param cacheRefusals whether this instance may repeat a refusal of Redis locally until its retry time
+     * @see #builder(String, long, long) how code builds one; this constructor is for the build-time recorder
      */
     @RecordableConstructor
     public LimitDefinition(String name, long limit, long windowMillis, Algorithm algorithm, FailureMode failureMode,
@@ -68,13 +84,6 @@ public final class LimitDefinition {
         this.burst = burst;
         this.scope = scope;
         this.window = Duration.ofMillis(windowMillis);
-    }
-
-    /** This limit with the values configuration gave it (a policy, a plan). */
-    public LimitDefinition withValues(long limit, long windowMillis, Algorithm algorithm, long burst, long cost,
-            Scope scope, FailureMode failureMode, TenantSource tenantSource) {
-        return new LimitDefinition(name, limit, windowMillis, algorithm, failureMode, cost, refundOn,
-                refundOnServerError, burst, scope, policy, tenantSource, endpoint, keyParameters, cacheRefusals);
     }
 
     /** Whether this instance may repeat a refusal of Redis locally until its retry time. */
@@ -179,5 +188,110 @@ public final class LimitDefinition {
     public String toString() {
         return name + " (" + limit + " per " + window + ", " + algorithm + (scope == Scope.TENANT ? "" : ", " + scope)
                 + ")";
+    }
+
+    /** Builds a {@link LimitDefinition} by name. */
+    public static final class Builder {
+
+        private final String name;
+        private long limit;
+        private long windowMillis;
+        private Algorithm algorithm = Algorithm.SLIDING_WINDOW_COUNTER;
+        private FailureMode failureMode = FailureMode.DEFAULT;
+        private long cost = 1;
+        private List<String> refundOn = List.of();
+        private boolean refundOnServerError;
+        private long burst;
+        private Scope scope = Scope.TENANT;
+        private String policy;
+        private TenantSource tenantSource = TenantSource.DEFAULT;
+        private String endpoint;
+        private List<Integer> keyParameters = List.of();
+        private boolean cacheRefusals = true;
+
+        private Builder(String name, long limit, long windowMillis) {
+            this.name = name;
+            this.limit = limit;
+            this.windowMillis = windowMillis;
+        }
+
+        public Builder limit(long limit) {
+            this.limit = limit;
+            return this;
+        }
+
+        public Builder window(long windowMillis) {
+            this.windowMillis = windowMillis;
+            return this;
+        }
+
+        public Builder algorithm(Algorithm algorithm) {
+            this.algorithm = algorithm;
+            return this;
+        }
+
+        public Builder failureMode(FailureMode failureMode) {
+            this.failureMode = failureMode;
+            return this;
+        }
+
+        public Builder cost(long cost) {
+            this.cost = cost;
+            return this;
+        }
+
+        public Builder refundOn(List<String> refundOn) {
+            this.refundOn = refundOn;
+            return this;
+        }
+
+        public Builder refundOnServerError(boolean refundOnServerError) {
+            this.refundOnServerError = refundOnServerError;
+            return this;
+        }
+
+        /** Units allowed at once for the token bucket and GCRA; 0 for the limit. */
+        public Builder burst(long burst) {
+            this.burst = burst;
+            return this;
+        }
+
+        public Builder scope(Scope scope) {
+            this.scope = scope;
+            return this;
+        }
+
+        /** The named policy whose configuration applies, {@code null} for none. */
+        public Builder policy(String policy) {
+            this.policy = policy;
+            return this;
+        }
+
+        public Builder tenantSource(TenantSource tenantSource) {
+            this.tenantSource = tenantSource;
+            return this;
+        }
+
+        /** The key segment of the HTTP method and path template when counted per endpoint. */
+        public Builder endpoint(String endpoint) {
+            this.endpoint = endpoint;
+            return this;
+        }
+
+        /** The positions of the method parameters whose values split the counter. */
+        public Builder keyParameters(List<Integer> keyParameters) {
+            this.keyParameters = keyParameters;
+            return this;
+        }
+
+        public Builder cacheRefusals(boolean cacheRefusals) {
+            this.cacheRefusals = cacheRefusals;
+            return this;
+        }
+
+        public LimitDefinition build() {
+            return new LimitDefinition(name, limit, windowMillis, algorithm, failureMode, cost, refundOn,
+                    refundOnServerError, burst, scope, policy, tenantSource, endpoint, keyParameters, cacheRefusals);
+        }
     }
 }

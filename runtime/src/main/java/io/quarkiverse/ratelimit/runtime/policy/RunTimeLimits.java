@@ -125,8 +125,7 @@ public class RunTimeLimits {
                 if (applied == null) {
                     applied = new ArrayList<>(limits);
                 }
-                applied.set(i, limit.withValues(value, limit.getWindowMillis(), limit.getAlgorithm(), limit.getBurst(),
-                        limit.getCost(), limit.getScope(), limit.getFailureMode(), limit.getTenantSource()));
+                applied.set(i, limit.withLimit(value));
             }
         }
         return applied == null ? limits : applied;

@@ -78,8 +78,10 @@ class LocalFallbackTest {
     @Test
     void aCallRefusedByOneLimitConsumesNothingFromTheOthers() {
         LocalFallback limiter = new LocalFallback(100, 1, millis::get);
-        LimitDefinition roomy = new LimitDefinition("roomy", 10, 1000, Algorithm.FIXED_WINDOW, FailureMode.LOCAL, 1);
-        LimitDefinition tight = new LimitDefinition("tight", 1, 1000, Algorithm.FIXED_WINDOW, FailureMode.LOCAL, 1);
+        LimitDefinition roomy = LimitDefinition.builder("roomy", 10, 1000).algorithm(Algorithm.FIXED_WINDOW)
+                .failureMode(FailureMode.LOCAL).build();
+        LimitDefinition tight = LimitDefinition.builder("tight", 1, 1000).algorithm(Algorithm.FIXED_WINDOW)
+                .failureMode(FailureMode.LOCAL).build();
         List<String> keys = List.of("t:roomy", "t:tight");
         assertThat(limiter.acquire(keys, List.of(roomy, tight))).allMatch(RateLimitDecision::allowed);
         List<RateLimitDecision> refused = limiter.acquire(keys, List.of(roomy, tight));
@@ -93,6 +95,6 @@ class LocalFallbackTest {
     }
 
     private static LimitDefinition limit(long limit, Algorithm algorithm) {
-        return new LimitDefinition("limit", limit, 1000, algorithm, FailureMode.LOCAL, 1);
+        return LimitDefinition.builder("limit", limit, 1000).algorithm(algorithm).failureMode(FailureMode.LOCAL).build();
     }
 }

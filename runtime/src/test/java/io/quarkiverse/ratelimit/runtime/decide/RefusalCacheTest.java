@@ -10,10 +10,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 
 import io.quarkiverse.ratelimit.Algorithm;
-import io.quarkiverse.ratelimit.FailureMode;
 import io.quarkiverse.ratelimit.RateLimitDecision;
-import io.quarkiverse.ratelimit.Scope;
-import io.quarkiverse.ratelimit.TenantSource;
 import io.quarkiverse.ratelimit.runtime.limit.LimitDefinition;
 
 class RefusalCacheTest {
@@ -150,8 +147,8 @@ class RefusalCacheTest {
     }
 
     private static LimitDefinition limit(long limit, long cost, boolean cacheRefusals) {
-        return new LimitDefinition("l", limit, 1000, Algorithm.FIXED_WINDOW, FailureMode.DEFAULT, cost, List.of(), false,
-                0, Scope.TENANT, null, TenantSource.DEFAULT, null, List.of(), cacheRefusals);
+        return LimitDefinition.builder("l", limit, 1000).algorithm(Algorithm.FIXED_WINDOW).cost(cost)
+                .cacheRefusals(cacheRefusals).build();
     }
 
     private static long millis(long millis) {

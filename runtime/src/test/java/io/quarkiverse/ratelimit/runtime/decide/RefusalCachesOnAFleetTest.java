@@ -12,9 +12,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.awaitility.Awaitility;
 
 import io.quarkiverse.ratelimit.Algorithm;
-import io.quarkiverse.ratelimit.FailureMode;
 import io.quarkiverse.ratelimit.RateLimitDecision;
-import io.quarkiverse.ratelimit.Scope;
 import io.quarkiverse.ratelimit.localredis.LocalRedisServer;
 import io.quarkiverse.ratelimit.localredis.RespConnection;
 import io.quarkiverse.ratelimit.runtime.limit.LimitDefinition;
@@ -238,7 +236,6 @@ class RefusalCachesOnAFleetTest {
     }
 
     private static LimitDefinition definition(long limit, long cost) {
-        return new LimitDefinition("quota", limit, WINDOW_MS, Algorithm.FIXED_WINDOW, FailureMode.DEFAULT, cost,
-                List.of(), false, 0, Scope.TENANT);
+        return LimitDefinition.builder("quota", limit, WINDOW_MS).algorithm(Algorithm.FIXED_WINDOW).cost(cost).build();
     }
 }

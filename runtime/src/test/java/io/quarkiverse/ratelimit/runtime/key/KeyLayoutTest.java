@@ -8,9 +8,7 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 import io.quarkiverse.ratelimit.Algorithm;
-import io.quarkiverse.ratelimit.FailureMode;
 import io.quarkiverse.ratelimit.Scope;
-import io.quarkiverse.ratelimit.TenantSource;
 import io.quarkiverse.ratelimit.runtime.limit.LimitDefinition;
 import io.quarkiverse.ratelimit.runtime.limit.MethodLimits;
 import io.quarkiverse.ratelimit.runtime.limit.ReturnKind;
@@ -39,9 +37,8 @@ class KeyLayoutTest {
 
     @Test
     void aLimitPerEndpointAndPerParameter() {
-        LimitDefinition labels = new LimitDefinition("labels", 100, 60_000, Algorithm.SLIDING_WINDOW_COUNTER,
-                FailureMode.DEFAULT, 1, List.of(), false, 0, Scope.TENANT, "labels", TenantSource.DEFAULT,
-                "POST:/carriers/{carrier}/labels", List.of(0), true);
+        LimitDefinition labels = LimitDefinition.builder("labels", 100, 60_000).policy("labels")
+                .endpoint("POST:/carriers/{carrier}/labels").keyParameters(List.of(0)).build();
         MethodLimits method = new MethodLimits(List.of(labels), ReturnKind.SYNCHRONOUS, Map.of("carrier", 0));
 
         assertThat(keys.keys(method, "tiny-shop", null, new Object[] { "ups" }))
@@ -83,6 +80,6 @@ class KeyLayoutTest {
     }
 
     private static LimitDefinition limit(String name, Algorithm algorithm, Scope scope) {
-        return new LimitDefinition(name, 10, 60_000, algorithm, FailureMode.DEFAULT, 1, List.of(), false, 0, scope);
+        return LimitDefinition.builder(name, 10, 60_000).algorithm(algorithm).scope(scope).build();
     }
 }

@@ -11,16 +11,12 @@ import java.util.stream.IntStream;
 
 import org.junit.jupiter.api.Test;
 
-import io.quarkiverse.ratelimit.Algorithm;
-import io.quarkiverse.ratelimit.FailureMode;
 import io.quarkiverse.ratelimit.Mode;
-import io.quarkiverse.ratelimit.Scope;
 import io.quarkiverse.ratelimit.runtime.limit.LimitDefinition;
 
 class LimitModesTest {
 
-    static final LimitDefinition SEARCH = new LimitDefinition("search", 100, 60_000, Algorithm.SLIDING_WINDOW_COUNTER,
-            FailureMode.DEFAULT, 1, List.of(), false, 0, Scope.TENANT);
+    static final LimitDefinition SEARCH = LimitDefinition.builder("search", 100, 60_000).build();
     static final List<String> TENANTS = IntStream.range(0, 10_000).mapToObj(i -> "tenant-" + i).toList();
 
     @Test
@@ -157,7 +153,6 @@ class LimitModesTest {
     }
 
     private static LimitDefinition limit(String name) {
-        return new LimitDefinition(name, 100, 60_000, Algorithm.SLIDING_WINDOW_COUNTER, FailureMode.DEFAULT, 1, List.of(),
-                false, 0, Scope.TENANT);
+        return LimitDefinition.builder(name, 100, 60_000).build();
     }
 }

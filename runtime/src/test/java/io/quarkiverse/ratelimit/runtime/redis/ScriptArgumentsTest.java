@@ -8,8 +8,6 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 import io.quarkiverse.ratelimit.Algorithm;
-import io.quarkiverse.ratelimit.FailureMode;
-import io.quarkiverse.ratelimit.Scope;
 import io.quarkiverse.ratelimit.localredis.LocalRedisServer;
 import io.quarkiverse.ratelimit.localredis.RespConnection;
 import io.quarkiverse.ratelimit.runtime.limit.LimitDefinition;
@@ -36,12 +34,10 @@ class ScriptArgumentsTest {
     @Test
     void thePreludeReadsEachLimitAsTheJavaSideWritesIt() {
         List<LimitDefinition> limits = List.of(
-                new LimitDefinition("a", 5, 10_000, Algorithm.SLIDING_WINDOW_COUNTER, FailureMode.DEFAULT, 1, List.of(),
-                        false, 0, Scope.TENANT),
-                new LimitDefinition("b", 1_000_000_000, 86_400_000, Algorithm.TOKEN_BUCKET, FailureMode.DEFAULT, 7,
-                        List.of(), false, 20, Scope.TENANT),
-                new LimitDefinition("c", 3, 1, Algorithm.GCRA, FailureMode.DEFAULT, 0, List.of(), false, 0,
-                        Scope.TENANT));
+                LimitDefinition.builder("a", 5, 10_000).build(),
+                LimitDefinition.builder("b", 1_000_000_000, 86_400_000).algorithm(Algorithm.TOKEN_BUCKET).cost(7)
+                        .burst(20).build(),
+                LimitDefinition.builder("c", 3, 1).algorithm(Algorithm.GCRA).cost(0).build());
         try (LocalRedisServer server = LocalRedisServer.start(); RespConnection redis = server.connect()) {
             List<String> command = new ArrayList<>(List.of("EVAL", ECHO, "3", "{t}:a", "{t}:b", "{t}:c"));
             command.addAll(ScriptArguments.limits("1700000000123456", limits));
@@ -73,8 +69,8 @@ class ScriptArgumentsTest {
 
             assertThat(redis.command("EVAL", perLimit, "0", ScriptArguments.REDIS_CLOCK))
                     .isEqualTo((long) ScriptArguments.PER_LIMIT);
-            assertThat(ScriptArguments.limits("", List.of(new LimitDefinition("a", 5, 1000, Algorithm.FIXED_WINDOW,
-                    FailureMode.DEFAULT, 1)))).hasSize(1 + ScriptArguments.PER_LIMIT);
+            assertThat(ScriptArguments.limits("", List.of(LimitDefinition.builder("a", 5, 1000)
+                    .algorithm(Algorithm.FIXED_WINDOW).build()))).hasSize(1 + ScriptArguments.PER_LIMIT);
         }
     }
 }

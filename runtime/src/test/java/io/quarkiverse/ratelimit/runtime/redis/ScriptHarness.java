@@ -4,8 +4,6 @@ import java.util.ArrayList;
 import java.util.List;
 
 import io.quarkiverse.ratelimit.Algorithm;
-import io.quarkiverse.ratelimit.FailureMode;
-import io.quarkiverse.ratelimit.Scope;
 import io.quarkiverse.ratelimit.localredis.LocalRedisServer;
 import io.quarkiverse.ratelimit.localredis.RespConnection;
 import io.quarkiverse.ratelimit.runtime.limit.LimitDefinition;
@@ -101,8 +99,8 @@ final class ScriptHarness implements AutoCloseable {
     static List<LimitDefinition> definitions(Limit... limits) {
         List<LimitDefinition> definitions = new ArrayList<>();
         for (Limit limit : limits) {
-            definitions.add(new LimitDefinition("limit", limit.limit(), limit.windowMillis(), limit.algorithm(),
-                    FailureMode.DEFAULT, limit.cost(), List.of(), false, limit.burst(), Scope.TENANT));
+            definitions.add(LimitDefinition.builder("limit", limit.limit(), limit.windowMillis())
+                    .algorithm(limit.algorithm()).cost(limit.cost()).burst(limit.burst()).build());
         }
         return definitions;
     }
