@@ -46,7 +46,7 @@ final class ConcurrencyLimitedMethodScanner {
         }
         for (AnnotationInstance annotation : onClasses) {
             for (MethodInfo method : annotation.target().asClass().methods()) {
-                if (RateLimitedMethodScanner.isBusinessMethod(method)) {
+                if (AnnotatedMethods.isBusinessMethod(method)) {
                     byMethod.putIfAbsent(method, annotation);
                 }
             }
@@ -55,7 +55,7 @@ final class ConcurrencyLimitedMethodScanner {
         byMethod.forEach((method, annotation) -> {
             ConcurrencyDefinition limit = definition(method, annotation);
             if (limit != null) {
-                methods.add(new ConcurrencyLimitedMethodBuildItem(method, RateLimitedMethodScanner.methodId(method),
+                methods.add(new ConcurrencyLimitedMethodBuildItem(method, AnnotatedMethods.methodId(method),
                         limit));
             }
         });
@@ -69,14 +69,14 @@ final class ConcurrencyLimitedMethodScanner {
                 : leaseValue.asString();
         AnnotationValue nameValue = annotation.value("name");
         String name = nameValue == null || nameValue.asString().isEmpty()
-                ? RateLimitedMethodScanner.defaultName(method) + "-concurrency"
+                ? AnnotatedMethods.defaultName(method) + "-concurrency"
                 : nameValue.asString();
         AnnotationValue failureModeValue = annotation.value("failureMode");
         FailureMode failureMode = failureModeValue == null
                 ? (FailureMode) AnnotationDefaults.of(ConcurrencyLimited.class, "failureMode")
                 : FailureMode.valueOf(failureModeValue.asEnum());
 
-        String notInterceptable = InterceptableMethods.violation(method);
+        String notInterceptable = AnnotatedMethods.violation(method);
         boolean valid = notInterceptable == null || problem(method, notInterceptable);
         valid &= rule(method, "limit = " + limit, LimitRules.limit(limit));
         long leaseMillis = -1;
@@ -88,8 +88,8 @@ final class ConcurrencyLimitedMethodScanner {
             valid = problem(method, "has lease = \"" + lease + "\", which is not a duration; use e.g. 500ms, 10s or 1m");
         }
         valid &= rule(method, "name = \"" + name + "\"", LimitRules.name(name));
-        ReturnKind returnKind = RateLimitedMethodScanner.returnKind(method);
-        if (returnKind == ReturnKind.SYNCHRONOUS && RateLimitedMethodScanner.isNonBlocking(method)) {
+        ReturnKind returnKind = AnnotatedMethods.returnKind(method);
+        if (returnKind == ReturnKind.SYNCHRONOUS && AnnotatedMethods.isNonBlocking(method)) {
             valid = problem(method, "is @NonBlocking but returns a plain value: return Uni, Multi or CompletionStage");
         }
         return valid ? new ConcurrencyDefinition(name, limit, leaseMillis, failureMode, returnKind) : null;
@@ -100,7 +100,7 @@ final class ConcurrencyLimitedMethodScanner {
     }
 
     private boolean problem(MethodInfo method, String message) {
-        problems.accept("@ConcurrencyLimited on " + RateLimitedMethodScanner.describe(method) + " " + message);
+        problems.accept("@ConcurrencyLimited on " + AnnotatedMethods.describe(method) + " " + message);
         return false;
     }
 }

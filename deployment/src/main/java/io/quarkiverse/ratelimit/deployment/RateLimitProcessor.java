@@ -182,7 +182,7 @@ class RateLimitProcessor {
         concurrencyMethods.forEach(method -> limited.add(method.method()));
         for (MethodInfo info : limited) {
             if (!beanClasses.contains(info.declaringClass().name())) {
-                failures.add(new DeploymentException("Rate limiting on " + RateLimitedMethodScanner.describe(info)
+                failures.add(new DeploymentException("Rate limiting on " + AnnotatedMethods.describe(info)
                         + " has no effect: " + info.declaringClass().name() + " is not a CDI bean; give it a bean"
                         + " defining annotation such as @ApplicationScoped, or make it a REST resource"));
             }

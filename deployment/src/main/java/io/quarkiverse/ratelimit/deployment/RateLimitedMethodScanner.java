@@ -10,7 +10,6 @@ import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.function.Consumer;
 
 import org.jboss.jandex.AnnotationInstance;
@@ -19,14 +18,12 @@ import org.jboss.jandex.ClassInfo;
 import org.jboss.jandex.DotName;
 import org.jboss.jandex.IndexView;
 import org.jboss.jandex.MethodInfo;
-import org.jboss.jandex.Type;
 
 import io.quarkiverse.ratelimit.LimitRules;
 import io.quarkiverse.ratelimit.RateLimited;
 import io.quarkiverse.ratelimit.TenantSource;
 import io.quarkiverse.ratelimit.runtime.key.RateLimitKeys;
 import io.quarkiverse.ratelimit.runtime.limit.LimitDefinition;
-import io.quarkiverse.ratelimit.runtime.limit.MethodIds;
 import io.quarkiverse.ratelimit.runtime.limit.MethodLimits;
 import io.quarkiverse.ratelimit.runtime.limit.ReturnKind;
 import io.quarkiverse.ratelimit.runtime.limit.TenantRule;
@@ -39,12 +36,6 @@ import io.quarkus.runtime.configuration.DurationConverter;
 final class RateLimitedMethodScanner {
 
     static final DotName RATE_LIMITED = DotName.createSimple(RateLimited.class);
-    private static final DotName UNI = DotName.createSimple("io.smallrye.mutiny.Uni");
-    private static final DotName MULTI = DotName.createSimple("io.smallrye.mutiny.Multi");
-    private static final Set<DotName> COMPLETION_STAGES = Set.of(
-            DotName.createSimple("java.util.concurrent.CompletionStage"),
-            DotName.createSimple("java.util.concurrent.CompletableFuture"));
-    private static final DotName NON_BLOCKING = DotName.createSimple("io.smallrye.common.annotation.NonBlocking");
 
     private final IndexView index;
     private final Consumer<String> problems;
@@ -61,7 +52,7 @@ final class RateLimitedMethodScanner {
     List<RateLimitedMethodBuildItem> scan() {
         Map<MethodInfo, List<AnnotationInstance>> annotations = annotationsByMethod();
         Map<String, Integer> defaultNameUses = new HashMap<>();
-        annotations.keySet().forEach(method -> defaultNameUses.merge(defaultName(method), 1, Integer::sum));
+        annotations.keySet().forEach(method -> defaultNameUses.merge(AnnotatedMethods.defaultName(method), 1, Integer::sum));
 
         List<RateLimitedMethodBuildItem> methods = new ArrayList<>();
         Map<String, Named> namesInUse = new HashMap<>();
@@ -71,17 +62,17 @@ final class RateLimitedMethodScanner {
             if (!isInterceptable(method)) {
                 continue;
             }
-            String baseName = defaultName(method);
+            String baseName = AnnotatedMethods.defaultName(method);
             if (defaultNameUses.get(baseName) > 1) {
-                baseName = baseName + "-" + shortHash(methodId(method));
+                baseName = baseName + "-" + shortHash(AnnotatedMethods.methodId(method));
             }
             Map<String, Integer> parameters = EndpointNames.parameters(method);
             List<LimitDefinition> limits = limits(method, entry.getValue(), baseName, parameters);
             if (limits == null || !namesAreConsistent(method, limits, namesInUse)) {
                 continue;
             }
-            ReturnKind returnKind = returnKind(method);
-            if (returnKind == ReturnKind.SYNCHRONOUS && isNonBlocking(method)) {
+            ReturnKind returnKind = AnnotatedMethods.returnKind(method);
+            if (returnKind == ReturnKind.SYNCHRONOUS && AnnotatedMethods.isNonBlocking(method)) {
                 problem(method, "is @NonBlocking but returns a plain value: the rate-limit decision cannot be awaited"
                         + " on the event loop; return Uni, Multi or CompletionStage");
                 continue;
@@ -90,7 +81,7 @@ final class RateLimitedMethodScanner {
             if (!sameKeyLayout(method, methodLimits, tagsInUse)) {
                 continue;
             }
-            methods.add(new RateLimitedMethodBuildItem(method, methodId(method), methodLimits));
+            methods.add(new RateLimitedMethodBuildItem(method, AnnotatedMethods.methodId(method), methodLimits));
         }
         return methods;
     }
@@ -109,7 +100,7 @@ final class RateLimitedMethodScanner {
         }
         byClass.forEach((clazz, classAnnotations) -> {
             for (MethodInfo method : clazz.methods()) {
-                if (isBusinessMethod(method) && !byMethod.containsKey(method)) {
+                if (AnnotatedMethods.isBusinessMethod(method) && !byMethod.containsKey(method)) {
                     byMethod.put(method, classAnnotations);
                 }
             }
@@ -117,14 +108,8 @@ final class RateLimitedMethodScanner {
         return byMethod;
     }
 
-    static boolean isBusinessMethod(MethodInfo method) {
-        return !method.isConstructor() && !method.isStaticInitializer() && !method.isSynthetic()
-                && !java.lang.reflect.Modifier.isPrivate(method.flags())
-                && !java.lang.reflect.Modifier.isStatic(method.flags());
-    }
-
     private boolean isInterceptable(MethodInfo method) {
-        String violation = InterceptableMethods.violation(method);
+        String violation = AnnotatedMethods.violation(method);
         if (violation != null) {
             problem(method, violation);
         }
@@ -266,49 +251,11 @@ final class RateLimitedMethodScanner {
             Named earlier = namesInUse.putIfAbsent(limit.getName(), new Named(method, limit));
             if (earlier != null && !earlier.limit().sameLimitAs(limit)) {
                 consistent = problem(method, "declares limit '" + limit.getName() + "' as " + limit
-                        + ", but " + describe(earlier.method()) + " declares it as " + earlier.limit()
+                        + ", but " + AnnotatedMethods.describe(earlier.method()) + " declares it as " + earlier.limit()
                         + "; methods sharing a limit name share its counter and must agree on it");
             }
         }
         return consistent;
-    }
-
-    static ReturnKind returnKind(MethodInfo method) {
-        DotName returnType = method.returnType().name();
-        if (returnType.equals(UNI)) {
-            return ReturnKind.UNI;
-        }
-        if (returnType.equals(MULTI)) {
-            return ReturnKind.MULTI;
-        }
-        if (COMPLETION_STAGES.contains(returnType)) {
-            return ReturnKind.COMPLETION_STAGE;
-        }
-        return ReturnKind.SYNCHRONOUS;
-    }
-
-    static boolean isNonBlocking(MethodInfo method) {
-        return method.hasDeclaredAnnotation(NON_BLOCKING) || method.declaringClass().hasDeclaredAnnotation(NON_BLOCKING);
-    }
-
-    static String methodId(MethodInfo method) {
-        List<String> parameterTypes = new ArrayList<>();
-        for (Type type : method.parameterTypes()) {
-            parameterTypes.add(type.name().toString());
-        }
-        return MethodIds.of(method.declaringClass().name().toString(), method.name(), parameterTypes);
-    }
-
-    static String describe(MethodInfo method) {
-        List<String> parameterTypes = new ArrayList<>();
-        for (Type type : method.parameterTypes()) {
-            parameterTypes.add(type.name().withoutPackagePrefix());
-        }
-        return method.declaringClass().name() + "#" + method.name() + "(" + String.join(", ", parameterTypes) + ")";
-    }
-
-    static String defaultName(MethodInfo method) {
-        return method.declaringClass().simpleName() + "." + method.name();
     }
 
     static String formatWindow(long millis) {
@@ -337,7 +284,7 @@ final class RateLimitedMethodScanner {
     }
 
     private boolean problem(MethodInfo method, String message) {
-        problems.accept("@RateLimited on " + describe(method) + " " + message);
+        problems.accept("@RateLimited on " + AnnotatedMethods.describe(method) + " " + message);
         return false;
     }
 
