@@ -23,6 +23,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
+import jakarta.inject.Inject;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
 
@@ -31,6 +32,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import io.quarkiverse.ratelimit.ConcurrencyLimited;
+import io.quarkiverse.ratelimit.Mode;
+import io.quarkiverse.ratelimit.RateLimitAdmin;
 import io.quarkus.test.QuarkusUnitTest;
 import io.quarkus.test.common.http.TestHTTPResource;
 
@@ -75,6 +78,7 @@ class ConcurrencyLimitedTest {
     @Test
     void neverMoreThanTheLimitInFlightAndTheOthersAre429() {
         Slow.release = new CountDownLatch(1);
+        Slow.maxInFlight.set(0); // another test may have switched the limit off
         String tenant = "concurrency-" + UUID.randomUUID();
         ExecutorService executor = Executors.newFixedThreadPool(16);
         HttpClient client = HttpClient.newBuilder().executor(executor).build();
@@ -95,6 +99,38 @@ class ConcurrencyLimitedTest {
             assertThat(Slow.maxInFlight.get()).as("most calls in flight at once, seen inside the method").isEqualTo(20);
         } finally {
             Slow.release.countDown();
+            executor.shutdownNow();
+        }
+    }
+
+    @Inject
+    RateLimitAdmin admin;
+
+    @Test
+    void theKillSwitchTurnsConcurrencyLimitsOffToo() {
+        Slow.release = new CountDownLatch(1);
+        String tenant = "concurrency-" + UUID.randomUUID();
+        ExecutorService executor = Executors.newFixedThreadPool(4);
+        HttpClient client = HttpClient.newBuilder().executor(executor).build();
+        try {
+            List<CompletableFuture<HttpResponse<String>>> holders = new ArrayList<>();
+            for (int i = 0; i < 20; i++) {
+                holders.add(client.sendAsync(HttpRequest.newBuilder(slow).header("X-Tenant-Id", tenant).build(),
+                        HttpResponse.BodyHandlers.ofString()));
+            }
+            Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> Slow.inFlight.get() == 20);
+            given().header("X-Tenant-Id", tenant).get("/slow").then().statusCode(429);
+
+            admin.setMode(null, Mode.OFF);
+            holders.add(client.sendAsync(HttpRequest.newBuilder(slow).header("X-Tenant-Id", tenant).build(),
+                    HttpResponse.BodyHandlers.ofString()));
+            Awaitility.await("a 21st call in flight, the limit being off").atMost(Duration.ofSeconds(30))
+                    .until(() -> Slow.inFlight.get() == 21);
+            Slow.release.countDown();
+            holders.forEach(holder -> assertThat(holder.join().statusCode()).isEqualTo(200));
+        } finally {
+            Slow.release.countDown();
+            admin.clearSwitches(null);
             executor.shutdownNow();
         }
     }
