@@ -17,6 +17,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 import io.quarkiverse.ratelimit.Algorithm;
 import io.quarkiverse.ratelimit.RateLimited;
+import io.quarkiverse.ratelimit.runtime.redis.InvalidationChannel;
 import io.quarkus.test.QuarkusUnitTest;
 import io.vertx.mutiny.redis.client.Command;
 import io.vertx.mutiny.redis.client.Redis;
@@ -38,6 +39,9 @@ class RefusalInvalidationTest {
 
     @Inject
     Redis redis;
+
+    @Inject
+    InvalidationChannel invalidations;
 
     @Path("/quota")
     public static class Quota {
@@ -65,6 +69,13 @@ class RefusalInvalidationTest {
         redis.send(Request.cmd(Command.PUBLISH).arg(CHANNEL).arg(key)).await().indefinitely();
         Awaitility.await().atMost(Duration.ofMillis(500)).pollInterval(Duration.ofMillis(5))
                 .until(() -> given().header("X-Tenant-Id", tenant).get("/quota").statusCode() == 200);
+    }
+
+    @Test
+    void theSubscriptionStaysConfirmedLongPastItsUnconfirmedLifetime() {
+        // PINGs on the subscription keep confirming it: heard for 4 s in a row, four lifetimes of 1 s
+        Awaitility.await().atMost(Duration.ofSeconds(10)).until(invalidations::live);
+        Awaitility.await().during(Duration.ofSeconds(4)).atMost(Duration.ofSeconds(6)).until(invalidations::live);
     }
 
     @Test

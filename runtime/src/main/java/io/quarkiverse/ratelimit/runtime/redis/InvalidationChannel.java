@@ -2,7 +2,7 @@ package io.quarkiverse.ratelimit.runtime.redis;
 
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
 
 import jakarta.annotation.PreDestroy;
 import jakarta.annotation.Priority;
@@ -23,6 +23,7 @@ import io.vertx.redis.client.Redis;
 import io.vertx.redis.client.RedisConnection;
 import io.vertx.redis.client.Request;
 import io.vertx.redis.client.Response;
+import io.vertx.redis.client.ResponseType;
 
 /**
  * How every instance hears of a change in Redis that can turn a refusal into an admission, so that no local shortcut
@@ -66,7 +67,10 @@ public class InvalidationChannel {
     private final long lifetimeNanos;
     private final long heartbeatMillis;
     private final List<Listener> listeners = new CopyOnWriteArrayList<>();
-    private final AtomicBoolean connecting = new AtomicBoolean();
+    /** The current attempt to subscribe; a newer one supersedes an attempt that hangs (a black-holed connect). */
+    private final AtomicLong attempts = new AtomicLong();
+    /** When the current attempt started ({@link System#nanoTime()}), while one is under way. */
+    private volatile Long attemptStartedNanos;
     private volatile RedisConnection connection;
     /** When a reply last confirmed the subscription ({@link System#nanoTime()}), while {@link #connection} is set. */
     private volatile long confirmedNanos;
@@ -137,23 +141,33 @@ public class InvalidationChannel {
         }
     }
 
-    private void subscribe() {
-        if (stopped || !connecting.compareAndSet(false, true)) {
-            return;
+    private synchronized void subscribe() {
+        Long started = attemptStartedNanos;
+        if (stopped || started != null && System.nanoTime() - started < 4 * lifetimeNanos) {
+            return; // under way, and not hanging yet
         }
+        long attempt = attempts.incrementAndGet();
+        attemptStartedNanos = System.nanoTime();
         client.connect().onComplete(connected -> {
             if (connected.failed()) {
-                connecting.set(false);
+                attemptEnded(attempt);
                 LOG.debugf(connected.cause(), "Could not subscribe to %s yet; refusals are not cached meanwhile", channel);
                 return;
             }
             RedisConnection opened = connected.result();
+            if (attempt != attempts.get() || stopped) {
+                opened.close(); // superseded by a newer attempt, or stopped meanwhile
+                return;
+            }
             opened.handler(this::message);
             opened.exceptionHandler(failure -> lost(opened, failure));
             opened.endHandler(ignored -> ended(opened));
             long sent = System.nanoTime();
             opened.send(Request.cmd(Command.SUBSCRIBE).arg(channel)).onComplete(subscribed -> {
-                connecting.set(false);
+                if (!attemptEnded(attempt)) {
+                    lost(opened, null); // superseded while subscribing
+                    return;
+                }
                 if (subscribed.failed()) {
                     lost(opened, subscribed.cause());
                     return;
@@ -164,6 +178,15 @@ public class InvalidationChannel {
                 everythingChanged();
             });
         });
+    }
+
+    /** Whether {@code attempt} is still the current one; it is over either way. */
+    private synchronized boolean attemptEnded(long attempt) {
+        if (attempt != attempts.get()) {
+            return false;
+        }
+        attemptStartedNanos = null;
+        return true;
     }
 
     /** The connection failed or went silent: no longer trusted, and closed. */
@@ -190,7 +213,9 @@ public class InvalidationChannel {
 
     /** A published message: {@code [message, channel, payload]} (a RESP2 array or a RESP3 push). */
     private void message(Response message) {
-        if (message == null || message.size() < 3 || !"message".equalsIgnoreCase(message.get(0).toString())) {
+        // a reply that found no request waiting (a PONG after a reconnect) is not a message
+        if (message == null || message.type() != ResponseType.MULTI && message.type() != ResponseType.PUSH
+                || message.size() < 3 || !"message".equalsIgnoreCase(message.get(0).toString())) {
             return;
         }
         String payload = message.get(2).toString();
