@@ -113,17 +113,11 @@ class ConcurrencyLimitedTest {
         ExecutorService executor = Executors.newFixedThreadPool(4);
         HttpClient client = HttpClient.newBuilder().executor(executor).build();
         try {
-            List<CompletableFuture<HttpResponse<String>>> holders = new ArrayList<>();
-            for (int i = 0; i < 20; i++) {
-                holders.add(client.sendAsync(HttpRequest.newBuilder(slow).header("X-Tenant-Id", tenant).build(),
-                        HttpResponse.BodyHandlers.ofString()));
-            }
-            Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> Slow.inFlight.get() == 20);
+            List<CompletableFuture<HttpResponse<String>>> holders = holdEverySlot(client, tenant);
             given().header("X-Tenant-Id", tenant).get("/slow").then().statusCode(429);
 
             admin.setMode(null, Mode.OFF);
-            holders.add(client.sendAsync(HttpRequest.newBuilder(slow).header("X-Tenant-Id", tenant).build(),
-                    HttpResponse.BodyHandlers.ofString()));
+            holders.add(call(client, tenant));
             Awaitility.await("a 21st call in flight, the limit being off").atMost(Duration.ofSeconds(30))
                     .until(() -> Slow.inFlight.get() == 21);
             Slow.release.countDown();
@@ -150,12 +144,7 @@ class ConcurrencyLimitedTest {
         ExecutorService executor = Executors.newFixedThreadPool(4);
         HttpClient client = HttpClient.newBuilder().executor(executor).build();
         try {
-            List<CompletableFuture<HttpResponse<String>>> holders = new ArrayList<>();
-            for (int i = 0; i < 20; i++) {
-                holders.add(client.sendAsync(HttpRequest.newBuilder(slow).header("X-Tenant-Id", tenant).build(),
-                        HttpResponse.BodyHandlers.ofString()));
-            }
-            Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> Slow.inFlight.get() == 20);
+            List<CompletableFuture<HttpResponse<String>>> holders = holdEverySlot(client, tenant);
             // the oldest of the 20 leases (a minute each, the default) ends within the minute, and not within a second
             String retryAfter = given().header("X-Tenant-Id", tenant).get("/slow").then().statusCode(429)
                     .contentType("application/problem+json")
@@ -172,5 +161,20 @@ class ConcurrencyLimitedTest {
             Slow.release.countDown();
             executor.shutdownNow();
         }
+    }
+
+    /** The limit's 20 calls of {@code tenant}, held in the method until {@code Slow.release}. */
+    private List<CompletableFuture<HttpResponse<String>>> holdEverySlot(HttpClient client, String tenant) {
+        List<CompletableFuture<HttpResponse<String>>> holders = new ArrayList<>();
+        for (int i = 0; i < 20; i++) {
+            holders.add(call(client, tenant));
+        }
+        Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> Slow.inFlight.get() == 20);
+        return holders;
+    }
+
+    private CompletableFuture<HttpResponse<String>> call(HttpClient client, String tenant) {
+        return client.sendAsync(HttpRequest.newBuilder(slow).header("X-Tenant-Id", tenant).build(),
+                HttpResponse.BodyHandlers.ofString());
     }
 }
