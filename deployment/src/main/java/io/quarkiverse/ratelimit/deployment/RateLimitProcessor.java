@@ -49,6 +49,8 @@ import io.quarkiverse.ratelimit.runtime.limit.EffectiveLimits;
 import io.quarkiverse.ratelimit.runtime.limit.MethodLimits;
 import io.quarkiverse.ratelimit.runtime.policy.LimitModes;
 import io.quarkiverse.ratelimit.runtime.policy.RunTimeLimits;
+import io.quarkiverse.ratelimit.runtime.policy.RunTimeSettings;
+import io.quarkiverse.ratelimit.runtime.policy.RunTimeSwitches;
 import io.quarkiverse.ratelimit.runtime.policy.TenantPlans;
 import io.quarkiverse.ratelimit.runtime.redis.ClusterNodes;
 import io.quarkiverse.ratelimit.runtime.redis.InvalidationChannel;
@@ -123,7 +125,8 @@ class RateLimitProcessor {
                         RateLimitKeys.class,
                         RequestTenantResolver.class,
                         ClientAddresses.class,
-                        EffectiveLimits.class, TenantPlans.class, RunTimeLimits.class, LimitModes.class,
+                        EffectiveLimits.class, TenantPlans.class, RunTimeSettings.class, RunTimeLimits.class,
+                        RunTimeSwitches.class, LimitModes.class,
                         RedisRateLimitAdmin.class, BlockingRateLimitAdmin.class, LimiterStatus.class,
                         StartupChecks.class)
                 .setUnremovable()

@@ -27,6 +27,7 @@ import io.quarkiverse.ratelimit.runtime.observe.RateLimitMetrics;
 import io.quarkiverse.ratelimit.runtime.observe.RedisOperation;
 import io.quarkiverse.ratelimit.runtime.policy.LimitModes;
 import io.quarkiverse.ratelimit.runtime.policy.RunTimeLimits;
+import io.quarkiverse.ratelimit.runtime.policy.RunTimeSwitches;
 import io.quarkiverse.ratelimit.runtime.policy.TenantPlans;
 import io.quarkiverse.ratelimit.runtime.redis.RedisDecisions;
 import io.smallrye.mutiny.Uni;
@@ -41,6 +42,7 @@ public class RedisRateLimitAdmin implements ReactiveRateLimitAdmin {
     private final EffectiveLimits configured;
     private final TenantPlans plans;
     private final RunTimeLimits runTimeLimits;
+    private final RunTimeSwitches runTimeSwitches;
     private final Map<String, List<LimitDefinition>> limitsByPolicy;
     private final Map<String, List<LimitDefinition>> countersByPolicy;
     private final RateLimitMetrics metrics;
@@ -49,8 +51,9 @@ public class RedisRateLimitAdmin implements ReactiveRateLimitAdmin {
 
     RedisRateLimitAdmin(RedisDecisions limiter, DecisionGuard guard, RateLimitKeys keys,
             EffectiveLimits configured,
-            TenantPlans plans, RunTimeLimits runTimeLimits, RateLimitMetrics metrics) {
+            TenantPlans plans, RunTimeLimits runTimeLimits, RunTimeSwitches runTimeSwitches, RateLimitMetrics metrics) {
         this.runTimeLimits = runTimeLimits;
+        this.runTimeSwitches = runTimeSwitches;
         this.metrics = metrics;
         this.limiter = limiter;
         this.guard = guard;
@@ -159,18 +162,18 @@ public class RedisRateLimitAdmin implements ReactiveRateLimitAdmin {
         if (settings.isEmpty()) {
             throw new IllegalArgumentException("Nothing to switch: give a mode, a rollout percentage or a failure mode");
         }
-        return runTimeLimits.setSwitches(name, settings);
+        return runTimeSwitches.set(name, settings);
     }
 
     @Override
     public Uni<Void> clearSwitches(String policy) {
-        return runTimeLimits.clearSwitches(switchedName(policy), LimitModes.SETTINGS);
+        return runTimeSwitches.clear(switchedName(policy), LimitModes.SETTINGS);
     }
 
     @Override
     public Map<String, Map<String, Object>> switches() {
         Map<String, Map<String, Object>> byName = new TreeMap<>();
-        runTimeLimits.switches().forEach((field, value) -> {
+        runTimeSwitches.switches().forEach((field, value) -> {
             int separator = field.lastIndexOf(' ');
             String setting = field.substring(separator + 1);
             byName.computeIfAbsent(field.substring(0, separator), name -> new TreeMap<>())

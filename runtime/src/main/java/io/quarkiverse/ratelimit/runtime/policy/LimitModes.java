@@ -62,11 +62,11 @@ public class LimitModes {
     private final Map<String, Integer> percentageByName;
     private final boolean everyLimitEnforced;
     private final boolean shadowHeaders;
-    /** The run-time switches ({@link RunTimeLimits#switches()}); {@code null} in unit tests of configuration alone. */
+    /** The run-time switches ({@link RunTimeSwitches#switches()}); {@code null} in unit tests of configuration alone. */
     private final Supplier<Map<String, String>> switches;
 
     @Inject
-    LimitModes(RateLimitConfig config, RunTimeLimits runTime) {
+    LimitModes(RateLimitConfig config, RunTimeSwitches runTime) {
         this(config.mode(), config.rollout().percentage(), config.rollout().salt(),
                 config.rollout().always().orElse(Set.of()), config.rollout().never().orElse(Set.of()),
                 modes(config), percentages(config), config.rollout().shadowHeaders(), runTime::switches);
