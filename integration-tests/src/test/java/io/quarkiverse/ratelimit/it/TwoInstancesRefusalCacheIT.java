@@ -71,7 +71,7 @@ class TwoInstancesRefusalCacheIT {
     void anOperatorsResetOnOneInstanceGivesTheOtherRoomAtOnce() {
         String tenant = tenant();
         exhaust(0, "/payments", tenant);
-        assertThat(send(1, HttpRequest.newBuilder(uri(1, "/q/rate-limit/tenants/" + tenant + "/policies/payments/counters"))
+        assertThat(send(HttpRequest.newBuilder(uri(1, "/q/rate-limit/tenants/" + tenant + "/policies/payments/counters"))
                 .header("Authorization", ops()).DELETE())).isEqualTo(204);
         admittedAgainOnTheFirstInstance("/payments", tenant, LIMIT);
     }
@@ -80,7 +80,7 @@ class TwoInstancesRefusalCacheIT {
     void aRunTimeLimitRaisedOnOneInstanceAppliesOnTheOtherAtOnce() {
         String tenant = tenant();
         exhaust(0, "/payments", tenant);
-        assertThat(send(1, HttpRequest.newBuilder(uri(1, "/q/rate-limit/tenants/" + tenant + "/limits/payments"))
+        assertThat(send(HttpRequest.newBuilder(uri(1, "/q/rate-limit/tenants/" + tenant + "/limits/payments"))
                 .header("Authorization", ops()).header("Content-Type", "application/json")
                 .PUT(HttpRequest.BodyPublishers.ofString("{\"limit\": " + (LIMIT + 1) + "}")))).isEqualTo(204);
         admittedAgainOnTheFirstInstance("/payments", tenant, 1);
@@ -144,11 +144,11 @@ class TwoInstancesRefusalCacheIT {
     }
 
     private static int post(int instance, String path, String tenant) {
-        return send(instance, HttpRequest.newBuilder(uri(instance, path)).header("X-Tenant-Id", tenant)
+        return send(HttpRequest.newBuilder(uri(instance, path)).header("X-Tenant-Id", tenant)
                 .POST(HttpRequest.BodyPublishers.noBody()));
     }
 
-    private static int send(int instance, HttpRequest.Builder request) {
+    private static int send(HttpRequest.Builder request) {
         try {
             return HTTP.send(request.timeout(Duration.ofSeconds(10)).build(), HttpResponse.BodyHandlers.discarding())
                     .statusCode();

@@ -19,6 +19,9 @@ import io.smallrye.mutiny.Uni;
 @Path("/emails")
 public class EmailQuotaResource {
 
+    private static final Uni<Response> TENANT_REQUIRED = Uni.createFrom()
+            .item(() -> Response.status(400).entity("X-Tenant-Id is required").build());
+
     // tag::quota[]
     static final RateLimit QUOTA = RateLimit.of("emails", 10, Duration.ofHours(1));
 
@@ -28,7 +31,7 @@ public class EmailQuotaResource {
     @POST
     public Uni<Response> send(@HeaderParam("X-Tenant-Id") String tenant) {
         if (tenant == null) {
-            return Uni.createFrom().item(Response.status(400).entity("X-Tenant-Id is required").build());
+            return TENANT_REQUIRED;
         }
         return limiter.tryAcquire(QUOTA, tenant)
                 .map(decision -> decision.allowed() ? Response.ok("sent").build() : Response.status(429).build());
@@ -38,7 +41,7 @@ public class EmailQuotaResource {
     @Path("bounced")
     public Uni<Response> bounced(@HeaderParam("X-Tenant-Id") String tenant) {
         if (tenant == null) {
-            return Uni.createFrom().item(Response.status(400).entity("X-Tenant-Id is required").build());
+            return TENANT_REQUIRED;
         }
         return limiter.refund(QUOTA, tenant, 1).replaceWith(Response.noContent().build());
     }

@@ -11,6 +11,7 @@ import io.quarkiverse.ratelimit.LimitRules;
 import io.quarkiverse.ratelimit.Mode;
 import io.quarkiverse.ratelimit.RateLimitDecision;
 import io.quarkiverse.ratelimit.ReactiveRateLimitAdmin;
+import io.quarkiverse.ratelimit.runtime.config.ConfigSpelling;
 import io.quarkiverse.ratelimit.runtime.config.RateLimitConfig;
 import io.quarkiverse.ratelimit.runtime.http.ProblemDetails;
 import io.quarkiverse.ratelimit.runtime.policy.LimitModes;
@@ -145,6 +146,9 @@ public class AdminHandler implements Handler<RoutingContext> {
     /** A PUT body of the switches endpoints: each setting optional, nothing else allowed. */
     record Switches(Mode mode, Integer rolloutPercentage, FailureMode failureMode) {
 
+        /** The settings' names in JSON, as GET answers them. */
+        private static final List<String> SETTINGS = LimitModes.SETTINGS.stream().map(LimitModes::settingName).toList();
+
         static Switches of(Buffer body) {
             JsonObject json;
             try {
@@ -158,7 +162,7 @@ public class AdminHandler implements Handler<RoutingContext> {
                         + " | \"fail-closed\"}, each optional");
             }
             for (String field : json.fieldNames()) {
-                if (!List.of("mode", "rolloutPercentage", "failureMode").contains(field)) {
+                if (!SETTINGS.contains(field)) {
                     throw new IllegalArgumentException("Unknown setting '" + field
                             + "'; the settings are mode, rolloutPercentage and failureMode");
                 }
@@ -185,7 +189,7 @@ public class AdminHandler implements Handler<RoutingContext> {
                 return null;
             }
             try {
-                E constant = Enum.valueOf(type, LimitModes.constant(value.toString()));
+                E constant = Enum.valueOf(type, ConfigSpelling.constant(value.toString()));
                 if (constant != FailureMode.DEFAULT) {
                     return constant;
                 }
@@ -193,8 +197,7 @@ public class AdminHandler implements Handler<RoutingContext> {
                 // below
             }
             throw new IllegalArgumentException(field + " cannot be '" + value + "'; it is one of "
-                    + java.util.Arrays.stream(type.getEnumConstants()).filter(c -> c != FailureMode.DEFAULT)
-                            .map(c -> c.name().toLowerCase(java.util.Locale.ROOT).replace('_', '-')).toList());
+                    + ConfigSpelling.realValues(type));
         }
     }
 

@@ -3,7 +3,6 @@ package io.quarkiverse.ratelimit.runtime.admin;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
@@ -18,6 +17,7 @@ import io.quarkiverse.ratelimit.Mode;
 import io.quarkiverse.ratelimit.RateLimitDecision;
 import io.quarkiverse.ratelimit.ReactiveRateLimitAdmin;
 import io.quarkiverse.ratelimit.Scope;
+import io.quarkiverse.ratelimit.runtime.config.ConfigSpelling;
 import io.quarkiverse.ratelimit.runtime.decide.DecisionGuard;
 import io.quarkiverse.ratelimit.runtime.key.RateLimitKeys;
 import io.quarkiverse.ratelimit.runtime.key.TenantTags;
@@ -143,7 +143,7 @@ public class RedisRateLimitAdmin implements ReactiveRateLimitAdmin {
         String name = switchedName(policy);
         Map<String, String> settings = new LinkedHashMap<>();
         if (mode != null) {
-            settings.put(LimitModes.MODE, mode.name().toLowerCase(Locale.ROOT));
+            settings.put(LimitModes.MODE, ConfigSpelling.of(mode));
         }
         if (rolloutPercentage != null) {
             if (rolloutPercentage < 0 || rolloutPercentage > 100) {
@@ -157,7 +157,7 @@ public class RedisRateLimitAdmin implements ReactiveRateLimitAdmin {
                         ? "The failure mode of every limit is quarkus.rate-limit.failure-mode; switch a policy or limit"
                         : "A failure mode is local, fail-open or fail-closed, not default");
             }
-            settings.put(LimitModes.FAILURE_MODE, failureMode.name().toLowerCase(Locale.ROOT).replace('_', '-'));
+            settings.put(LimitModes.FAILURE_MODE, ConfigSpelling.of(failureMode));
         }
         if (settings.isEmpty()) {
             throw new IllegalArgumentException("Nothing to switch: give a mode, a rollout percentage or a failure mode");

@@ -1,9 +1,6 @@
 package io.quarkiverse.ratelimit.runtime.config;
 
-import java.util.Arrays;
-import java.util.Locale;
 import java.util.Set;
-import java.util.stream.Collectors;
 
 import io.quarkiverse.ratelimit.LimitRules;
 import io.quarkus.runtime.configuration.ConfigurationException;
@@ -25,11 +22,8 @@ public final class ConfigChecks {
      */
     public static void notDefault(String property, Enum<?> value) {
         if (value != null && value.name().equals("DEFAULT")) {
-            String allowed = Arrays.stream(value.getDeclaringClass().getEnumConstants())
-                    .filter(constant -> !constant.name().equals("DEFAULT"))
-                    .map(constant -> constant.name().toLowerCase(Locale.ROOT).replace('_', '-'))
-                    .collect(Collectors.joining(", "));
-            throw new ConfigurationException(property + " must be one of " + allowed + ", but is default",
+            throw new ConfigurationException(property + " must be one of "
+                    + String.join(", ", ConfigSpelling.realValues(value.getDeclaringClass())) + ", but is default",
                     Set.of(property));
         }
     }

@@ -4,11 +4,11 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 
 import io.quarkiverse.ratelimit.RateLimitDecision;
 import io.quarkiverse.ratelimit.ReactiveRateLimitAdmin;
+import io.quarkiverse.ratelimit.runtime.config.ConfigSpelling;
 import io.quarkiverse.ratelimit.runtime.limit.DeclaredLimits;
 import io.quarkiverse.ratelimit.runtime.limit.EffectiveLimits;
 import io.quarkiverse.ratelimit.runtime.limit.EffectiveMethod;
@@ -139,7 +139,7 @@ public class RateLimitJsonRpcService {
     }
 
     private static String name(Enum<?> value) {
-        return value.name().toLowerCase(Locale.ROOT).replace('_', '-');
+        return ConfigSpelling.of(value);
     }
 
 }

@@ -9,8 +9,17 @@ import java.util.List;
  */
 public final class ShadowMask {
 
+    /** The masks of calls of up to 8 limits, made once: a call in shadow mode allocates none. */
+    private static final ShadowMask[] SMALL = new ShadowMask[256];
+
+    static {
+        for (int bits = 0; bits < SMALL.length; bits++) {
+            SMALL[bits] = new ShadowMask(bits);
+        }
+    }
+
     /** Every limit enforced: the usual call. */
-    public static final ShadowMask NONE = new ShadowMask(0);
+    public static final ShadowMask NONE = SMALL[0];
 
     private final long bits;
 
@@ -20,7 +29,8 @@ public final class ShadowMask {
 
     /** This mask with limit {@code position} in shadow mode too. */
     public ShadowMask with(int position) {
-        return new ShadowMask(bits | 1L << position);
+        long with = bits | 1L << position;
+        return with < SMALL.length ? SMALL[(int) with] : new ShadowMask(with);
     }
 
     /** Whether limit {@code position} is in shadow mode. */

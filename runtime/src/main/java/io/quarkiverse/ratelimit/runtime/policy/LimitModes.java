@@ -13,6 +13,7 @@ import jakarta.inject.Singleton;
 
 import io.quarkiverse.ratelimit.FailureMode;
 import io.quarkiverse.ratelimit.Mode;
+import io.quarkiverse.ratelimit.runtime.config.ConfigSpelling;
 import io.quarkiverse.ratelimit.runtime.config.RateLimitConfig;
 import io.quarkiverse.ratelimit.runtime.limit.EffectiveLimits;
 import io.quarkiverse.ratelimit.runtime.limit.LimitDefinition;
@@ -115,7 +116,7 @@ public class LimitModes {
     public FailureMode failureMode(LimitDefinition limit) {
         Map<String, String> switched = switches();
         String value = switched.isEmpty() ? null : switched.get(limit.overrideName() + ' ' + FAILURE_MODE);
-        return value == null ? limit.getFailureMode() : FailureMode.valueOf(constant(value));
+        return value == null ? limit.getFailureMode() : FailureMode.valueOf(ConfigSpelling.constant(value));
     }
 
     /** Whether responses carry the headers of limits in shadow mode. */
@@ -186,12 +187,7 @@ public class LimitModes {
     }
 
     private static Mode mode(String value) {
-        return value == null ? null : Mode.valueOf(constant(value));
-    }
-
-    /** {@code fail-closed} as {@code FAIL_CLOSED}: switches are stored as the configuration writes them. */
-    public static String constant(String value) {
-        return value.trim().toUpperCase(java.util.Locale.ROOT).replace('-', '_');
+        return value == null ? null : Mode.valueOf(ConfigSpelling.constant(value));
     }
 
     /**

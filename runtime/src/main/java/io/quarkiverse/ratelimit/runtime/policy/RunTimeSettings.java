@@ -4,10 +4,8 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
-import jakarta.annotation.Priority;
 import jakarta.enterprise.event.Observes;
 import jakarta.inject.Singleton;
-import jakarta.interceptor.Interceptor;
 
 import org.jboss.logging.Logger;
 
@@ -63,8 +61,7 @@ public class RunTimeSettings {
         this.vertx = vertx;
     }
 
-    // after the start-up checks, which may still fail the start
-    void start(@Observes @Priority(Interceptor.Priority.LIBRARY_AFTER) StartupEvent event) {
+    void start(@Observes StartupEvent event) {
         // a change announced by any instance is loaded at once, not at the next refresh
         invalidations.listen(new InvalidationChannel.Listener() {
             @Override

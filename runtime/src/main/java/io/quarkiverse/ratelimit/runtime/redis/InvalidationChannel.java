@@ -5,10 +5,8 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicLong;
 
 import jakarta.annotation.PreDestroy;
-import jakarta.annotation.Priority;
 import jakarta.enterprise.event.Observes;
 import jakarta.inject.Singleton;
-import jakarta.interceptor.Interceptor;
 
 import org.jboss.logging.Logger;
 
@@ -106,8 +104,8 @@ public class InvalidationChannel {
                 .arg(channel).arg(EVERYTHING)).replaceWithVoid();
     }
 
-    /** After the start-up checks (which may still fail the start): nothing to subscribe for an application that stops. */
-    void start(@Observes @Priority(Interceptor.Priority.LIBRARY_AFTER) StartupEvent event) {
+    /** Runs after the start-up checks ({@code StartupChecks}): nothing to subscribe for an application that stops. */
+    void start(@Observes StartupEvent event) {
         subscribe();
         timer = vertx.setPeriodic(heartbeatMillis, ignored -> heartbeat());
     }

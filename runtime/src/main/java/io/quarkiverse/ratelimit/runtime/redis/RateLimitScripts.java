@@ -6,7 +6,6 @@ import java.util.Locale;
 
 import io.quarkiverse.ratelimit.Algorithm;
 import io.quarkiverse.ratelimit.runtime.limit.AlgorithmSet;
-import io.quarkiverse.ratelimit.runtime.limit.LimitDefinition;
 
 /**
  * The scripts as Redis runs them, assembled from the files in {@code lua/}: the entries {@code rate_limit.lua} (every
@@ -67,11 +66,6 @@ public final class RateLimitScripts {
     /** The function library with every entry and every algorithm ({@code FUNCTION LOAD}, Redis 7). */
     public LuaLibrary library() {
         return library;
-    }
-
-    /** The set of algorithms {@code limits} use, as {@link #decide(int)} and {@link #refund(int)} take it. */
-    public static int algorithmSet(List<LimitDefinition> limits) {
-        return AlgorithmSet.of(limits);
     }
 
     /** Every set of one algorithm and the set of all of them. */

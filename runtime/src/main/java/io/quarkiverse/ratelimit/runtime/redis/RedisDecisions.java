@@ -5,6 +5,7 @@ import java.util.List;
 import jakarta.inject.Singleton;
 
 import io.quarkiverse.ratelimit.RateLimitDecision;
+import io.quarkiverse.ratelimit.runtime.limit.AlgorithmSet;
 import io.quarkiverse.ratelimit.runtime.limit.LimitDefinition;
 import io.quarkiverse.ratelimit.runtime.limit.ShadowMask;
 import io.smallrye.mutiny.Uni;
@@ -40,7 +41,7 @@ public class RedisDecisions {
      */
     public Future<List<RateLimitDecision>> decide(List<String> limitKeys, List<LimitDefinition> limits,
             ShadowMask shadow) {
-        return scripts.send(scripts.scripts().decide(RateLimitScripts.algorithmSet(limits)), limitKeys,
+        return scripts.send(scripts.scripts().decide(AlgorithmSet.of(limits)), limitKeys,
                 ScriptArguments.limits(ScriptArguments.REDIS_CLOCK, limits, shadow))
                 .map(reply -> ScriptReplies.decisions(limits, reply));
     }
@@ -50,7 +51,7 @@ public class RedisDecisions {
      * announces it to every instance ({@link InvalidationChannel}).
      */
     public Uni<Void> refund(List<String> limitKeys, List<LimitDefinition> limits) {
-        return scripts.run(scripts.scripts().refund(RateLimitScripts.algorithmSet(limits)), limitKeys,
+        return scripts.run(scripts.scripts().refund(AlgorithmSet.of(limits)), limitKeys,
                 ScriptArguments.refund(ScriptArguments.REDIS_CLOCK, limits, invalidations.channel())).replaceWithVoid();
     }
 

@@ -1,6 +1,7 @@
 package io.quarkiverse.ratelimit.runtime.redis;
 
 import java.time.Duration;
+import java.util.function.Function;
 
 import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.inject.Any;
@@ -20,6 +21,7 @@ import io.quarkus.redis.client.RedisClientName;
 import io.quarkus.redis.runtime.client.config.RedisConfig;
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.Future;
+import io.vertx.core.Handler;
 import io.vertx.mutiny.redis.client.Command;
 import io.vertx.mutiny.redis.client.Redis;
 import io.vertx.mutiny.redis.client.Request;
@@ -45,6 +47,9 @@ public class RedisTransport {
     private final RateLimitMetrics metrics;
     /** Long ago: until Redis has answered once, it has no credit. */
     private volatile long lastReplyNanos = System.nanoTime() - Duration.ofDays(1).toNanos();
+    /** Made once, not per request: every decision passes here. */
+    private final Function<io.vertx.redis.client.Request, Future<io.vertx.redis.client.Response>> overflow = this::pooled;
+    private final Handler<io.vertx.redis.client.Response> answered = ignored -> lastReplyNanos = System.nanoTime();
 
     RedisTransport(@Any Instance<Redis> clients, RateLimitBuildConfig config, RateLimitConfig runTimeConfig,
             RateLimitMetrics metrics) {
@@ -89,12 +94,12 @@ public class RedisTransport {
 
     /** One request pipelined with the others in flight; the pool when its connection's queue is full. */
     Future<io.vertx.redis.client.Response> send(io.vertx.redis.client.Request request) {
-        return pipelined.send(request, this::pooled).onSuccess(ignored -> answered());
+        return pipelined.send(request, overflow).onSuccess(answered);
     }
 
     /** One request answered once enough replicas acknowledged it (durable decisions). */
     Future<io.vertx.redis.client.Response> sendAcknowledged(io.vertx.redis.client.Request request) {
-        return pipelined.sendAcknowledged(request).onSuccess(ignored -> answered());
+        return pipelined.sendAcknowledged(request).onSuccess(answered);
     }
 
     private Future<io.vertx.redis.client.Response> pooled(io.vertx.redis.client.Request request) {
@@ -134,10 +139,6 @@ public class RedisTransport {
     /** When Redis last answered on these connections: {@link System#nanoTime()}. */
     public long lastReplyNanos() {
         return lastReplyNanos;
-    }
-
-    private void answered() {
-        lastReplyNanos = System.nanoTime();
     }
 
     /** Opens the decisions' connections now (at start-up) rather than on the first call. */

@@ -5,10 +5,8 @@ import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
 
-import jakarta.annotation.Priority;
 import jakarta.enterprise.event.Observes;
 import jakarta.inject.Singleton;
-import jakarta.interceptor.Interceptor;
 
 import org.jboss.logging.Logger;
 
@@ -149,8 +147,7 @@ public class ScriptRunner {
      * limits use; a Redis that is down now is not fatal, since calls connect and load the library later or recover from
      * NOSCRIPT.
      */
-    // after the start-up checks, which may still fail the start
-    void preload(@Observes @Priority(Interceptor.Priority.LIBRARY_AFTER) StartupEvent event, EffectiveLimits limits) {
+    void preload(@Observes StartupEvent event, EffectiveLimits limits) {
         transport.openAll();
         List<LuaScript> used = new ArrayList<>();
         used.add(scripts.concurrency());

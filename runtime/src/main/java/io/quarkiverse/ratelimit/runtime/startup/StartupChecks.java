@@ -4,8 +4,10 @@ import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
 
+import jakarta.annotation.Priority;
 import jakarta.enterprise.event.Observes;
 import jakarta.inject.Singleton;
+import jakarta.interceptor.Interceptor;
 
 import org.eclipse.microprofile.config.ConfigProvider;
 import org.jboss.logging.Logger;
@@ -42,10 +44,14 @@ public class StartupChecks {
 
     private static final Logger LOG = Logger.getLogger(StartupChecks.class);
 
-    void check(@Observes StartupEvent event, RateLimitConfig config, RateLimitBuildConfig fixedConfig,
+    /**
+     * First among the start-up observers: what opens connections (the scripts' preload, the invalidation subscription,
+     * the run-time settings) runs only for an application that passed the checks.
+     */
+    void check(@Observes @Priority(Interceptor.Priority.PLATFORM_BEFORE) StartupEvent event, RateLimitConfig config,
+            RateLimitBuildConfig fixedConfig,
             DeclaredLimits methods, EffectiveLimits configured, RequestTenantResolver tenants) {
-        ConfigChecks.check(config);
-        configured.all(); // computed, so checked, when first used: this is the first use
+        ConfigChecks.check(config); // configured limits were checked as they were computed, to be injected here
         LimitModes.check(config, configured);
         String clientName = RateLimitBuildConfig.redisClient(fixedConfig);
         decisionsRunOnAMaster(clientName);

@@ -15,6 +15,7 @@ import io.quarkiverse.ratelimit.Algorithm;
 import io.quarkiverse.ratelimit.RateLimitDecision;
 import io.quarkiverse.ratelimit.localredis.LocalRedisServer;
 import io.quarkiverse.ratelimit.localredis.RespConnection;
+import io.quarkiverse.ratelimit.runtime.limit.AlgorithmSet;
 import io.quarkiverse.ratelimit.runtime.limit.LimitDefinition;
 import io.quarkiverse.ratelimit.runtime.redis.InvalidationChannel;
 import io.quarkiverse.ratelimit.runtime.redis.RateLimitScripts;
@@ -205,7 +206,7 @@ class RefusalCachesOnAFleetTest {
             long sent = System.nanoTime();
             long stamp = cache.stamp(keys);
             List<String> command = new ArrayList<>(List.of("EVAL",
-                    scripts.decide(RateLimitScripts.algorithmSet(limits)).source(), "1", key));
+                    scripts.decide(AlgorithmSet.of(limits)).source(), "1", key));
             command.addAll(ScriptArguments.limits(Long.toString(NOW_US), limits));
             List<?> reply = (List<?>) commands.command(command.toArray(String[]::new));
             RateLimitDecision decision = new RateLimitDecision("quota", limit, Duration.ofMillis(WINDOW_MS),
@@ -218,7 +219,7 @@ class RefusalCachesOnAFleetTest {
         void refund(RespConnection commands) {
             List<LimitDefinition> limits = List.of(definition(limit, 1));
             List<String> command = new ArrayList<>(List.of("EVAL",
-                    scripts.refund(RateLimitScripts.algorithmSet(limits)).source(), "1", key));
+                    scripts.refund(AlgorithmSet.of(limits)).source(), "1", key));
             command.addAll(ScriptArguments.refund(Long.toString(NOW_US), limits, CHANNEL));
             cache.forget(List.of(key)); // as DecisionGuard.refund does, before the script
             commands.command(command.toArray(String[]::new));

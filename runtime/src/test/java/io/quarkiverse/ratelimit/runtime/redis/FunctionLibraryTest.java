@@ -13,6 +13,7 @@ import io.quarkiverse.ratelimit.Algorithm;
 import io.quarkiverse.ratelimit.FailureMode;
 import io.quarkiverse.ratelimit.localredis.LocalRedisServer;
 import io.quarkiverse.ratelimit.localredis.RespConnection;
+import io.quarkiverse.ratelimit.runtime.limit.AlgorithmSet;
 import io.quarkiverse.ratelimit.runtime.limit.ConcurrencyDefinition;
 import io.quarkiverse.ratelimit.runtime.limit.ReturnKind;
 import io.quarkiverse.ratelimit.runtime.redis.ScriptHarness.Limit;
@@ -89,7 +90,7 @@ class FunctionLibraryTest {
             limits.add(new Limit(tag + ":limit:" + second, second, 7, 1, 3));
         }
         Limit[] array = limits.toArray(Limit[]::new);
-        int set = RateLimitScripts.algorithmSet(ScriptHarness.definitions(array));
+        int set = AlgorithmSet.of(ScriptHarness.definitions(array));
         LuaScript script = refund ? scripts.refund(set) : scripts.decide(set);
         String[] command = ScriptHarness.command(script, now, array);
         if (function) {

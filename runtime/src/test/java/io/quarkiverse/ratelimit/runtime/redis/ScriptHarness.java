@@ -6,6 +6,7 @@ import java.util.List;
 import io.quarkiverse.ratelimit.Algorithm;
 import io.quarkiverse.ratelimit.localredis.LocalRedisServer;
 import io.quarkiverse.ratelimit.localredis.RespConnection;
+import io.quarkiverse.ratelimit.runtime.limit.AlgorithmSet;
 import io.quarkiverse.ratelimit.runtime.limit.LimitDefinition;
 import io.quarkiverse.ratelimit.runtime.limit.ShadowMask;
 
@@ -77,13 +78,13 @@ final class ScriptHarness implements AutoCloseable {
 
     /** The decision script's command for these limits, as the application sends it. */
     String[] decideCommand(long nowMicros, long shadowMask, Limit... limits) {
-        return command(scripts.decide(RateLimitScripts.algorithmSet(definitions(limits))), nowMicros, shadowMask,
+        return command(scripts.decide(AlgorithmSet.of(definitions(limits))), nowMicros, shadowMask,
                 limits);
     }
 
     /** The refund script's command for these limits, as the application sends it. */
     String[] refundCommand(long nowMicros, Limit... limits) {
-        return command(scripts.refund(RateLimitScripts.algorithmSet(definitions(limits))), nowMicros, limits);
+        return command(scripts.refund(AlgorithmSet.of(definitions(limits))), nowMicros, limits);
     }
 
     /** A decision script's reply, four integers per limit. */
