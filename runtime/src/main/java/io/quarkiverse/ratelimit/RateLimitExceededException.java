@@ -13,8 +13,14 @@ public class RateLimitExceededException extends RuntimeException {
     private final transient List<RateLimitDecision> decisions;
 
     public RateLimitExceededException(List<RateLimitDecision> decisions) {
-        super(message(decisions), null, false, false);
-        this.decisions = List.copyOf(decisions);
+        super(null, null, false, false);
+        this.decisions = List.copyOf(Objects.requireNonNull(decisions, "decisions"));
+    }
+
+    /** Written when asked for: a refusal answered with a response never needs it. */
+    @Override
+    public String getMessage() {
+        return message(decisions);
     }
 
     /** Every decision taken for the call, allowed or not, in declaration order. */
@@ -42,7 +48,6 @@ public class RateLimitExceededException extends RuntimeException {
     }
 
     private static String message(List<RateLimitDecision> decisions) {
-        Objects.requireNonNull(decisions, "decisions");
         StringBuilder message = new StringBuilder("Rate limit exceeded:");
         for (RateLimitDecision decision : decisions) {
             if (!decision.allowed()) {

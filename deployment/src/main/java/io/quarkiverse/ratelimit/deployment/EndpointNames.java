@@ -32,7 +32,41 @@ final class EndpointNames {
             DotName.createSimple("org.jboss.resteasy.reactive.RestCookie"),
             DotName.createSimple("org.jboss.resteasy.reactive.RestMatrix"));
 
+    private static final List<DotName> PATH_PARAMETERS = List.of(DotName.createSimple("jakarta.ws.rs.PathParam"),
+            DotName.createSimple("org.jboss.resteasy.reactive.RestPath"));
+    private static final DotName ENCODED = DotName.createSimple("jakarta.ws.rs.Encoded");
+    private static final DotName STRING = DotName.createSimple(String.class.getName());
+
     private EndpointNames() {
+    }
+
+    /**
+     * The {@code String} path parameters of a REST endpoint, by their JAX-RS name, with their position: the values a
+     * request filter can read from the matched path exactly as the method receives them (decoded; a parameter marked
+     * {@code @Encoded}, or of another type, which a converter makes, is left out).
+     */
+    static Map<String, Integer> pathParameters(MethodInfo method) {
+        Map<String, Integer> positions = new LinkedHashMap<>();
+        if (method.hasAnnotation(ENCODED) || method.declaringClass().hasDeclaredAnnotation(ENCODED)) {
+            return positions;
+        }
+        for (int i = 0; i < method.parametersCount(); i++) {
+            if (!method.parameterType(i).name().equals(STRING)) {
+                continue;
+            }
+            for (DotName annotationName : PATH_PARAMETERS) {
+                AnnotationInstance annotation = parameterAnnotation(method, i, annotationName);
+                if (annotation != null) {
+                    AnnotationValue value = annotation.value();
+                    String name = value == null || value.asString().isEmpty() ? method.parameterName(i)
+                            : value.asString();
+                    if (name != null) {
+                        positions.putIfAbsent(name, i);
+                    }
+                }
+            }
+        }
+        return positions;
     }
 
     /**

@@ -31,17 +31,18 @@ import io.quarkiverse.ratelimit.runtime.admin.RedisRateLimitAdmin;
 import io.quarkiverse.ratelimit.runtime.config.RateLimitBuildConfig;
 import io.quarkiverse.ratelimit.runtime.decide.CallAdmitter;
 import io.quarkiverse.ratelimit.runtime.decide.ConcurrencyLeases;
-import io.quarkiverse.ratelimit.runtime.decide.ConcurrencyLimitInterceptor;
 import io.quarkiverse.ratelimit.runtime.decide.DecisionGuard;
 import io.quarkiverse.ratelimit.runtime.decide.FailureModes;
 import io.quarkiverse.ratelimit.runtime.decide.GuardedRedis;
 import io.quarkiverse.ratelimit.runtime.decide.ProgrammaticRateLimiter;
-import io.quarkiverse.ratelimit.runtime.decide.RateLimitInterceptor;
 import io.quarkiverse.ratelimit.runtime.http.ConcurrencyLimitExceededExceptionMapper;
 import io.quarkiverse.ratelimit.runtime.http.RateLimitExceededExceptionMapper;
+import io.quarkiverse.ratelimit.runtime.http.RateLimitRequestFilter;
 import io.quarkiverse.ratelimit.runtime.http.RateLimiterUnavailableExceptionMapper;
 import io.quarkiverse.ratelimit.runtime.http.TenantBlockedExceptionMapper;
 import io.quarkiverse.ratelimit.runtime.http.TenantRequiredExceptionMapper;
+import io.quarkiverse.ratelimit.runtime.intercept.ConcurrencyLimitInterceptor;
+import io.quarkiverse.ratelimit.runtime.intercept.RateLimitInterceptor;
 import io.quarkiverse.ratelimit.runtime.key.RateLimitKeys;
 import io.quarkiverse.ratelimit.runtime.limit.ConcurrencyDefinition;
 import io.quarkiverse.ratelimit.runtime.limit.DeclaredLimits;
@@ -82,6 +83,7 @@ import io.quarkus.deployment.builditem.RunTimeConfigurationDefaultBuildItem;
 import io.quarkus.deployment.builditem.nativeimage.NativeImageResourceBuildItem;
 import io.quarkus.redis.deployment.client.RequestedRedisClientBuildItem;
 import io.quarkus.redis.runtime.client.config.RedisConfig;
+import io.quarkus.resteasy.reactive.spi.ContainerRequestFilterBuildItem;
 import io.quarkus.resteasy.reactive.spi.ExceptionMapperBuildItem;
 import io.quarkus.vertx.http.deployment.BodyHandlerBuildItem;
 import io.quarkus.vertx.http.deployment.NonApplicationRootPathBuildItem;
@@ -271,6 +273,23 @@ class RateLimitProcessor {
                 TenantRequiredException.class.getName(), MAPPER_PRIORITY, false));
         mappers.produce(new ExceptionMapperBuildItem(TenantBlockedExceptionMapper.class.getName(),
                 TenantBlockedException.class.getName(), MAPPER_PRIORITY, false));
+    }
+
+    /**
+     * REST endpoints are decided on the event loop before dispatch (a refused call never takes a worker thread); the
+     * filter is non-blocking, so Quarkus REST runs it before switching a blocking endpoint to a worker.
+     */
+    @BuildStep
+    void decideBeforeDispatch(Capabilities capabilities, RateLimitBuildConfig config,
+            BuildProducer<ContainerRequestFilterBuildItem> filters) {
+        if (!capabilities.isPresent(Capability.RESTEASY_REACTIVE) || !config.decideBeforeDispatch()) {
+            return;
+        }
+        filters.produce(new ContainerRequestFilterBuildItem.Builder(RateLimitRequestFilter.class.getName())
+                .setNonBlockingRequired(true)
+                .setPriority(RateLimitRequestFilter.PRIORITY)
+                .setRegisterAsBean(true)
+                .build());
     }
 
     /** Whether the application authenticates JSON Web Tokens, whose claims can name the tenant. */

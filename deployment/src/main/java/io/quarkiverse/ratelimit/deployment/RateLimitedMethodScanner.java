@@ -77,7 +77,8 @@ final class RateLimitedMethodScanner {
                         + " on the event loop; return Uni, Multi or CompletionStage");
                 continue;
             }
-            MethodLimits methodLimits = new MethodLimits(limits, returnKind, parameters);
+            MethodLimits methodLimits = new MethodLimits(limits, returnKind, parameters,
+                    EndpointNames.pathParameters(method));
             if (!sameKeyLayout(method, methodLimits, tagsInUse)) {
                 continue;
             }

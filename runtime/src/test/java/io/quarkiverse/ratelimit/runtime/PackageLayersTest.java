@@ -22,8 +22,8 @@ import org.junit.jupiter.api.Test;
 class PackageLayersTest {
 
     /** From the bottom up. */
-    static final List<String> LAYERS = List.of("config", "limit", "key", "observe", "redis", "policy", "tenant", "http",
-            "decide", "admin", "status", "devui", "startup", "");
+    static final List<String> LAYERS = List.of("config", "limit", "key", "observe", "redis", "policy", "tenant", "decide",
+            "http", "intercept", "admin", "status", "devui", "startup", "");
 
     private static final Path API = Path.of("src", "main", "java", "io", "quarkiverse", "ratelimit");
     private static final Path RUNTIME = API.resolve("runtime");

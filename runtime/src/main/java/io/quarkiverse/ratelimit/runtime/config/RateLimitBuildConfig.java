@@ -28,6 +28,17 @@ public interface RateLimitBuildConfig {
         return config.redisClientName().orElse(RedisConfig.DEFAULT_CLIENT_NAME);
     }
 
+    /**
+     * Whether calls of {@code @RateLimited} REST endpoints are decided on the event loop before Quarkus REST
+     * dispatches them, by a non-blocking request filter: a refused call then never takes a worker thread. Quarkus REST
+     * requires non-blocking request filters to run before blocking ones, so this filter has the priority
+     * {@code 500}, before {@code Priorities.AUTHENTICATION}: an application whose own blocking request filter has a
+     * lower priority fails its build, and can turn this off (the interceptor then decides every call, after the
+     * filters, on the worker thread for blocking endpoints).
+     */
+    @WithDefault("true")
+    boolean decideBeforeDispatch();
+
     /** The HTTP endpoints of {@code RateLimitAdmin}. */
     AdminEndpoints admin();
 

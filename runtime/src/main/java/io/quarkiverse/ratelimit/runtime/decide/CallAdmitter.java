@@ -2,14 +2,13 @@ package io.quarkiverse.ratelimit.runtime.decide;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Function;
 
 import jakarta.inject.Singleton;
 
 import io.quarkiverse.ratelimit.Mode;
 import io.quarkiverse.ratelimit.RateLimitDecision;
-import io.quarkiverse.ratelimit.RateLimitExceededException;
 import io.quarkiverse.ratelimit.TenantBlockedException;
-import io.quarkiverse.ratelimit.runtime.http.RateLimitHeaders;
 import io.quarkiverse.ratelimit.runtime.key.RateLimitKeys;
 import io.quarkiverse.ratelimit.runtime.limit.EffectiveMethod;
 import io.quarkiverse.ratelimit.runtime.limit.LimitDefinition;
@@ -25,9 +24,9 @@ import io.smallrye.mutiny.Uni;
 import io.vertx.ext.web.RoutingContext;
 
 /**
- * Admits or refuses one call of a rate-limited method: resolves the tenant (refusing blocked tenants, waving exempt
- * ones through) and its plan, takes the decisions on Redis, puts the rate-limit headers on the HTTP response (if there
- * is one) and fails with {@link RateLimitExceededException} when a limit refuses.
+ * Decides one call of a rate-limited method: resolves the tenant (refusing blocked tenants, waving exempt ones through)
+ * and its plan, takes the decisions on Redis and says whether the call is admitted ({@link CallDecision}). It writes no
+ * response: the HTTP request filter and the interceptor answer the decision, each in its own way.
  */
 @Singleton
 public class CallAdmitter {
@@ -54,57 +53,58 @@ public class CallAdmitter {
     }
 
     /**
-     * Admits the call, or fails with {@link RateLimitExceededException}; the admission can refund the call.
+     * Decides the call and answers it with {@code answer}, which runs in the decision's own step (a {@code map} after it
+     * would capture the caller's context) and may throw: the returned {@code Uni}'s failure. A blocked tenant or a
+     * missing required one fails the {@code Uni}; an admitted call's {@link Admission} can refund it.
      *
+     * @param request the HTTP request of the call, {@code null} when the call is not part of one
      * @param arguments the call's arguments (tenant and key parameters), {@code null} when there are none
      */
-    public Uni<Admission> admit(EffectiveMethod method, Object[] arguments) {
-        RoutingContext request = tenants.currentRequest();
+    public <R> Uni<R> decide(EffectiveMethod method, RoutingContext request, Object[] arguments,
+            Function<CallDecision, R> answer) {
         if (method.tenantRule() == null) {
-            return decide(request, method.limits(), null, arguments);
+            return decide(request, method.limits(), null, arguments, answer);
         }
         return tenants.resolve(method.tenantRule(), request, arguments, method.limits().getParameters(),
-                tenant -> admit(method, request, tenant, arguments));
+                tenant -> decide(method, request, tenant, arguments, answer));
     }
 
-    private Uni<Admission> admit(EffectiveMethod method, RoutingContext request, ResolvedTenant tenant,
-            Object[] arguments) {
+    private <R> Uni<R> decide(EffectiveMethod method, RoutingContext request, ResolvedTenant tenant,
+            Object[] arguments, Function<CallDecision, R> answer) {
         if (tenant.id() == null) {
-            return decide(request, method.limits(), tenant, arguments);
+            return decide(request, method.limits(), tenant, arguments, answer);
         }
         if (plans.isBlocked(tenant.id()) || runTimeLimits.isBlocked(tenant.tag())) {
             throw new TenantBlockedException();
         }
         if (plans.isExempt(tenant.id())) {
-            return Uni.createFrom().item(Admission.NONE);
+            return DirectUni.computed(() -> answer.apply(CallDecision.UNLIMITED));
         }
         if (!method.dependsOnPlan()) {
-            return decide(request, runTimeLimits.apply(method.limits(), tenant.tag()), tenant, arguments);
+            return decide(request, runTimeLimits.apply(method.limits(), tenant.tag()), tenant, arguments, answer);
         }
         return plans.plan(tenant.id(), request).flatMap(plan -> decide(request,
-                runTimeLimits.apply(method.limits(plan), tenant.tag()), tenant, arguments));
+                runTimeLimits.apply(method.limits(plan), tenant.tag()), tenant, arguments, answer));
     }
 
-    private Uni<Admission> decide(RoutingContext request, MethodLimits limits, ResolvedTenant tenant,
-            Object[] arguments) {
+    private <R> Uni<R> decide(RoutingContext request, MethodLimits limits, ResolvedTenant tenant,
+            Object[] arguments, Function<CallDecision, R> answer) {
         List<String> limitKeys = keys.keys(limits, tenant == null ? null : tenant.tag(),
                 limits.needsClientAddress() ? clientAddresses.tag(request) : null, arguments);
         String tenantId = tenant == null ? null : tenant.id();
         if (!modes.everyLimitEnforced()) {
-            return decideByMode(request, limits, limitKeys, tenantId);
+            return decideByMode(request, limits, limitKeys, tenantId, answer);
         }
         return guard.acquire(limitKeys, limits.getLimits(), tenantId, ShadowMask.NONE, decisions -> {
-            if (request != null) {
-                RateLimitHeaders.attach(request, decisions);
-            }
             boolean degraded = false;
             for (RateLimitDecision decision : decisions) {
                 if (!decision.allowed()) {
-                    throw new RateLimitExceededException(decisions);
+                    return answer.apply(CallDecision.refused(decisions, decisions));
                 }
                 degraded |= decision.degraded();
             }
-            return admission(request, limitKeys, limits.getLimits(), limits.refunds(), degraded);
+            return answer.apply(CallDecision.admitted(
+                    admission(request, limitKeys, limits.getLimits(), limits.refunds(), degraded), decisions));
         });
     }
 
@@ -112,8 +112,8 @@ public class CallAdmitter {
      * The call's limits by their mode for this tenant: {@code off} ones are left out, {@code shadow} ones decided
      * with the others but unable to refuse the call; their refusals are logged and counted.
      */
-    private Uni<Admission> decideByMode(RoutingContext request, MethodLimits limits, List<String> limitKeys,
-            String tenant) {
+    private <R> Uni<R> decideByMode(RoutingContext request, MethodLimits limits, List<String> limitKeys,
+            String tenant, Function<CallDecision, R> answer) {
         List<LimitDefinition> all = limits.getLimits();
         List<LimitDefinition> decided = new ArrayList<>(all.size());
         List<String> decidedKeys = new ArrayList<>(all.size());
@@ -130,14 +130,12 @@ public class CallAdmitter {
             decidedKeys.add(limitKeys.get(i));
         }
         if (decided.isEmpty()) {
-            return Uni.createFrom().item(Admission.NONE);
+            return DirectUni.computed(() -> answer.apply(CallDecision.UNLIMITED));
         }
         ShadowMask shadowed = shadow;
         return guard.acquire(decidedKeys, decided, tenant, shadowed, decisions -> {
             List<RateLimitDecision> enforced = shadowed.enforcedOnly(decisions);
-            if (request != null) {
-                RateLimitHeaders.attach(request, modes.shadowHeaders() ? decisions : enforced);
-            }
+            List<RateLimitDecision> shown = modes.shadowHeaders() ? decisions : enforced;
             boolean degraded = false;
             List<LimitDefinition> recorded = new ArrayList<>(decided.size());
             List<String> recordedKeys = new ArrayList<>(decided.size());
@@ -145,7 +143,7 @@ public class CallAdmitter {
                 RateLimitDecision decision = decisions.get(i);
                 if (!decision.allowed()) {
                     if (!shadowed.contains(i)) {
-                        throw new RateLimitExceededException(enforced);
+                        return answer.apply(CallDecision.refused(shown, enforced));
                     }
                     shadowRefusals.refused(decision, tenant);
                     continue; // recorded nothing: nothing to refund
@@ -154,7 +152,8 @@ public class CallAdmitter {
                 recorded.add(decided.get(i));
                 recordedKeys.add(decidedKeys.get(i));
             }
-            return admission(request, recordedKeys, recorded, limits.refunds(), degraded);
+            return answer.apply(CallDecision.admitted(
+                    admission(request, recordedKeys, recorded, limits.refunds(), degraded), shown));
         });
     }
 

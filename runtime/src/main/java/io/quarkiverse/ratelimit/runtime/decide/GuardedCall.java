@@ -19,10 +19,10 @@ import io.vertx.core.Context;
  * is chained before the method's {@code Uni}, {@code Multi} or {@code CompletionStage}, so the event loop never waits,
  * and what follows a Redis reply runs back on the caller's Vert.x context.
  */
-final class GuardedCall {
+public final class GuardedCall {
 
     /** What a call holds while the method runs. */
-    interface Guard {
+    public interface Guard {
 
         /** The method failed (threw, or its result failed): completes before the caller sees the failure. */
         Uni<Void> failed(Throwable failure);
@@ -44,7 +44,7 @@ final class GuardedCall {
      * @param guard takes the guard; fails (a refusal) when the call must not run
      * @param annotation the interceptor binding, for the error when a synchronous method runs on the event loop
      */
-    static Object proceed(InvocationContext invocation, ReturnKind returnKind, Supplier<Uni<? extends Guard>> guard,
+    public static Object proceed(InvocationContext invocation, ReturnKind returnKind, Supplier<Uni<? extends Guard>> guard,
             String annotation) throws Exception {
         if (!Context.isOnEventLoopThread()) {
             return proceedBlocking(invocation, guard.get().await().indefinitely());

@@ -81,7 +81,12 @@ public final class ProblemDetails {
      * (measured under a blocked tenant's flood: the largest costs of a refused call).
      */
     Response build(Response.ResponseBuilder response) {
-        return response.entity(toJson().getBytes(StandardCharsets.UTF_8)).type(PROBLEM_JSON).build();
+        return body(response).build();
+    }
+
+    /** {@code response} with this body, to be built by the caller. */
+    Response.ResponseBuilder body(Response.ResponseBuilder response) {
+        return response.entity(toJson().getBytes(StandardCharsets.UTF_8)).type(PROBLEM_JSON);
     }
 
     private void separator() {

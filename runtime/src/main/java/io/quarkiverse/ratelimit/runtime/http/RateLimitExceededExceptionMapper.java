@@ -21,6 +21,11 @@ public class RateLimitExceededExceptionMapper implements ExceptionMapper<RateLim
 
     @Override
     public Response toResponse(RateLimitExceededException exception) {
+        return tooManyRequests(exception).build();
+    }
+
+    /** The 429 of a refusal, without the rate-limit headers; the request filter adds them and answers with it. */
+    static Response.ResponseBuilder tooManyRequests(RateLimitExceededException exception) {
         Duration retryAfter = exception.retryAfter();
         List<String> violated = new ArrayList<>(exception.violations().size());
         for (RateLimitDecision violation : exception.violations()) {
@@ -32,7 +37,7 @@ public class RateLimitExceededExceptionMapper implements ExceptionMapper<RateLim
         if (retryAfter != null) {
             problem.member("retry-after-seconds", RateLimitHeaders.retryAfter(response, retryAfter));
         }
-        return problem.build(response);
+        return problem.body(response);
     }
 
     private static String detail(RateLimitExceededException exception, Duration retryAfter) {

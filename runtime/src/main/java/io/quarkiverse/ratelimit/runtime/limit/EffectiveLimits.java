@@ -73,6 +73,11 @@ public class EffectiveLimits {
         return configured;
     }
 
+    /** The configured limits of the method of that {@link MethodIds id}; {@code null} when it has none. */
+    public EffectiveMethod forMethodId(String methodId) {
+        return byMethodId.get(methodId);
+    }
+
     /** The sets of algorithms the calls of every method (and plan) use, as {@code RateLimitScripts} takes them. */
     public Set<Integer> algorithmSets() {
         Set<Integer> sets = new TreeSet<>();
@@ -155,7 +160,7 @@ public class EffectiveLimits {
                 byPlan.put(plan, declared.withLimits(planLimits));
             }
         });
-        return new EffectiveMethod(configured, byPlan, tenantRule(methodId, limits));
+        return new EffectiveMethod(configured, byPlan, tenantRule(methodId, limits), config.tenant().pathParameter());
     }
 
     /** The one tenant rule of a method's per-tenant limits; {@code null} when it has none. */

@@ -6,7 +6,7 @@ import java.util.Map;
 import io.quarkiverse.ratelimit.Scope;
 import io.quarkus.runtime.annotations.RecordableConstructor;
 
-/** Everything the interceptor needs for one method, computed at build time. */
+/** Everything the decision needs for one method, computed at build time. */
 public final class MethodLimits {
 
     private final List<LimitDefinition> limits;
@@ -15,18 +15,25 @@ public final class MethodLimits {
     private final String mixedScopeName;
     private final boolean needsClientAddress;
     private final Map<String, Integer> parameters;
+    private final Map<String, Integer> pathParameters;
     private final int algorithmSet;
 
     public MethodLimits(List<LimitDefinition> limits, ReturnKind returnKind) {
-        this(limits, returnKind, Map.of());
+        this(limits, returnKind, Map.of(), Map.of());
     }
 
-    /** @param parameters the position of each named parameter of the method (JAX-RS name or Java name) */
+    /**
+     * @param parameters the position of each named parameter of the method (JAX-RS name or Java name)
+     * @param pathParameters the position of each {@code String} path parameter of a REST endpoint, by its JAX-RS name:
+     *        what can be read from the request before the method's arguments exist
+     */
     @RecordableConstructor
-    public MethodLimits(List<LimitDefinition> limits, ReturnKind returnKind, Map<String, Integer> parameters) {
+    public MethodLimits(List<LimitDefinition> limits, ReturnKind returnKind, Map<String, Integer> parameters,
+            Map<String, Integer> pathParameters) {
         this.limits = List.copyOf(limits);
         this.returnKind = returnKind;
         this.parameters = Map.copyOf(parameters);
+        this.pathParameters = Map.copyOf(pathParameters);
         this.refunds = this.limits.stream()
                 .anyMatch(limit -> !limit.getRefundOn().isEmpty() || limit.isRefundOnServerError());
         this.mixedScopeName = mixedScopeName(this.limits);
@@ -49,9 +56,14 @@ public final class MethodLimits {
         return parameters;
     }
 
+    /** The position of each {@code String} path parameter of a REST endpoint, by its JAX-RS name. */
+    public Map<String, Integer> getPathParameters() {
+        return pathParameters;
+    }
+
     /** The same method with other limit values (configuration); the key layout must not change. */
     public MethodLimits withLimits(List<LimitDefinition> configured) {
-        return new MethodLimits(configured, returnKind, parameters);
+        return new MethodLimits(configured, returnKind, parameters, pathParameters);
     }
 
     /** The algorithms of the method's limits: which script decides its calls ({@link AlgorithmSet}). */

@@ -1,0 +1,58 @@
+package io.quarkiverse.ratelimit.runtime.decide;
+
+import java.util.List;
+
+import io.quarkiverse.ratelimit.RateLimitDecision;
+import io.quarkiverse.ratelimit.RateLimitExceededException;
+
+/**
+ * What the limits of one call said: admitted, with what the call can give back, or refused; and the decisions the
+ * client is shown (the rate-limit headers). The caller answers it as its channel needs: the HTTP request filter with a
+ * response, the interceptor with the method's invocation or an exception.
+ */
+public final class CallDecision {
+
+    /** A call no limit looked at (an exempt tenant, every limit switched off): admitted, nothing to show. */
+    static final CallDecision UNLIMITED = new CallDecision(Admission.NONE, List.of(), List.of());
+
+    private final Admission admission;
+    private final List<RateLimitDecision> shown;
+    private final List<RateLimitDecision> enforced;
+
+    private CallDecision(Admission admission, List<RateLimitDecision> shown, List<RateLimitDecision> enforced) {
+        this.admission = admission;
+        this.shown = shown;
+        this.enforced = enforced;
+    }
+
+    static CallDecision admitted(Admission admission, List<RateLimitDecision> shown) {
+        return new CallDecision(admission, shown, shown);
+    }
+
+    /**
+     * @param shown the decisions the client sees
+     * @param enforced the decisions of the limits that can refuse (without those in shadow mode), at least one refusing
+     */
+    static CallDecision refused(List<RateLimitDecision> shown, List<RateLimitDecision> enforced) {
+        return new CallDecision(null, shown, enforced);
+    }
+
+    public boolean admitted() {
+        return admission != null;
+    }
+
+    /** What an admitted call can give back; {@code null} when the call was refused. */
+    public Admission admission() {
+        return admission;
+    }
+
+    /** The decisions the client is shown in the rate-limit headers; empty when there are none to show. */
+    public List<RateLimitDecision> shown() {
+        return shown;
+    }
+
+    /** The refusal as the exception a caller of the method sees. */
+    public RateLimitExceededException refusal() {
+        return new RateLimitExceededException(enforced);
+    }
+}

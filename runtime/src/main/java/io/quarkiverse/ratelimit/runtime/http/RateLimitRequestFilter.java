@@ -1,0 +1,205 @@
+package io.quarkiverse.ratelimit.runtime.http;
+
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+import jakarta.inject.Singleton;
+import jakarta.ws.rs.core.Response;
+
+import org.jboss.resteasy.reactive.server.core.ResteasyReactiveRequestContext;
+import org.jboss.resteasy.reactive.server.mapping.RuntimeResource;
+import org.jboss.resteasy.reactive.server.spi.ResteasyReactiveContainerRequestContext;
+import org.jboss.resteasy.reactive.server.spi.ResteasyReactiveContainerRequestFilter;
+import org.jboss.resteasy.reactive.server.spi.ResteasyReactiveResourceInfo;
+
+import io.quarkiverse.ratelimit.RateLimitDecision;
+import io.quarkiverse.ratelimit.RateLimitExceededException;
+import io.quarkiverse.ratelimit.runtime.decide.CallAdmitter;
+import io.quarkiverse.ratelimit.runtime.decide.CallDecision;
+import io.quarkiverse.ratelimit.runtime.decide.DispatchDecisions;
+import io.quarkiverse.ratelimit.runtime.limit.EffectiveLimits;
+import io.quarkiverse.ratelimit.runtime.limit.EffectiveMethod;
+import io.quarkiverse.ratelimit.runtime.limit.MethodIds;
+import io.quarkus.arc.InjectableInstance;
+import io.smallrye.mutiny.subscription.UniSubscriber;
+import io.smallrye.mutiny.subscription.UniSubscription;
+import io.vertx.ext.web.RoutingContext;
+
+/**
+ * Decides a call of a {@code @RateLimited} REST endpoint on the event loop, before Quarkus REST dispatches it: a
+ * refused call gets its 429 here, without a worker thread, an exception or its mapping; an admitted call goes on with
+ * its decision made, which the method's interceptor then only keeps (for refunds, {@link DispatchDecisions}).
+ * <p>
+ * An endpoint whose keys or tenant read an argument the matched request does not hold as such (a query or body
+ * value, a converted type) is left to the interceptor, which decides from the method's arguments. An application that
+ * maps {@link RateLimitExceededException} itself gets the exception, so its mapper still answers.
+ */
+@Singleton
+public class RateLimitRequestFilter implements ResteasyReactiveContainerRequestFilter {
+
+    /**
+     * Before {@code Priorities.AUTHENTICATION}: Quarkus REST runs non-blocking filters before blocking ones and fails
+     * the build when a blocking filter comes first. Quarkus's own security checks run before any request filter.
+     */
+    public static final int PRIORITY = 500;
+
+    private final InjectableInstance<EffectiveLimits> configuredMethods;
+    private final InjectableInstance<CallAdmitter> configuredAdmitter;
+    private final Map<RuntimeResource, Endpoint> endpoints = new ConcurrentHashMap<>();
+    private volatile EffectiveLimits methods;
+    private volatile CallAdmitter admitter;
+
+    /**
+     * Quarkus REST creates its filters at static init, before the run-time configuration the limits need exists: they
+     * are looked up at the first request.
+     */
+    RateLimitRequestFilter(InjectableInstance<EffectiveLimits> methods, InjectableInstance<CallAdmitter> admitter) {
+        this.configuredMethods = methods;
+        this.configuredAdmitter = admitter;
+    }
+
+    @Override
+    public void filter(ResteasyReactiveContainerRequestContext context) {
+        ResteasyReactiveRequestContext request = (ResteasyReactiveRequestContext) context.getServerRequestContext();
+        Endpoint endpoint = endpoint(request);
+        if (endpoint == Endpoint.UNDECIDED) {
+            return;
+        }
+        RoutingContext routing = request.unwrap(RoutingContext.class);
+        Object[] arguments = endpoint.arguments(request);
+        context.suspend();
+        admitter().decide(endpoint.method, routing, arguments, decision -> decision)
+                .subscribe().withSubscriber(new Answer(context, routing, endpoint));
+    }
+
+    private Endpoint endpoint(ResteasyReactiveRequestContext request) {
+        RuntimeResource target = request.getTarget();
+        if (target == null) {
+            return Endpoint.UNDECIDED;
+        }
+        Endpoint endpoint = endpoints.get(target);
+        if (endpoint == null) {
+            endpoint = endpoints.computeIfAbsent(target, ignored -> Endpoint.of(methods(), request));
+        }
+        return endpoint;
+    }
+
+    private EffectiveLimits methods() {
+        EffectiveLimits resolved = methods;
+        if (resolved == null) {
+            methods = resolved = configuredMethods.get();
+        }
+        return resolved;
+    }
+
+    private CallAdmitter admitter() {
+        CallAdmitter resolved = admitter;
+        if (resolved == null) {
+            admitter = resolved = configuredAdmitter.get();
+        }
+        return resolved;
+    }
+
+    /** A resource method as this filter decides it; {@link #UNDECIDED} for one it leaves alone. */
+    private static final class Endpoint {
+
+        static final Endpoint UNDECIDED = new Endpoint(null, null, false);
+
+        final EffectiveMethod method;
+        /** The path parameter to read for each argument position the decision reads (null: not read). */
+        final String[] pathArguments;
+        /** Whether this extension's mapper answers a refusal here (else the application's own does). */
+        final boolean ownRefusal;
+
+        private Endpoint(EffectiveMethod method, String[] pathArguments, boolean ownRefusal) {
+            this.method = method;
+            this.pathArguments = pathArguments;
+            this.ownRefusal = ownRefusal;
+        }
+
+        static Endpoint of(EffectiveLimits methods, ResteasyReactiveRequestContext request) {
+            ResteasyReactiveResourceInfo info = request.getResteasyReactiveResourceInfo();
+            if (info == null) {
+                return UNDECIDED;
+            }
+            String declaringClass = info.getActualDeclaringClassName() != null ? info.getActualDeclaringClassName()
+                    : info.getResourceClass().getName();
+            Class<?>[] types = info.getParameterTypes();
+            String[] typeNames = new String[types.length];
+            for (int i = 0; i < types.length; i++) {
+                typeNames[i] = types[i].getName();
+            }
+            EffectiveMethod method = methods.forMethodId(MethodIds.of(declaringClass, info.getName(), List.of(typeNames)));
+            if (method == null || method.pathArguments() == null) {
+                return UNDECIDED;
+            }
+            RateLimitExceededException sample = new RateLimitExceededException(List.of());
+            var mapper = request.getDeployment().getExceptionMapper()
+                    .getExceptionMapper(RateLimitExceededException.class, request, sample);
+            boolean ownRefusal = mapper != null && mapper.getValue() instanceof RateLimitExceededExceptionMapper;
+            return new Endpoint(method, method.pathArguments(), ownRefusal);
+        }
+
+        /** The arguments the decision reads, from the matched path; {@code null} when it reads none. */
+        Object[] arguments(ResteasyReactiveRequestContext request) {
+            if (pathArguments.length == 0) {
+                return null;
+            }
+            Object[] arguments = new Object[pathArguments.length];
+            for (int i = 0; i < pathArguments.length; i++) {
+                if (pathArguments[i] != null) {
+                    arguments[i] = request.getPathParameter(pathArguments[i], true);
+                }
+            }
+            return arguments;
+        }
+    }
+
+    /** Answers the decision: lets an admitted call go on, refuses the others, fails with what failed. */
+    private static final class Answer implements UniSubscriber<CallDecision> {
+
+        private final ResteasyReactiveContainerRequestContext context;
+        private final RoutingContext routing;
+        private final Endpoint endpoint;
+
+        Answer(ResteasyReactiveContainerRequestContext context, RoutingContext routing, Endpoint endpoint) {
+            this.context = context;
+            this.routing = routing;
+            this.endpoint = endpoint;
+        }
+
+        @Override
+        public void onSubscribe(UniSubscription subscription) {
+        }
+
+        @Override
+        public void onItem(CallDecision decision) {
+            if (decision.admitted()) {
+                RateLimitHeaders.attach(routing, decision.shown());
+                DispatchDecisions.admitted(routing, endpoint.method, decision.admission());
+                context.resume();
+            } else if (endpoint.ownRefusal) {
+                context.abortWith(refusal(decision));
+            } else {
+                RateLimitHeaders.attach(routing, decision.shown());
+                context.resume(decision.refusal());
+            }
+        }
+
+        @Override
+        public void onFailure(Throwable failure) {
+            context.resume(failure);
+        }
+
+        private static Response refusal(CallDecision decision) {
+            Response.ResponseBuilder response = RateLimitExceededExceptionMapper.tooManyRequests(decision.refusal());
+            List<RateLimitDecision> shown = decision.shown();
+            if (!shown.isEmpty()) {
+                response.header(RateLimitHeaders.POLICY, RateLimitHeaders.policy(shown))
+                        .header(RateLimitHeaders.RATE_LIMIT, RateLimitHeaders.rateLimit(shown));
+            }
+            return response.build();
+        }
+    }
+}
