@@ -73,18 +73,27 @@ echo
 echo "blocked tenant flood: $refused_rps refused/s ($non2xx of $refused answered 429)," \
   "$(python3 -c "print('%.5f' % ($commands / $refused))") Redis commands per refused request ($commands in all)"
 
-# the application's CPU per admitted request (100k tenants, each far below its limit) and per refused request (the
-# flood), in turn, both paths compiled by now (the flood above warmed the refused one): the median of 5 pairs
-ratios=()
-for pair in 1 2 3 4 5; do
+# the application's CPU per request of the plain endpoint, per admitted request (100k tenants, each far below its
+# limit) and per refused request (the flood), in turn, every path compiled by now (the flood above warmed the refused
+# one): medians of 5 rounds
+cpu_per_request() { # <path> <tenants>: microseconds of application CPU per request
+  local before requests
   before=$(cpu_ticks)
-  read -r _ _ admitted <<< "$(run /http/limited many)"
-  admitted_us=$(python3 -c "print(($(cpu_ticks) - $before) / $ticks_per_second / $admitted * 1e6)")
-  before=$(cpu_ticks)
-  read -r _ _ refused <<< "$(run /http/blocked flooder)"
-  refused_us=$(python3 -c "print(($(cpu_ticks) - $before) / $ticks_per_second / $refused * 1e6)")
-  printf 'application CPU per request, pair %d: admitted %.1f us, refused %.1f us\n' "$pair" "$admitted_us" "$refused_us"
+  read -r _ _ requests <<< "$(run "$1" "$2")"
+  python3 -c "print(($(cpu_ticks) - $before) / $ticks_per_second / $requests * 1e6)"
+}
+plains=(); added=(); refused_ratios=(); ratios=()
+for round in 1 2 3 4 5; do
+  plain_us=$(cpu_per_request /http/plain many)
+  admitted_us=$(cpu_per_request /http/limited many)
+  refused_us=$(cpu_per_request /http/blocked flooder)
+  printf 'application CPU per request, round %d: plain %.1f us, admitted %.1f us, refused %.1f us\n' "$round" \
+    "$plain_us" "$admitted_us" "$refused_us"
+  added+=("$(python3 -c "print($admitted_us - $plain_us)")")
+  refused_ratios+=("$(python3 -c "print($refused_us / $plain_us)")")
   ratios+=("$(python3 -c "print($refused_us / $admitted_us)")")
 done
-printf 'refused / admitted CPU per request, median of 5 pairs: %.2f\n' \
-  "$(printf '%s\n' "${ratios[@]}" | median)"
+printf 'CPU added per admitted request (admitted - plain), median of 5: %.1f us\n' \
+  "$(printf '%s\n' "${added[@]}" | median)"
+printf 'refused / plain CPU per request, median of 5: %.2f\n' "$(printf '%s\n' "${refused_ratios[@]}" | median)"
+printf 'refused / admitted CPU per request, median of 5: %.2f\n' "$(printf '%s\n' "${ratios[@]}" | median)"

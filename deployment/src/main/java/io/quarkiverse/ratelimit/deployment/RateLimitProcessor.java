@@ -28,6 +28,7 @@ import io.quarkiverse.ratelimit.TenantRequiredException;
 import io.quarkiverse.ratelimit.runtime.RateLimitRecorder;
 import io.quarkiverse.ratelimit.runtime.admin.BlockingRateLimitAdmin;
 import io.quarkiverse.ratelimit.runtime.admin.RedisRateLimitAdmin;
+import io.quarkiverse.ratelimit.runtime.config.BuildCapabilities;
 import io.quarkiverse.ratelimit.runtime.config.RateLimitBuildConfig;
 import io.quarkiverse.ratelimit.runtime.decide.CallAdmitter;
 import io.quarkiverse.ratelimit.runtime.decide.ConcurrencyLeases;
@@ -45,6 +46,7 @@ import io.quarkiverse.ratelimit.runtime.intercept.ConcurrencyLimitInterceptor;
 import io.quarkiverse.ratelimit.runtime.intercept.RateLimitInterceptor;
 import io.quarkiverse.ratelimit.runtime.key.RateLimitKeys;
 import io.quarkiverse.ratelimit.runtime.limit.ConcurrencyDefinition;
+import io.quarkiverse.ratelimit.runtime.limit.DeclaredConcurrencyLimits;
 import io.quarkiverse.ratelimit.runtime.limit.DeclaredLimits;
 import io.quarkiverse.ratelimit.runtime.limit.EffectiveLimits;
 import io.quarkiverse.ratelimit.runtime.limit.MethodLimits;
@@ -153,21 +155,32 @@ class RateLimitProcessor {
 
     @BuildStep
     @Record(STATIC_INIT)
-    SyntheticBeanBuildItem recordRateLimitedMethods(RateLimitRecorder recorder, List<RateLimitedMethodBuildItem> methods,
-            List<ConcurrencyLimitedMethodBuildItem> concurrencyMethods, Capabilities capabilities) {
+    SyntheticBeanBuildItem recordRateLimitedMethods(RateLimitRecorder recorder, List<RateLimitedMethodBuildItem> methods) {
         Map<String, MethodLimits> byMethodId = new LinkedHashMap<>();
         for (RateLimitedMethodBuildItem method : methods) {
             byMethodId.put(method.methodId(), method.limits());
         }
-        Map<String, ConcurrencyDefinition> concurrencyByMethodId = new LinkedHashMap<>();
-        for (ConcurrencyLimitedMethodBuildItem method : concurrencyMethods) {
-            concurrencyByMethodId.put(method.methodId(), method.limit());
+        return SyntheticBeanBuildItem.configure(DeclaredLimits.class).scope(Singleton.class).unremovable()
+                .supplier(recorder.rateLimitedMethods(byMethodId)).done();
+    }
+
+    @BuildStep
+    @Record(STATIC_INIT)
+    SyntheticBeanBuildItem recordConcurrencyLimitedMethods(RateLimitRecorder recorder,
+            List<ConcurrencyLimitedMethodBuildItem> methods) {
+        Map<String, ConcurrencyDefinition> byMethodId = new LinkedHashMap<>();
+        for (ConcurrencyLimitedMethodBuildItem method : methods) {
+            byMethodId.put(method.methodId(), method.limit());
         }
-        return SyntheticBeanBuildItem.configure(DeclaredLimits.class)
-                .scope(Singleton.class)
-                .unremovable()
-                .supplier(recorder.rateLimitedMethods(byMethodId, concurrencyByMethodId, tokensAvailable(capabilities)))
-                .done();
+        return SyntheticBeanBuildItem.configure(DeclaredConcurrencyLimits.class).scope(Singleton.class).unremovable()
+                .supplier(recorder.concurrencyLimitedMethods(byMethodId)).done();
+    }
+
+    @BuildStep
+    @Record(STATIC_INIT)
+    SyntheticBeanBuildItem recordCapabilities(RateLimitRecorder recorder, Capabilities capabilities) {
+        return SyntheticBeanBuildItem.configure(BuildCapabilities.class).scope(Singleton.class).unremovable()
+                .supplier(recorder.capabilities(tokensAvailable(capabilities))).done();
     }
 
     /** Reports every annotation problem at once, plus limited methods the interceptor cannot reach. */

@@ -253,7 +253,7 @@ final class RateLimitedMethodScanner {
             if (earlier != null && !earlier.limit().sameLimitAs(limit)) {
                 consistent = problem(method, "declares limit '" + limit.getName() + "' as " + limit
                         + ", but " + AnnotatedMethods.describe(earlier.method()) + " declares it as " + earlier.limit()
-                        + "; methods sharing a limit name share its counter and must agree on it");
+                        + "; " + LimitDefinition.SHARED_NAME_RULE);
             }
         }
         return consistent;

@@ -5,7 +5,9 @@ import java.util.function.Consumer;
 import java.util.function.Supplier;
 
 import io.quarkiverse.ratelimit.runtime.admin.AdminHandler;
+import io.quarkiverse.ratelimit.runtime.config.BuildCapabilities;
 import io.quarkiverse.ratelimit.runtime.limit.ConcurrencyDefinition;
+import io.quarkiverse.ratelimit.runtime.limit.DeclaredConcurrencyLimits;
 import io.quarkiverse.ratelimit.runtime.limit.DeclaredLimits;
 import io.quarkiverse.ratelimit.runtime.limit.MethodLimits;
 import io.quarkus.runtime.annotations.Recorder;
@@ -26,9 +28,19 @@ public class RateLimitRecorder {
         return new AdminHandler(base);
     }
 
-    public Supplier<DeclaredLimits> rateLimitedMethods(Map<String, MethodLimits> byMethodId,
-            Map<String, ConcurrencyDefinition> concurrencyByMethodId, boolean tokensAvailable) {
-        DeclaredLimits methods = new DeclaredLimits(byMethodId, concurrencyByMethodId, tokensAvailable);
+    public Supplier<DeclaredLimits> rateLimitedMethods(Map<String, MethodLimits> byMethodId) {
+        DeclaredLimits methods = new DeclaredLimits(byMethodId);
         return () -> methods;
+    }
+
+    public Supplier<DeclaredConcurrencyLimits> concurrencyLimitedMethods(
+            Map<String, ConcurrencyDefinition> byMethodId) {
+        DeclaredConcurrencyLimits methods = new DeclaredConcurrencyLimits(byMethodId);
+        return () -> methods;
+    }
+
+    public Supplier<BuildCapabilities> capabilities(boolean tokensAvailable) {
+        BuildCapabilities capabilities = new BuildCapabilities(tokensAvailable);
+        return () -> capabilities;
     }
 }

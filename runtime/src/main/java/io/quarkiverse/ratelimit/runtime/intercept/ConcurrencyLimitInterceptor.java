@@ -9,7 +9,7 @@ import io.quarkiverse.ratelimit.ConcurrencyLimited;
 import io.quarkiverse.ratelimit.runtime.decide.ConcurrencyLeases;
 import io.quarkiverse.ratelimit.runtime.decide.GuardedCall;
 import io.quarkiverse.ratelimit.runtime.limit.ConcurrencyDefinition;
-import io.quarkiverse.ratelimit.runtime.limit.DeclaredLimits;
+import io.quarkiverse.ratelimit.runtime.limit.DeclaredConcurrencyLimits;
 import io.quarkiverse.ratelimit.runtime.limit.EffectiveLimits;
 import io.quarkiverse.ratelimit.runtime.limit.TenantRule;
 import io.quarkiverse.ratelimit.runtime.tenant.RequestTenantResolver;
@@ -25,12 +25,12 @@ import io.quarkiverse.ratelimit.runtime.tenant.RequestTenantResolver;
 @Priority(Interceptor.Priority.PLATFORM_BEFORE + 60)
 public class ConcurrencyLimitInterceptor {
 
-    private final DeclaredLimits methods;
+    private final DeclaredConcurrencyLimits methods;
     private final ConcurrencyLeases leases;
     private final RequestTenantResolver tenants;
     private final TenantRule tenantRule;
 
-    ConcurrencyLimitInterceptor(DeclaredLimits methods, ConcurrencyLeases leases, RequestTenantResolver tenants,
+    ConcurrencyLimitInterceptor(DeclaredConcurrencyLimits methods, ConcurrencyLeases leases, RequestTenantResolver tenants,
             EffectiveLimits configured) {
         this.methods = methods;
         this.leases = leases;
@@ -40,7 +40,7 @@ public class ConcurrencyLimitInterceptor {
 
     @AroundInvoke
     Object limit(InvocationContext invocation) throws Exception {
-        ConcurrencyDefinition limit = methods.concurrencyFor(invocation.getMethod());
+        ConcurrencyDefinition limit = methods.forMethod(invocation.getMethod());
         return GuardedCall.proceed(invocation, limit.getReturnKind(),
                 () -> tenants.resolve(tenantRule, tenants.currentRequest(), null, null,
                         tenant -> leases.acquire(tenant.tag(), limit)),

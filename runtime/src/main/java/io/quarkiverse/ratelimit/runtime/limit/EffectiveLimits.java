@@ -48,7 +48,7 @@ public class EffectiveLimits {
                 if (earlier != null && !earlier.sameLimitAs(limit)) {
                     throw new ConfigurationException("Limit '" + limit.getName() + "' is shared by several methods,"
                             + " which quarkus.rate-limit.policies." + limit.getPolicy() + ".* made disagree: " + earlier
-                            + " and " + limit + "; methods sharing a limit name share its counter and must agree",
+                            + " and " + limit + "; " + LimitDefinition.SHARED_NAME_RULE,
                             Set.of(PREFIX + "policies"));
                 }
             }

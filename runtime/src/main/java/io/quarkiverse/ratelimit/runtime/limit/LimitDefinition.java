@@ -177,7 +177,10 @@ public final class LimitDefinition {
         return cost;
     }
 
-    /** Same counter semantics: two methods may share a name only if this holds. */
+    /** Why {@link #sameLimitAs} must hold, as the build and start-up failures both say it. */
+    public static final String SHARED_NAME_RULE = "methods sharing a limit name share its counter and must agree";
+
+    /** Same counter semantics: two methods may share a name only if this holds ({@link #SHARED_NAME_RULE}). */
     public boolean sameLimitAs(LimitDefinition other) {
         return limit == other.limit && windowMillis == other.windowMillis && algorithm == other.algorithm
                 && scope == other.scope && Objects.equals(policy, other.policy)

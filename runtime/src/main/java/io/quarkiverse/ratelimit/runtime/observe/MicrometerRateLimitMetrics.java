@@ -19,7 +19,7 @@ import io.micrometer.core.instrument.Timer;
 import io.quarkiverse.ratelimit.CircuitBreakerTransition;
 import io.quarkiverse.ratelimit.RateLimitDecision;
 import io.quarkiverse.ratelimit.runtime.config.RateLimitConfig;
-import io.quarkiverse.ratelimit.runtime.limit.DeclaredLimits;
+import io.quarkiverse.ratelimit.runtime.limit.DeclaredConcurrencyLimits;
 import io.quarkiverse.ratelimit.runtime.limit.EffectiveLimits;
 import io.quarkiverse.ratelimit.runtime.limit.LimitDefinition;
 import io.quarkiverse.ratelimit.runtime.limit.ShadowMask;
@@ -124,7 +124,7 @@ public class MicrometerRateLimitMetrics implements RateLimitMetrics {
      * {@code increase()} see the first decisions, dashboards list every limit and alerts find their series. With the
      * tenant tag, the tenants are not known yet.
      */
-    void registerKnownLimits(@Observes StartupEvent event, EffectiveLimits limits, DeclaredLimits declared) {
+    void registerKnownLimits(@Observes StartupEvent event, EffectiveLimits limits, DeclaredConcurrencyLimits declared) {
         if (!enabled) {
             return;
         }
@@ -137,7 +137,7 @@ public class MicrometerRateLimitMetrics implements RateLimitMetrics {
                         meters.nearLimit();
                     })));
         }
-        declared.concurrencyLimits().values().forEach(limit -> concurrencyRejections(limit.getName()));
+        declared.all().values().forEach(limit -> concurrencyRejections(limit.getName()));
     }
 
     @Override

@@ -12,9 +12,11 @@ import jakarta.interceptor.Interceptor;
 import org.eclipse.microprofile.config.ConfigProvider;
 import org.jboss.logging.Logger;
 
+import io.quarkiverse.ratelimit.runtime.config.BuildCapabilities;
 import io.quarkiverse.ratelimit.runtime.config.ConfigChecks;
 import io.quarkiverse.ratelimit.runtime.config.RateLimitBuildConfig;
 import io.quarkiverse.ratelimit.runtime.config.RateLimitConfig;
+import io.quarkiverse.ratelimit.runtime.limit.DeclaredConcurrencyLimits;
 import io.quarkiverse.ratelimit.runtime.limit.DeclaredLimits;
 import io.quarkiverse.ratelimit.runtime.limit.EffectiveLimits;
 import io.quarkiverse.ratelimit.runtime.policy.LimitModes;
@@ -50,7 +52,8 @@ public class StartupChecks {
      */
     void check(@Observes @Priority(Interceptor.Priority.PLATFORM_BEFORE) StartupEvent event, RateLimitConfig config,
             RateLimitBuildConfig fixedConfig,
-            DeclaredLimits methods, EffectiveLimits configured, RequestTenantResolver tenants) {
+            DeclaredLimits methods, DeclaredConcurrencyLimits concurrencyMethods, BuildCapabilities capabilities,
+            EffectiveLimits configured, RequestTenantResolver tenants) {
         ConfigChecks.check(config); // configured limits were checked as they were computed, to be injected here
         LimitModes.check(config, configured);
         String clientName = RateLimitBuildConfig.redisClient(fixedConfig);
@@ -63,13 +66,13 @@ public class StartupChecks {
         configured.all().forEach((methodId, method) -> {
             if (method.tenantRule() != null) {
                 tenants.checkUsable(method.tenantRule(), methodId, method.limits().getParameters(),
-                        methods.tokensAvailable());
+                        capabilities.tokensAvailable());
             }
         });
-        if (methods.hasConcurrencyLimits()) {
+        if (concurrencyMethods.any()) {
             // @ConcurrencyLimited follows the global rule only: it has no method parameters to take a tenant from
             tenants.checkUsable(configured.defaultTenantRule(), "@ConcurrencyLimited", Map.of(),
-                    methods.tokensAvailable());
+                    capabilities.tokensAvailable());
         }
         Set<String> used = new HashSet<>();
         methods.all().values().forEach(method -> method.getLimits().forEach(limit -> used.add(limit.getPolicy())));

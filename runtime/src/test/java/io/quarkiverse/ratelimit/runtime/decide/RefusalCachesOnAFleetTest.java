@@ -82,8 +82,10 @@ class RefusalCachesOnAFleetTest {
                 Instance instance = instances[step.instance()];
                 switch (step.kind()) {
                     case DECIDE -> {
-                        boolean modelAdmits = used + 1 <= instance.limit();
-                        boolean admitted = instance.decide(commands);
+                        // one reading of the instance's limit, which its subscriber may change at any moment
+                        long limit = instance.limit();
+                        boolean modelAdmits = used + 1 <= limit;
+                        boolean admitted = instance.decide(commands, limit);
                         if (admitted) {
                             assertThat(modelAdmits).as("admitted beyond the model, after %s", steps).isTrue();
                         }
@@ -197,7 +199,8 @@ class RefusalCachesOnAFleetTest {
         }
 
         /** Decides as DecisionGuard does: the cache first, else Redis, whose refusal is remembered. */
-        boolean decide(RespConnection commands) {
+        /** @param limit the instance's limit, read once by the caller (its model uses the same reading) */
+        boolean decide(RespConnection commands, long limit) {
             List<String> keys = List.of(key);
             List<LimitDefinition> limits = List.of(definition(limit, 1));
             if (cache.refusal(keys, limits) != null) {
