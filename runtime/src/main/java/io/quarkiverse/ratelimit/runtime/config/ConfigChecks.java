@@ -43,6 +43,7 @@ public final class ConfigChecks {
         }
         notDefault("quarkus.rate-limit.failure-mode", config.failureMode());
         positive("quarkus.rate-limit.pipelined-connections", config.pipelinedConnections());
+        positive("quarkus.rate-limit.max-decisions-per-call", config.maxDecisionsPerCall());
         if (config.durable().replicas() < 0) {
             throw new ConfigurationException("quarkus.rate-limit.durable.replicas must be 0 (off) or more, but is "
                     + config.durable().replicas(), Set.of("quarkus.rate-limit.durable.replicas"));

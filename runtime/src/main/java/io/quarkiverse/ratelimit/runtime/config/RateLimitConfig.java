@@ -127,6 +127,16 @@ public interface RateLimitConfig {
     @WithDefault("2")
     int pipelinedConnections();
 
+    /**
+     * The most decisions one Redis call carries. While a decision is in flight on a connection, the decisions that follow
+     * it queue, and go together in one call when its reply arrives: each decided exactly as alone, Redis running one
+     * command for many. There is no timer: at low load every decision goes at once, alone. {@code 1} sends every
+     * decision alone. Batches need the function library (Redis 7, not a cluster) and are not used for durable
+     * decisions.
+     */
+    @WithDefault("64")
+    int maxDecisionsPerCall();
+
     /** The circuit breaker that stops calling Redis after repeated failures. */
     CircuitBreaker circuitBreaker();
 

@@ -13,7 +13,8 @@ import java.util.List;
 public final class LuaLibrary {
 
     private static final String NAME = "quarkus_rate_limit_";
-    private static final List<String> ENTRIES = List.of(RateLimitScripts.DECIDE, RateLimitScripts.REFUND,
+    private static final List<String> ENTRIES = List.of(RateLimitScripts.DECIDE, RateLimitScripts.DECIDE_BATCH,
+            RateLimitScripts.REFUND,
             RateLimitScripts.CONCURRENCY, RateLimitScripts.RESET);
 
     private final String name;

@@ -25,13 +25,15 @@ import io.quarkiverse.ratelimit.runtime.limit.AlgorithmSet;
 public final class RateLimitScripts {
 
     static final String DECIDE = "rate_limit.lua";
+    static final String DECIDE_BATCH = "rate_limit_batch.lua";
     static final String REFUND = "refund.lua";
     static final String CONCURRENCY = "concurrency.lua";
     static final String RESET = "reset.lua";
     static final String PRELUDE = "prelude.lua";
 
     /** The script files in the runtime jar; the deployment module registers them as native-image resources. */
-    public static final List<String> FILES = List.of(DECIDE, REFUND, PRELUDE, CONCURRENCY, RESET, "fixed_window.lua",
+    public static final List<String> FILES = List.of(DECIDE, DECIDE_BATCH, REFUND, PRELUDE, CONCURRENCY, RESET,
+            "fixed_window.lua",
             "sliding_window_counter.lua", "sliding_window_log.lua", "token_bucket.lua", "gcra.lua");
 
     private static final int SETS = AlgorithmSet.SETS;
@@ -53,11 +55,12 @@ public final class RateLimitScripts {
         this.refundSource = LuaScript.load(REFUND).source();
         String concurrencySource = LuaScript.load(CONCURRENCY).source();
         String resetSource = LuaScript.load(RESET).source();
+        String batchSource = LuaScript.load(DECIDE_BATCH).source();
         for (Algorithm algorithm : Algorithm.values()) {
             modules[algorithm.ordinal()] = LuaScript.load(moduleName(algorithm) + ".lua").source();
         }
-        this.library = LuaLibrary.of(prelude + "\n" + algorithms(SETS - 1) + "\n" + decideSource + "\n" + refundSource
-                + "\n" + concurrencySource + "\n" + resetSource);
+        this.library = LuaLibrary.of(prelude + "\n" + algorithms(SETS - 1) + "\n" + decideSource + "\n" + batchSource
+                + "\n" + refundSource + "\n" + concurrencySource + "\n" + resetSource);
         this.concurrency = new LuaScript("concurrency", prelude + "\n" + concurrencySource + entryCall(CONCURRENCY),
                 library.function(CONCURRENCY));
         this.reset = new LuaScript("reset", prelude + "\n" + resetSource + entryCall(RESET), library.function(RESET));

@@ -41,7 +41,7 @@ public class RedisDecisions {
      */
     public Future<List<RateLimitDecision>> decide(List<String> limitKeys, List<LimitDefinition> limits,
             ShadowMask shadow) {
-        return scripts.send(scripts.scripts().decide(AlgorithmSet.of(limits)), limitKeys,
+        return scripts.decide(scripts.scripts().decide(AlgorithmSet.of(limits)), limitKeys,
                 ScriptArguments.limits(ScriptArguments.REDIS_CLOCK, limits, shadow))
                 .map(reply -> ScriptReplies.decisions(limits, reply));
     }

@@ -45,12 +45,17 @@ public class ScriptRunner {
     private volatile int scriptsUsed;
     private final RateLimitMetrics metrics;
     private final boolean durable;
+    /** {@code null} when decisions go alone ({@code max-decisions-per-call=1}, durable decisions). */
+    private final DecisionBatches batches;
 
     ScriptRunner(RedisTransport transport, RateLimitConfig config, RateLimitMetrics metrics) {
         this.transport = transport;
         this.metrics = metrics;
         this.durable = config.durable().replicas() > 0;
         this.library = new LibraryLoader(scripts.library(), transport::send, !transport.cluster());
+        this.batches = durable || config.maxDecisionsPerCall() <= 1 ? null
+                : new DecisionBatches(config.pipelinedConnections(), config.maxDecisionsPerCall(),
+                        scripts.library().function(RateLimitScripts.DECIDE_BATCH), this::send, transport::send);
     }
 
     public RateLimitScripts scripts() {
@@ -64,6 +69,17 @@ public class ScriptRunner {
      */
     public Future<io.vertx.redis.client.Response> send(LuaScript script, List<String> keys, List<String> args) {
         return send(script, keys, args, durable);
+    }
+
+    /**
+     * Runs a decision ({@code rate_limit.lua}) as {@link #send} does, or, while an earlier one is in flight on its lane
+     * and Redis holds the library, in a batch with the others that queued behind it ({@link DecisionBatches}).
+     */
+    public Future<io.vertx.redis.client.Response> decide(LuaScript script, List<String> keys, List<String> args) {
+        if (batches == null || !library.loaded()) {
+            return send(script, keys, args);
+        }
+        return batches.decide(script, keys, args);
     }
 
     private Future<io.vertx.redis.client.Response> send(LuaScript script, List<String> keys, List<String> args,

@@ -1,0 +1,51 @@
+-- Several calls' decisions in one atomic call: while an instance's decision is in flight on a
+-- connection, the decisions that follow it queue, and go together as one call of this function when
+-- its reply arrives (runtime/redis/DecisionBatches.java). Each call is decided exactly as
+-- lua/rate_limit.lua decides it alone, in the order sent; Redis runs the whole batch atomically.
+-- Runs after lua/rate_limit.lua, in the function library only (a batch is sent only to a Redis that
+-- holds the library).
+--
+-- KEYS      every call's keys, one call after the other
+-- ARGV[1]   the number of calls n
+-- then, for each call: its number of keys, its number of arguments, and its arguments (rate_limit's
+--           ARGV: the clock, the limits, the optional shadow mask)
+--
+-- Returns { reply_1, ..., reply_n }: what rate_limit returns for each call, or an error reply for a call
+-- that failed (a key of another type, say) without failing the others.
+-- Cost: one rate_limit call per call, and one TIME for the batch.
+
+local function rate_limit_batch(KEYS, ARGV)
+  local calls = ARGV[1] + 0
+  local replies = {}
+  local now_us = nil
+  local key_at, arg_at = 1, 2
+  for c = 1, calls do
+    local key_count, arg_count = ARGV[arg_at] + 0, ARGV[arg_at + 1] + 0
+    local keys, args = {}, {}
+    for i = 1, key_count do
+      keys[i] = KEYS[key_at + i - 1]
+    end
+    for i = 1, arg_count do
+      args[i] = ARGV[arg_at + 1 + i]
+    end
+    if args[1] == '' then
+      -- one reading of Redis's clock for the whole batch, which runs at one instant anyway
+      if now_us == nil then
+        local time = redis.call('TIME')
+        now_us = time[1] * 1000000 + time[2]
+      end
+      args[1] = now_us
+    end
+    key_at = key_at + key_count
+    arg_at = arg_at + 2 + arg_count
+    local ok, reply = pcall(rate_limit, keys, args)
+    if ok then
+      replies[c] = reply
+    elseif type(reply) == 'table' and reply.err then
+      replies[c] = reply
+    else
+      replies[c] = redis.error_reply(tostring(reply))
+    end
+  end
+  return replies
+end
