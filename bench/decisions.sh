@@ -15,7 +15,7 @@ build_bench_app
 start_redis
 start_app -Xmx1g
 
-declare -A results
+declare -A results redis_cpu
 configs=("extension 64 100000" "lettuce 64 100000" "quarkus-client 64 100000" "extension 64 1" "lettuce 64 1"
   "extension 16 100000" "lettuce 16 100000" "quarkus-client 16 100000" "extension-blocking 64 100000"
   "quarkus-client-blocking 64 100000")
@@ -25,8 +25,13 @@ for rep in $(seq 1 "$repetitions"); do
     redis config resetstat > /dev/null
     line=$(curl -s "http://127.0.0.1:$app_port/bench/run?client=$client&inFlight=$inflight&keys=$keys&seconds=$seconds")
     cpu=$(script_usec_per_call)
-    echo "run $rep: $client in-flight=$inflight keys=$keys: $line redis_usec_per_call=$cpu"
-    results["$config"]+="$(sed -E 's/.*decisions\/s=([0-9]+).*/\1/' <<< "$line") "
+    rate=$(sed -E 's/.*decisions\/s=([0-9]+).*/\1/' <<< "$line")
+    # Redis CPU per decision: one call may carry several decisions (batches)
+    per_decision=$(python3 -c "print('%.1f' % ($(script_usec_total) / ($rate * $seconds)))")
+    echo "run $rep: $client in-flight=$inflight keys=$keys: $line redis_usec_per_call=$cpu" \
+      "redis_usec_per_decision=$per_decision"
+    results["$config"]+="$rate "
+    redis_cpu["$config"]+="$per_decision "
   done
 done
 
@@ -35,8 +40,10 @@ echo
 echo "medians of $repetitions runs of ${seconds}s (decisions/s) and ratio to the baseline:"
 for pair in "64 100000" "64 1" "16 100000"; do
   ext=$(med "extension $pair"); base=$(med "lettuce $pair")
-  printf '  in-flight=%s keys=%s: extension %s, lettuce %s, ratio %.2f\n' ${pair% *} ${pair#* } "$ext" "$base" \
-    "$(python3 -c "print($ext / $base)")"
+  printf '  in-flight=%s keys=%s: extension %s, lettuce %s, ratio %.2f; Redis CPU per decision %s / %s us\n' \
+    ${pair% *} ${pair#* } "$ext" "$base" "$(python3 -c "print($ext / $base)")" \
+    "$(tr ' ' '\n' <<< "${redis_cpu["extension $pair"]}" | grep . | median)" \
+    "$(tr ' ' '\n' <<< "${redis_cpu["lettuce $pair"]}" | grep . | median)"
 done
 # the transport's ceiling: the baseline's script through Quarkus's Redis client, pipelined, no rate limiter code
 for pair in "64 100000" "16 100000"; do

@@ -1,6 +1,6 @@
--- Several calls' decisions in one atomic call: while an instance's decision is in flight on a
--- connection, the decisions that follow it queue, and go together as one call of this function when
--- its reply arrives (runtime/redis/DecisionBatches.java). Each call is decided exactly as
+-- Several calls' decisions in one atomic call: the decisions an instance's event loop asks for in one
+-- turn go together, as one call of this function, at the end of the turn
+-- (runtime/redis/DecisionBatches.java). Each call is decided exactly as
 -- lua/rate_limit.lua decides it alone, in the order sent; Redis runs the whole batch atomically.
 -- Runs after lua/rate_limit.lua, in the function library only (a batch is sent only to a Redis that
 -- holds the library).

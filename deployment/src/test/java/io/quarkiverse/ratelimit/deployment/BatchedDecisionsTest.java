@@ -7,6 +7,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 import java.util.stream.Collectors;
 
 import jakarta.inject.Inject;
@@ -19,20 +22,21 @@ import io.quarkiverse.ratelimit.RateLimitDecision;
 import io.quarkiverse.ratelimit.RateLimiter;
 import io.quarkus.test.QuarkusUnitTest;
 import io.smallrye.mutiny.Uni;
+import io.vertx.core.Vertx;
 import io.vertx.mutiny.redis.client.Command;
 import io.vertx.mutiny.redis.client.Redis;
 import io.vertx.mutiny.redis.client.Request;
 
 /**
- * Decisions that queue behind one in flight go to Redis together, in one call of the batch function: each decided
- * exactly as alone, far fewer calls than decisions, and one decision's error fails that decision only.
+ * Decisions an event loop asks for in one turn go to Redis together, in one call of the batch function: each decided
+ * exactly as alone, far fewer calls than decisions, and one decision's error fails that decision only. Decisions asked
+ * for off the event loop go alone.
  */
 class BatchedDecisionsTest {
 
     @RegisterExtension
     static final QuarkusUnitTest app = new QuarkusUnitTest()
-            .withApplicationRoot(jar -> jar.addClasses(DecisionsInFlight.class, RedisCommandStats.class))
-            .overrideConfigKey("quarkus.rate-limit.pipelined-connections", "1");
+            .withApplicationRoot(jar -> jar.addClasses(DecisionsInFlight.class, RedisCommandStats.class));
 
     static final RateLimit LIMIT = RateLimit.of("batched", 150, Duration.ofHours(1));
 
@@ -42,12 +46,21 @@ class BatchedDecisionsTest {
     @Inject
     Redis redis;
 
+    @Inject
+    Vertx vertx;
+
     @Test
     void decisionsInFlightTogetherAreDecidedExactlyInFewCalls() {
         String tenant = UUID.randomUUID().toString();
         long callsBefore = RedisCommandStats.calls(redis, "fcall");
 
-        List<RateLimitDecision> decisions = DecisionsInFlight.decide(limiter, LIMIT, tenant, 600);
+        List<RateLimitDecision> decisions = onEventLoop(() -> {
+            List<Uni<RateLimitDecision>> inFlight = new ArrayList<>();
+            for (int i = 0; i < 600; i++) {
+                inFlight.add(limiter.tryAcquire(LIMIT, tenant));
+            }
+            return inFlight;
+        });
 
         assertThat(decisions).filteredOn(RateLimitDecision::allowed).hasSize(150);
         assertThat(decisions).noneMatch(RateLimitDecision::degraded);
@@ -69,8 +82,7 @@ class BatchedDecisionsTest {
             inFlight.add(limiter.tryAcquire(limit, tenant)
                     .map(decision -> Map.entry(tenant + " " + limit.name(), decision.allowed())));
         }
-        Map<String, Long> admitted = Uni.join().all(inFlight).andFailFast().await().atMost(Duration.ofSeconds(30))
-                .stream().filter(Map.Entry::getValue)
+        Map<String, Long> admitted = onEventLoop(() -> inFlight).stream().filter(Map.Entry::getValue)
                 .collect(Collectors.groupingBy(Map.Entry::getKey, Collectors.counting()));
 
         for (String tenant : tenants) {
@@ -88,14 +100,33 @@ class BatchedDecisionsTest {
         for (int i = 0; i < 40; i++) {
             inFlight.add(limiter.tryAcquire(LIMIT, isBroken(i) ? broken : healthy));
         }
-        List<RateLimitDecision> decisions = Uni.join().all(inFlight).andFailFast().await()
-                .atMost(Duration.ofSeconds(30));
+        List<RateLimitDecision> decisions = onEventLoop(() -> inFlight);
 
         for (int i = 0; i < 40; i++) {
             assertThat(decisions.get(i).degraded()).as("decision %d (%s)", i, isBroken(i) ? "broken key" : "healthy")
                     .isEqualTo(isBroken(i));
         }
         assertThat(decisions).filteredOn(decision -> !decision.degraded()).allMatch(RateLimitDecision::allowed);
+    }
+
+    @Test
+    void decisionsAskedForOffTheEventLoopGoAlone() {
+        String tenant = UUID.randomUUID().toString();
+        long callsBefore = RedisCommandStats.calls(redis, "fcall");
+
+        List<RateLimitDecision> decisions = DecisionsInFlight.decide(limiter, LIMIT, tenant, 200);
+
+        assertThat(decisions).filteredOn(RateLimitDecision::allowed).hasSize(150);
+        assertThat(RedisCommandStats.calls(redis, "fcall") - callsBefore).as("one call per decision")
+                .isGreaterThanOrEqualTo(200);
+    }
+
+    /** Subscribes to the decisions on an event loop, in one turn of it, and awaits them all. */
+    private <T> List<T> onEventLoop(Supplier<List<Uni<T>>> decisions) {
+        CompletableFuture<List<T>> all = new CompletableFuture<>();
+        vertx.getOrCreateContext().runOnContext(ignored -> Uni.join().all(decisions.get()).andFailFast().subscribe()
+                .with(all::complete, all::completeExceptionally));
+        return all.orTimeout(30, TimeUnit.SECONDS).join();
     }
 
     /** Two of the forty, apart: fewer failures in a row than open the circuit breaker. */

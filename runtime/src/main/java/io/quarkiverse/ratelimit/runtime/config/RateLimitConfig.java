@@ -128,11 +128,11 @@ public interface RateLimitConfig {
     int pipelinedConnections();
 
     /**
-     * The most decisions one Redis call carries. While a decision is in flight on a connection, the decisions that follow
-     * it queue, and go together in one call when its reply arrives: each decided exactly as alone, Redis running one
-     * command for many. There is no timer: at low load every decision goes at once, alone. {@code 1} sends every
-     * decision alone. Batches need the function library (Redis 7, not a cluster) and are not used for durable
-     * decisions.
+     * The most decisions one Redis call carries. The decisions an event loop asks for in one turn (the requests it read
+     * together, the calls a batch's replies let go on) go to Redis together, in one call, at the end of the turn: each
+     * decided exactly as alone, Redis running one command for many. There is no timer: a lone decision goes alone.
+     * {@code 1} sends every decision alone. Batches need the function library (Redis 7, not a cluster); durable
+     * decisions, and decisions asked for off the event loop, go alone.
      */
     @WithDefault("64")
     int maxDecisionsPerCall();

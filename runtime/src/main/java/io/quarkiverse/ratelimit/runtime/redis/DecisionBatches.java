@@ -1,24 +1,26 @@
 package io.quarkiverse.ratelimit.runtime.redis;
 
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Function;
 
 import io.vertx.core.AsyncResult;
+import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
+import io.vertx.core.Vertx;
 import io.vertx.redis.client.Command;
 import io.vertx.redis.client.Request;
 import io.vertx.redis.client.Response;
 import io.vertx.redis.client.ResponseType;
 
 /**
- * Decisions that follow one in flight on the same lane (the calling thread's, as its pipelined connection) queue behind
- * it, and go together when its reply arrives: one call of the library's batch function ({@code lua/rate_limit_batch.lua})
- * decides them all, each exactly as alone, and Redis runs one command for many decisions. There is no timer: at low
- * load a decision finds its lane idle and goes at once, alone; under load the batches grow with what queued during
- * one round trip.
+ * Decisions asked for on one event loop during one turn of it go to Redis together, at the end of the turn: one call
+ * of the library's batch function ({@code lua/rate_limit_batch.lua}) decides them all, each exactly as alone, and
+ * Redis runs one command for many decisions. An event loop's turn handles whatever arrived at once (the requests read
+ * together, the replies of a batch and the calls they let go on), so there is no timer and no wait: a lone decision is
+ * sent at the end of its turn, alone, as before. Batches stay pipelined with everything else in flight. A decision
+ * asked for off the event loop (a blocking caller's worker thread) goes alone.
  * <p>
  * A batch that fails fails each of its decisions, which their failure modes then decide, as a failed decision always
  * was; one that found the library missing (a restarted Redis) sends each decision again alone, on the path that
@@ -32,24 +34,19 @@ final class DecisionBatches {
         Future<Response> send(LuaScript script, List<String> keys, List<String> args);
     }
 
-    private final Lane[] lanes;
+    /** Each event loop's decisions of its current turn; only that event loop's thread touches its own. */
+    private final ThreadLocal<Turn> turns = ThreadLocal.withInitial(Turn::new);
     private final int maxDecisions;
     private final String batchFunction;
     private final Alone alone;
     private final Function<Request, Future<Response>> transmit;
 
     /**
-     * @param lanes how many lanes (one per pipelined connection)
      * @param maxDecisions the most decisions one batch carries
      * @param batchFunction the library's batch function
      * @param transmit sends a request on the decisions' connections
      */
-    DecisionBatches(int lanes, int maxDecisions, String batchFunction, Alone alone,
-            Function<Request, Future<Response>> transmit) {
-        this.lanes = new Lane[lanes];
-        for (int i = 0; i < lanes; i++) {
-            this.lanes[i] = new Lane();
-        }
+    DecisionBatches(int maxDecisions, String batchFunction, Alone alone, Function<Request, Future<Response>> transmit) {
         this.maxDecisions = maxDecisions;
         this.batchFunction = batchFunction;
         this.alone = alone;
@@ -58,43 +55,34 @@ final class DecisionBatches {
 
     /** The reply of one decision ({@code rate_limit.lua}'s), sent alone or in a batch. */
     Future<Response> decide(LuaScript script, List<String> keys, List<String> args) {
-        Lane lane = lanes[(int) (Thread.currentThread().getId() % lanes.length)];
-        synchronized (lane) {
-            if (lane.sending) {
-                Pending pending = new Pending(script, keys, args);
-                lane.queued.add(pending);
-                return pending.reply.future();
-            }
-            lane.sending = true;
+        Context context = Vertx.currentContext();
+        if (context == null || !Context.isOnEventLoopThread()) {
+            return alone.send(script, keys, args);
         }
-        Future<Response> reply = alone.send(script, keys, args);
-        reply.onComplete(ignored -> sendQueued(lane));
-        return reply;
+        Turn turn = turns.get();
+        Pending pending = new Pending(script, keys, args);
+        turn.queued.add(pending);
+        if (turn.queued.size() == 1) {
+            // runs after what this turn of the event loop still has to do: the other requests and replies it read
+            context.runOnContext(ignored -> send(turn));
+        }
+        return pending.reply.future();
     }
 
-    /** Sends what queued on the lane while its last call was in flight, or leaves the lane idle. */
-    private void sendQueued(Lane lane) {
-        List<Pending> batch;
-        synchronized (lane) {
-            if (lane.queued.isEmpty()) {
-                lane.sending = false;
-                return;
-            }
-            batch = new ArrayList<>(Math.min(lane.queued.size(), maxDecisions));
-            while (!lane.queued.isEmpty() && batch.size() < maxDecisions) {
-                batch.add(lane.queued.poll());
+    private void send(Turn turn) {
+        List<Pending> queued = turn.queued;
+        turn.queued = new ArrayList<>();
+        // at least two calls, so that the client works on the first one's replies while Redis runs the second
+        int size = Math.min(maxDecisions, (queued.size() + 1) / 2);
+        for (int from = 0; from < queued.size(); from += size) {
+            List<Pending> batch = queued.subList(from, Math.min(queued.size(), from + size));
+            if (batch.size() == 1) {
+                Pending pending = batch.get(0);
+                alone.send(pending.script, pending.keys, pending.args).onComplete(pending.reply);
+            } else {
+                transmit.apply(request(batch)).onComplete(done -> answer(batch, done));
             }
         }
-        if (batch.size() == 1) {
-            Pending pending = batch.get(0);
-            Future<Response> reply = alone.send(pending.script, pending.keys, pending.args);
-            reply.onComplete(ignored -> sendQueued(lane));
-            reply.onComplete(pending.reply);
-            return;
-        }
-        Future<Response> reply = transmit.apply(request(batch));
-        reply.onComplete(ignored -> sendQueued(lane));
-        reply.onComplete(done -> answer(batch, done));
     }
 
     private void answer(List<Pending> batch, AsyncResult<Response> done) {
@@ -143,10 +131,9 @@ final class DecisionBatches {
         return request;
     }
 
-    /** One thread's queue (its pipelined connection's), and whether a call of it is in flight. */
-    private static final class Lane {
-        private final ArrayDeque<Pending> queued = new ArrayDeque<>();
-        private boolean sending;
+    /** The decisions asked for during the current turn of one event loop. */
+    private static final class Turn {
+        private List<Pending> queued = new ArrayList<>();
     }
 
     private static final class Pending {

@@ -54,7 +54,7 @@ public class ScriptRunner {
         this.durable = config.durable().replicas() > 0;
         this.library = new LibraryLoader(scripts.library(), transport::send, !transport.cluster());
         this.batches = durable || config.maxDecisionsPerCall() <= 1 ? null
-                : new DecisionBatches(config.pipelinedConnections(), config.maxDecisionsPerCall(),
+                : new DecisionBatches(config.maxDecisionsPerCall(),
                         scripts.library().function(RateLimitScripts.DECIDE_BATCH), this::send, transport::send);
     }
 
@@ -72,8 +72,8 @@ public class ScriptRunner {
     }
 
     /**
-     * Runs a decision ({@code rate_limit.lua}) as {@link #send} does, or, while an earlier one is in flight on its lane
-     * and Redis holds the library, in a batch with the others that queued behind it ({@link DecisionBatches}).
+     * Runs a decision ({@code rate_limit.lua}) as {@link #send} does, or, when Redis holds the library, in a batch with
+     * the others its event loop asks for in the same turn ({@link DecisionBatches}).
      */
     public Future<io.vertx.redis.client.Response> decide(LuaScript script, List<String> keys, List<String> args) {
         if (batches == null || !library.loaded()) {
