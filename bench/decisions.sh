@@ -3,7 +3,8 @@
 # (Lettuce's async API, EVALSHA of a minimal sliding-window-counter script, every call pipelined on one connection), in
 # one run on one redis-server, interleaved over the repetitions. Prints each run and the medians with their ratios, and
 # the transport's ceiling: the baseline's script sent through Quarkus's Redis client alone (pipelined, on one
-# connection, no rate limiter code), which the extension must use.
+# connection, no rate limiter code), which the extension must use. And the libraries a user would pick instead, on the
+# same load: Bucket4j on Redis through Lettuce (compare-and-swap) and Redisson's RRateLimiter (bench/decisions-app, Peers).
 #
 #   bench/decisions.sh [seconds=10] [repetitions=3]
 #
@@ -18,16 +19,18 @@ start_app -Xmx1g
 declare -A results redis_cpu
 configs=("extension 64 100000" "lettuce 64 100000" "quarkus-client 64 100000" "extension 64 1" "lettuce 64 1"
   "extension 16 100000" "lettuce 16 100000" "quarkus-client 16 100000" "extension-blocking 64 100000"
-  "quarkus-client-blocking 64 100000")
+  "quarkus-client-blocking 64 100000" "bucket4j 64 100000" "redisson 64 100000" "bucket4j 64 1" "redisson 64 1")
 for rep in $(seq 1 "$repetitions"); do
   for config in "${configs[@]}"; do
     read -r client inflight keys <<< "$config"
     redis config resetstat > /dev/null
+    cpu_before=$(redis_cpu_seconds)
     line=$(curl -s "http://127.0.0.1:$app_port/bench/run?client=$client&inFlight=$inflight&keys=$keys&seconds=$seconds")
     cpu=$(script_usec_per_call)
     rate=$(sed -E 's/.*decisions\/s=([0-9]+).*/\1/' <<< "$line")
-    # Redis CPU per decision: one call may carry several decisions (batches)
-    per_decision=$(python3 -c "print('%.1f' % ($(script_usec_total) / ($rate * $seconds)))")
+    # Redis CPU per decision (the process's, warm-up included): one call may carry several decisions (batches)
+    all=$(sed -E 's/.* all=([0-9]+).*/\1/' <<< "$line")
+    per_decision=$(python3 -c "print('%.1f' % (($(redis_cpu_seconds) - $cpu_before) * 1e6 / $all))")
     echo "run $rep: $client in-flight=$inflight keys=$keys: $line redis_usec_per_call=$cpu" \
       "redis_usec_per_decision=$per_decision"
     results["$config"]+="$rate "
@@ -56,3 +59,12 @@ blocking=$(med "extension-blocking 64 100000"); base=$(med "lettuce 64 100000")
 transport=$(med "quarkus-client-blocking 64 100000")
 printf '  blocking, 64 threads, keys=100000: extension %s, ratio %.2f; Quarkus Redis client alone %s, ratio %.2f\n' \
   "$blocking" "$(python3 -c "print($blocking / $base)")" "$transport" "$(python3 -c "print($transport / $base)")"
+for pair in "64 100000" "64 1"; do
+  base=$(med "lettuce $pair"); ext=$(med "extension $pair")
+  for peer in bucket4j redisson; do
+    rate=$(med "$peer $pair")
+    printf '  %s in-flight=%s keys=%s: %s, ratio to lettuce %.2f; extension to it %.2f; Redis CPU per decision %s us\n' \
+      "$peer" ${pair% *} ${pair#* } "$rate" "$(python3 -c "print($rate / $base)")" "$(python3 -c "print($ext / $rate)")" \
+      "$(tr ' ' '\n' <<< "${redis_cpu["$peer $pair"]}" | grep . | median)"
+  done
+done

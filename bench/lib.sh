@@ -63,16 +63,10 @@ for line in sys.stdin:
 print("%.1f" % (usec / calls) if calls else "n/a")'
 }
 
-# script_usec_total: Redis CPU spent in script calls since the last CONFIG RESETSTAT (FCALL, EVALSHA and EVAL), in us
-script_usec_total() {
-  redis info commandstats | tr -d '\r' | python3 -c '
-import re, sys
-usec = 0
-for line in sys.stdin:
-    m = re.match(r"cmdstat_(fcall|evalsha|eval):calls=(\d+),usec=(\d+)", line)
-    if m:
-        usec += int(m.group(3))
-print(usec)'
+# redis_cpu_seconds: the CPU the redis-server process has used (user and system), in seconds: commands, scripts,
+# parsing, replies and network, everything a decision costs Redis
+redis_cpu_seconds() {
+  redis info cpu | tr -d '\r' | awk -F: '/^used_cpu_(user|sys):/ {sum += $2} END {printf "%.6f\n", sum}'
 }
 
 median() { sort -n | awk '{a[NR]=$1} END {print (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2}'; }

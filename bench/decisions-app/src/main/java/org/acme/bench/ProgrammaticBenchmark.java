@@ -37,7 +37,9 @@ import io.vertx.redis.client.Redis;
  * <li>{@code quarkus-client}: the same script through Quarkus's Redis client (the transport the extension must use),
  * every call in flight pipelined on one connection, with no rate limiter code around it: the most any extension
  * could get from that client; {@code quarkus-client-blocking}: the same, each call awaited by one of {@code inFlight}
- * threads.
+ * threads;
+ * <li>{@code bucket4j}, {@code redisson}: the libraries a user would pick instead ({@link Peers}), asynchronous,
+ * {@code inFlight} at a time.
  * </ul>
  * Every decision admits (the limit is a billion per hour), so every one writes.
  */
@@ -57,6 +59,7 @@ public class ProgrammaticBenchmark {
 
     private volatile RedisClient lettuce;
     private volatile StatefulRedisConnection<String, String> connection;
+    private volatile Peers peers;
 
     @GET
     @Path("run")
@@ -76,8 +79,10 @@ public class ProgrammaticBenchmark {
             case "lettuce" -> lettuce(inFlight, keys, warmup, seconds);
             case "quarkus-client" -> quarkusClient(inFlight, keys, warmup, seconds, false);
             case "quarkus-client-blocking" -> quarkusClient(inFlight, keys, warmup, seconds, true);
-            default -> throw new IllegalArgumentException(
-                    "client is extension, extension-blocking, lettuce, quarkus-client or quarkus-client-blocking");
+            case "bucket4j" -> new Load(peers()::bucket4j, keys).runAsync(inFlight, warmup, seconds);
+            case "redisson" -> new Load(peers()::redisson, keys).runAsync(inFlight, warmup, seconds);
+            default -> throw new IllegalArgumentException("client is extension, extension-blocking, lettuce,"
+                    + " quarkus-client, quarkus-client-blocking, bucket4j or redisson");
         };
     }
 
@@ -131,8 +136,18 @@ public class ProgrammaticBenchmark {
         }
     }
 
+    private Peers peers() {
+        if (peers == null) {
+            peers = new Peers(redisHosts);
+        }
+        return peers;
+    }
+
     @PreDestroy
     void close() {
+        if (peers != null) {
+            peers.close();
+        }
         if (connection != null) {
             connection.close();
             lettuce.shutdown();

@@ -11,6 +11,7 @@ import org.jboss.jandex.DotName;
 import org.jboss.jandex.MethodInfo;
 
 import io.quarkiverse.ratelimit.runtime.key.KeyEscaping;
+import io.quarkiverse.ratelimit.runtime.limit.RequestParameter;
 
 /**
  * What the JAX-RS annotations of a method say about it: the names of its parameters and its endpoint (HTTP method and
@@ -32,41 +33,49 @@ final class EndpointNames {
             DotName.createSimple("org.jboss.resteasy.reactive.RestCookie"),
             DotName.createSimple("org.jboss.resteasy.reactive.RestMatrix"));
 
-    private static final List<DotName> PATH_PARAMETERS = List.of(DotName.createSimple("jakarta.ws.rs.PathParam"),
-            DotName.createSimple("org.jboss.resteasy.reactive.RestPath"));
+    /** The annotations of parameters a request holds as the method receives them, if they are {@code String}s. */
+    private static final Map<DotName, RequestParameter.Source> REQUEST_PARAMETERS = Map.of(
+            DotName.createSimple("jakarta.ws.rs.PathParam"), RequestParameter.Source.PATH,
+            DotName.createSimple("org.jboss.resteasy.reactive.RestPath"), RequestParameter.Source.PATH,
+            DotName.createSimple("jakarta.ws.rs.QueryParam"), RequestParameter.Source.QUERY,
+            DotName.createSimple("org.jboss.resteasy.reactive.RestQuery"), RequestParameter.Source.QUERY,
+            DotName.createSimple("jakarta.ws.rs.HeaderParam"), RequestParameter.Source.HEADER,
+            DotName.createSimple("org.jboss.resteasy.reactive.RestHeader"), RequestParameter.Source.HEADER);
     private static final DotName ENCODED = DotName.createSimple("jakarta.ws.rs.Encoded");
+    private static final DotName DEFAULT_VALUE = DotName.createSimple("jakarta.ws.rs.DefaultValue");
     private static final DotName STRING = DotName.createSimple(String.class.getName());
 
     private EndpointNames() {
     }
 
     /**
-     * The {@code String} path parameters of a REST endpoint, by their JAX-RS name, with their position: the values a
-     * request filter can read from the matched path exactly as the method receives them (decoded; a parameter marked
-     * {@code @Encoded}, or of another type, which a converter makes, is left out).
+     * By position, the parameters of a REST endpoint that the request holds exactly as the method receives them: its
+     * {@code String} path, query and header parameters (decoded; none when the method is {@code @Encoded}, nor a
+     * parameter with a {@code @DefaultValue}, nor one of another type, which a converter makes). A decision that reads
+     * only these can be taken before the method's arguments exist.
      */
-    static Map<String, Integer> pathParameters(MethodInfo method) {
-        Map<String, Integer> positions = new LinkedHashMap<>();
+    static Map<Integer, RequestParameter> requestParameters(MethodInfo method) {
+        Map<Integer, RequestParameter> parameters = new LinkedHashMap<>();
         if (method.hasAnnotation(ENCODED) || method.declaringClass().hasDeclaredAnnotation(ENCODED)) {
-            return positions;
+            return parameters;
         }
         for (int i = 0; i < method.parametersCount(); i++) {
-            if (!method.parameterType(i).name().equals(STRING)) {
+            if (!method.parameterType(i).name().equals(STRING) || parameterAnnotation(method, i, DEFAULT_VALUE) != null) {
                 continue;
             }
-            for (DotName annotationName : PATH_PARAMETERS) {
-                AnnotationInstance annotation = parameterAnnotation(method, i, annotationName);
+            for (Map.Entry<DotName, RequestParameter.Source> kind : REQUEST_PARAMETERS.entrySet()) {
+                AnnotationInstance annotation = parameterAnnotation(method, i, kind.getKey());
                 if (annotation != null) {
                     AnnotationValue value = annotation.value();
                     String name = value == null || value.asString().isEmpty() ? method.parameterName(i)
                             : value.asString();
                     if (name != null) {
-                        positions.putIfAbsent(name, i);
+                        parameters.put(i, new RequestParameter(kind.getValue(), name));
                     }
                 }
             }
         }
-        return positions;
+        return parameters;
     }
 
     /**

@@ -78,7 +78,7 @@ final class RateLimitedMethodScanner {
                 continue;
             }
             MethodLimits methodLimits = new MethodLimits(limits, returnKind, parameters,
-                    EndpointNames.pathParameters(method));
+                    EndpointNames.requestParameters(method));
             if (!sameKeyLayout(method, methodLimits, tagsInUse)) {
                 continue;
             }

@@ -66,7 +66,7 @@ class DecidedBeforeDispatchTest {
     }
 
     @Test
-    void aCounterPerQueryParameterIsDecidedByTheInterceptorFromTheArguments() {
+    void aCounterPerQueryParameterIsDecidedFromTheRequest() {
         given().header("X-Tenant-Id", "queries").queryParam("carrier", "ups").get("/dispatch/rates").then()
                 .statusCode(200);
         given().header("X-Tenant-Id", "queries").queryParam("carrier", "ups").get("/dispatch/rates").then()
@@ -75,7 +75,17 @@ class DecidedBeforeDispatchTest {
         given().header("X-Tenant-Id", "queries").queryParam("carrier", "dhl").get("/dispatch/rates").then()
                 .statusCode(200);
 
-        assertThat(BlockingFilterCalls.calls("/dispatch/rates")).as("decided after the filters, on the worker")
+        assertThat(BlockingFilterCalls.calls("/dispatch/rates")).as("refused before the filters").isEqualTo(2);
+    }
+
+    @Test
+    void aCounterPerConvertedParameterIsDecidedByTheInterceptorFromTheArguments() {
+        given().header("X-Tenant-Id", "pages").queryParam("page", "7").get("/dispatch/pages").then().statusCode(200);
+        given().header("X-Tenant-Id", "pages").queryParam("page", "07").get("/dispatch/pages").then().statusCode(429)
+                .header("RateLimit-Policy", "\"Dispatched.byPage\";q=1;w=3600");
+        given().header("X-Tenant-Id", "pages").queryParam("page", "8").get("/dispatch/pages").then().statusCode(200);
+
+        assertThat(BlockingFilterCalls.calls("/dispatch/pages")).as("decided after the filters, on the worker")
                 .isEqualTo(3);
     }
 }

@@ -10,7 +10,7 @@ import jakarta.ws.rs.QueryParam;
 import io.quarkiverse.ratelimit.RateLimited;
 import io.smallrye.mutiny.Uni;
 
-/** Endpoints whose limits read nothing, a path parameter, or a query parameter. */
+/** Endpoints whose limits read nothing, a path parameter, a query parameter, or a converted query parameter. */
 @Path("/dispatch")
 public class Dispatched {
 
@@ -43,5 +43,13 @@ public class Dispatched {
     @RateLimited(limit = 1, window = "1h", perParameter = "carrier")
     public String byQuery(@QueryParam("carrier") String carrier) {
         return carrier;
+    }
+
+    /** An int the request holds as text: "7" and "07" are one page, as the method receives them. */
+    @GET
+    @Path("pages")
+    @RateLimited(limit = 1, window = "1h", perParameter = "page")
+    public String byPage(@QueryParam("page") int page) {
+        return "page " + page;
     }
 }

@@ -21,6 +21,7 @@ import io.quarkiverse.ratelimit.runtime.decide.DispatchDecisions;
 import io.quarkiverse.ratelimit.runtime.limit.EffectiveLimits;
 import io.quarkiverse.ratelimit.runtime.limit.EffectiveMethod;
 import io.quarkiverse.ratelimit.runtime.limit.MethodIds;
+import io.quarkiverse.ratelimit.runtime.limit.RequestParameter;
 import io.quarkus.arc.InjectableInstance;
 import io.smallrye.mutiny.subscription.UniSubscriber;
 import io.smallrye.mutiny.subscription.UniSubscription;
@@ -31,8 +32,9 @@ import io.vertx.ext.web.RoutingContext;
  * refused call gets its 429 here, without a worker thread, an exception or its mapping; an admitted call goes on with
  * its decision made, which the method's interceptor then only keeps (for refunds, {@link DispatchDecisions}).
  * <p>
- * An endpoint whose keys or tenant read an argument the matched request does not hold as such (a query or body
- * value, a converted type) is left to the interceptor, which decides from the method's arguments. An application that
+ * An endpoint whose keys or tenant read an argument the request does not hold as such (a body value, a converted
+ * type, a parameter with a default value) is left to the interceptor, which decides from the method's arguments. An application
+ * that
  * maps {@link RateLimitExceededException} itself gets the exception, so its mapper still answers.
  */
 @Singleton
@@ -107,14 +109,14 @@ public class RateLimitRequestFilter implements ResteasyReactiveContainerRequestF
         static final Endpoint UNDECIDED = new Endpoint(null, null, false);
 
         final EffectiveMethod method;
-        /** The path parameter to read for each argument position the decision reads (null: not read). */
-        final String[] pathArguments;
+        /** The request parameter to read for each argument position the decision reads (null: not read). */
+        final RequestParameter[] requestArguments;
         /** Whether this extension's mapper answers a refusal here (else the application's own does). */
         final boolean ownRefusal;
 
-        private Endpoint(EffectiveMethod method, String[] pathArguments, boolean ownRefusal) {
+        private Endpoint(EffectiveMethod method, RequestParameter[] requestArguments, boolean ownRefusal) {
             this.method = method;
-            this.pathArguments = pathArguments;
+            this.requestArguments = requestArguments;
             this.ownRefusal = ownRefusal;
         }
 
@@ -131,25 +133,30 @@ public class RateLimitRequestFilter implements ResteasyReactiveContainerRequestF
                 typeNames[i] = types[i].getName();
             }
             EffectiveMethod method = methods.forMethodId(MethodIds.of(declaringClass, info.getName(), List.of(typeNames)));
-            if (method == null || method.pathArguments() == null) {
+            if (method == null || method.requestArguments() == null) {
                 return UNDECIDED;
             }
             RateLimitExceededException sample = new RateLimitExceededException(List.of());
             var mapper = request.getDeployment().getExceptionMapper()
                     .getExceptionMapper(RateLimitExceededException.class, request, sample);
             boolean ownRefusal = mapper != null && mapper.getValue() instanceof RateLimitExceededExceptionMapper;
-            return new Endpoint(method, method.pathArguments(), ownRefusal);
+            return new Endpoint(method, method.requestArguments(), ownRefusal);
         }
 
-        /** The arguments the decision reads, from the matched path; {@code null} when it reads none. */
+        /** The arguments the decision reads, from the request; {@code null} when it reads none. */
         Object[] arguments(ResteasyReactiveRequestContext request) {
-            if (pathArguments.length == 0) {
+            if (requestArguments.length == 0) {
                 return null;
             }
-            Object[] arguments = new Object[pathArguments.length];
-            for (int i = 0; i < pathArguments.length; i++) {
-                if (pathArguments[i] != null) {
-                    arguments[i] = request.getPathParameter(pathArguments[i], true);
+            Object[] arguments = new Object[requestArguments.length];
+            for (int i = 0; i < requestArguments.length; i++) {
+                RequestParameter parameter = requestArguments[i];
+                if (parameter != null) {
+                    arguments[i] = switch (parameter.getSource()) {
+                        case PATH -> request.getPathParameter(parameter.getName(), true);
+                        case QUERY -> request.getQueryParameter(parameter.getName(), true, false);
+                        case HEADER -> request.getHeader(parameter.getName(), true);
+                    };
                 }
             }
             return arguments;

@@ -1,7 +1,6 @@
 package io.quarkiverse.ratelimit.runtime.limit;
 
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
@@ -17,7 +16,7 @@ public final class EffectiveMethod {
     private final MethodLimits limits;
     private final Map<String, MethodLimits> byPlan;
     private final TenantRule tenantRule;
-    private final String[] pathArguments;
+    private final RequestParameter[] requestArguments;
 
     /** @param tenantPathParameter the parameter that names the tenant for the path-parameter tenant source */
     EffectiveMethod(MethodLimits limits, Map<String, MethodLimits> byPlan, TenantRule tenantRule,
@@ -25,20 +24,22 @@ public final class EffectiveMethod {
         this.limits = limits;
         this.byPlan = Map.copyOf(byPlan);
         this.tenantRule = tenantRule;
-        this.pathArguments = pathArguments(limits, tenantRule, tenantPathParameter);
+        this.requestArguments = requestArguments(limits, tenantRule, tenantPathParameter);
     }
 
     /**
-     * The path parameter each argument position holds that the call's keys or tenant read, where every such argument is
-     * a {@code String} path parameter: then a call can be decided from the matched request before its arguments exist.
-     * Empty when the call reads no argument; {@code null} when it reads one the request does not hold as such (a query
-     * or body value, a converted type), and only the method's arguments can decide it.
+     * The request parameter each argument position holds that the call's keys or tenant read, where the request holds
+     * every such argument as the method receives it ({@link RequestParameter}): then a call can be decided from the
+     * request before its arguments exist. Empty when the call reads no argument; {@code null} when it reads one the
+     * request does not hold as such (a body value, a converted type, a parameter with a default), and only the
+     * method's arguments can decide it.
      */
-    public String[] pathArguments() {
-        return pathArguments;
+    public RequestParameter[] requestArguments() {
+        return requestArguments;
     }
 
-    private static String[] pathArguments(MethodLimits limits, TenantRule rule, String tenantPathParameter) {
+    private static RequestParameter[] requestArguments(MethodLimits limits, TenantRule rule,
+            String tenantPathParameter) {
         TreeSet<Integer> read = new TreeSet<>();
         limits.getLimits().forEach(limit -> read.addAll(limit.getKeyParameters()));
         if (rule != null && rule.source() == TenantSource.PATH_PARAMETER) {
@@ -49,18 +50,16 @@ public final class EffectiveMethod {
             read.add(position);
         }
         if (read.isEmpty()) {
-            return new String[0];
+            return new RequestParameter[0];
         }
-        Map<Integer, String> byPosition = new HashMap<>();
-        limits.getPathParameters().forEach((name, position) -> byPosition.putIfAbsent(position, name));
-        String[] names = new String[read.last() + 1];
+        RequestParameter[] parameters = new RequestParameter[read.last() + 1];
         for (int position : read) {
-            names[position] = byPosition.get(position);
-            if (names[position] == null) {
+            parameters[position] = limits.getRequestParameters().get(position);
+            if (parameters[position] == null) {
                 return null;
             }
         }
-        return names;
+        return parameters;
     }
 
     /** The limits for a tenant on {@code plan} ({@code null}: no plan): the plan's values where it has some. */

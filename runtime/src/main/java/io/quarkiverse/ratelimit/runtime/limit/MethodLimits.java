@@ -15,7 +15,7 @@ public final class MethodLimits {
     private final String mixedScopeName;
     private final boolean needsClientAddress;
     private final Map<String, Integer> parameters;
-    private final Map<String, Integer> pathParameters;
+    private final Map<Integer, RequestParameter> requestParameters;
     private final int algorithmSet;
 
     public MethodLimits(List<LimitDefinition> limits, ReturnKind returnKind) {
@@ -24,16 +24,16 @@ public final class MethodLimits {
 
     /**
      * @param parameters the position of each named parameter of the method (JAX-RS name or Java name)
-     * @param pathParameters the position of each {@code String} path parameter of a REST endpoint, by its JAX-RS name:
-     *        what can be read from the request before the method's arguments exist
+     * @param requestParameters by position, the parameters of a REST endpoint the request holds as the method receives
+     *        them: what can be read before the method's arguments exist
      */
     @RecordableConstructor
     public MethodLimits(List<LimitDefinition> limits, ReturnKind returnKind, Map<String, Integer> parameters,
-            Map<String, Integer> pathParameters) {
+            Map<Integer, RequestParameter> requestParameters) {
         this.limits = List.copyOf(limits);
         this.returnKind = returnKind;
         this.parameters = Map.copyOf(parameters);
-        this.pathParameters = Map.copyOf(pathParameters);
+        this.requestParameters = Map.copyOf(requestParameters);
         this.refunds = this.limits.stream()
                 .anyMatch(limit -> !limit.getRefundOn().isEmpty() || limit.isRefundOnServerError());
         this.mixedScopeName = mixedScopeName(this.limits);
@@ -56,14 +56,14 @@ public final class MethodLimits {
         return parameters;
     }
 
-    /** The position of each {@code String} path parameter of a REST endpoint, by its JAX-RS name. */
-    public Map<String, Integer> getPathParameters() {
-        return pathParameters;
+    /** By position, the parameters of a REST endpoint the request holds as the method receives them. */
+    public Map<Integer, RequestParameter> getRequestParameters() {
+        return requestParameters;
     }
 
     /** The same method with other limit values (configuration); the key layout must not change. */
     public MethodLimits withLimits(List<LimitDefinition> configured) {
-        return new MethodLimits(configured, returnKind, parameters, pathParameters);
+        return new MethodLimits(configured, returnKind, parameters, requestParameters);
     }
 
     /** The algorithms of the method's limits: which script decides its calls ({@link AlgorithmSet}). */
