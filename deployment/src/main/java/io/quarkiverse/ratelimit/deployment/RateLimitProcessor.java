@@ -36,6 +36,7 @@ import io.quarkiverse.ratelimit.runtime.decide.DecisionGuard;
 import io.quarkiverse.ratelimit.runtime.decide.FailureModes;
 import io.quarkiverse.ratelimit.runtime.decide.GuardedRedis;
 import io.quarkiverse.ratelimit.runtime.decide.ProgrammaticRateLimiter;
+import io.quarkiverse.ratelimit.runtime.decide.QuotaThresholds;
 import io.quarkiverse.ratelimit.runtime.http.ConcurrencyLimitExceededExceptionMapper;
 import io.quarkiverse.ratelimit.runtime.http.RateLimitExceededExceptionMapper;
 import io.quarkiverse.ratelimit.runtime.http.RateLimitRequestFilter;
@@ -122,7 +123,8 @@ class RateLimitProcessor {
     AdditionalBeanBuildItem beans() {
         return AdditionalBeanBuildItem.builder()
                 .addBeanClasses(RateLimitInterceptor.class, CallAdmitter.class, RedisDecisions.class,
-                        DecisionGuard.class, GuardedRedis.class, FailureModes.class, ProgrammaticRateLimiter.class,
+                        DecisionGuard.class, QuotaThresholds.class, GuardedRedis.class, FailureModes.class,
+                        ProgrammaticRateLimiter.class,
                         ConcurrencyLeases.class,
                         ConcurrencyLimitInterceptor.class,
                         ScriptRunner.class, RedisTransport.class, ClusterNodes.class, InvalidationChannel.class,

@@ -44,6 +44,13 @@ public final class ConfigChecks {
         notDefault("quarkus.rate-limit.failure-mode", config.failureMode());
         positive("quarkus.rate-limit.pipelined-connections", config.pipelinedConnections());
         positive("quarkus.rate-limit.max-decisions-per-call", config.maxDecisionsPerCall());
+        config.thresholds().ifPresent(thresholds -> thresholds.forEach(percent -> {
+            if (percent < 1 || percent > 100) {
+                throw new ConfigurationException("quarkus.rate-limit.thresholds holds " + percent
+                        + ", but a threshold is a share of the limit from 1 to 100 percent",
+                        Set.of("quarkus.rate-limit.thresholds"));
+            }
+        }));
         if (config.durable().replicas() < 0) {
             throw new ConfigurationException("quarkus.rate-limit.durable.replicas must be 0 (off) or more, but is "
                     + config.durable().replicas(), Set.of("quarkus.rate-limit.durable.replicas"));

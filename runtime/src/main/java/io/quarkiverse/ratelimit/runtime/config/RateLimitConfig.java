@@ -137,6 +137,15 @@ public interface RateLimitConfig {
     @WithDefault("64")
     int maxDecisionsPerCall();
 
+    /**
+     * Shares of a limit, in percent from 1 to 100 (for example {@code 80,90,100}), at which a
+     * {@code QuotaThresholdReached} CDI event is fired (asynchronously: observe it with {@code @ObservesAsync}) and
+     * {@code rate_limit_thresholds_reached_total} counts: when a call takes a tenant's use of a limit to that share,
+     * once per threshold, limit, tenant and period (the limit's window, aligned to the epoch) across every instance,
+     * which one marker key in Redis per crossing ensures. None when not set.
+     */
+    Optional<List<Integer>> thresholds();
+
     /** The circuit breaker that stops calling Redis after repeated failures. */
     CircuitBreaker circuitBreaker();
 

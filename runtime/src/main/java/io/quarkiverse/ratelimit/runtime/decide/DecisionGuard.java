@@ -34,13 +34,16 @@ public class DecisionGuard {
     private final FailureModes failureModes;
     private final RateLimitMetrics metrics;
     private final DecisionTracing tracing;
+    private final QuotaThresholds thresholds;
     private final Duration decisionTimeout;
     private final LongAdder cachedRefusals = new LongAdder();
     /** {@code null} when refusals are not cached ({@code refusal-cache.enabled=false}). */
     private final RefusalCache refusals;
 
     DecisionGuard(RedisDecisions redis, GuardedRedis guarded, FailureModes failureModes, RateLimitConfig config,
-            RateLimitMetrics metrics, DecisionTracing tracing, InvalidationChannel invalidations) {
+            RateLimitMetrics metrics, DecisionTracing tracing, InvalidationChannel invalidations,
+            QuotaThresholds thresholds) {
+        this.thresholds = thresholds;
         this.redis = redis;
         this.guarded = guarded;
         this.failureModes = failureModes;
@@ -103,7 +106,10 @@ public class DecisionGuard {
             // a reply that comes after the failure mode decided is still Redis's word on the refusal
             return redis.decide(keys, limits, shadow)
                     .onSuccess(decisions -> refusals.remember(keys, limits, decisions, sent, stamp));
-        }, decisions -> decided(decisions, DecidedBy.REDIS, shadow, tenant, span),
+        }, decisions -> {
+            decided(decisions, DecidedBy.REDIS, shadow, tenant, span);
+            thresholds.decided(keys, limits, decisions, shadow, tenant);
+        },
                 failure -> failureModes.decide(keys, limits, failure, tenant, span, shadow, node.breaker.retryAfter()),
                 shape);
     }

@@ -25,15 +25,15 @@ import io.smallrye.mutiny.Uni;
 @Singleton
 public class ProgrammaticRateLimiter implements RateLimiter {
 
-    private final DecisionGuard limiter;
+    private final DecisionGuard guard;
     private final ConcurrencyLeases concurrency;
     private final RateLimitKeys keys;
     private final RunTimeLimits runTimeLimits;
 
-    ProgrammaticRateLimiter(DecisionGuard limiter, ConcurrencyLeases concurrency,
+    ProgrammaticRateLimiter(DecisionGuard guard, ConcurrencyLeases concurrency,
             RateLimitKeys keys, RunTimeLimits runTimeLimits) {
         this.runTimeLimits = runTimeLimits;
-        this.limiter = limiter;
+        this.guard = guard;
         this.concurrency = concurrency;
         this.keys = keys;
     }
@@ -50,7 +50,7 @@ public class ProgrammaticRateLimiter implements RateLimiter {
         String tag = tag(tenant);
         List<LimitDefinition> definitions = runTimeLimits.apply(List.of(definition(limit, checkedCost(limit, cost))),
                 tag);
-        return limiter.acquire(keys.keys(tag, definitions), definitions, tenant, ShadowMask.NONE,
+        return guard.acquire(keys.keys(tag, definitions), definitions, tenant, ShadowMask.NONE,
                 decisions -> decisions.get(0));
     }
 
@@ -65,7 +65,7 @@ public class ProgrammaticRateLimiter implements RateLimiter {
         }
         String tag = tag(tenant);
         List<LimitDefinition> applied = runTimeLimits.apply(definitions, tag);
-        return limiter.acquire(keys.keys(tag, applied), applied, tenant);
+        return guard.acquire(keys.keys(tag, applied), applied, tenant);
     }
 
     @Override
@@ -73,12 +73,12 @@ public class ProgrammaticRateLimiter implements RateLimiter {
         String tag = tag(tenant);
         List<LimitDefinition> definitions = runTimeLimits.apply(List.of(definition(limit, checkedCost(limit, cost))),
                 tag);
-        return limiter.refund(keys.keys(tag, definitions), definitions);
+        return guard.refund(keys.keys(tag, definitions), definitions);
     }
 
     @Override
     public Uni<Void> reset(RateLimit limit, String tenant) {
-        return limiter.reset(List.of(keys.key(tag(tenant), definition(limit, 0))));
+        return guard.reset(List.of(keys.key(tag(tenant), definition(limit, 0))));
     }
 
     /** Units taken or given back at once: 0 up to what the limit holds at most (its burst, else the limit). */

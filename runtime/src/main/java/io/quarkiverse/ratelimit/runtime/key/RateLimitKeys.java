@@ -108,6 +108,14 @@ public class RateLimitKeys {
         return keys;
     }
 
+    /**
+     * The marker that a limit's key reached a threshold in a period, {@code <limit key>:th<percent>:<period>}: in the
+     * limit key's hash slot, written once ({@code SET NX}) by the instance whose call crossed it first.
+     */
+    public static String thresholdMarker(String limitKey, int percent, long period) {
+        return limitKey + ":th" + percent + ":" + period;
+    }
+
     /** The leases of a tenant's {@code @ConcurrencyLimited} calls: {@code <prefix>:{<tenant tag>}:<name>:cl}. */
     public String concurrencyKey(String tenantTag, String name) {
         return prefix + ":{" + tenantTag + "}:" + name + ":cl";

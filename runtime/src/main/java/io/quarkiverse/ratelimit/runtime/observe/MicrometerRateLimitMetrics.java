@@ -42,6 +42,7 @@ public class MicrometerRateLimitMetrics implements RateLimitMetrics {
     static final String CIRCUIT_TRANSITIONS = "rate_limit.circuit.transitions";
     static final String SCRIPT_RELOADS = "rate_limit.redis.script_reloads";
     static final String CONCURRENCY_REJECTED = "rate_limit.concurrency.rejected";
+    static final String THRESHOLDS_REACHED = "rate_limit.thresholds.reached";
 
     /** The histogram's buckets: a decision takes well under a millisecond; 50 ms is the alert; 1 s the timeout. */
     private static final Duration[] LATENCY_BUCKETS = {
@@ -201,6 +202,15 @@ public class MicrometerRateLimitMetrics implements RateLimitMetrics {
     public void concurrencyRejected(String limit) {
         if (enabled) {
             concurrencyRejections(limit).increment();
+        }
+    }
+
+    @Override
+    public void thresholdReached(String limit, int percent) {
+        if (enabled) {
+            Counter.builder(THRESHOLDS_REACHED)
+                    .description("Thresholds of a limit's use reached, once per threshold, tenant and period")
+                    .tag("limit", limit).tag("threshold", Integer.toString(percent)).register(registry).increment();
         }
     }
 

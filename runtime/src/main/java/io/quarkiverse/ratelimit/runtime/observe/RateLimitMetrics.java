@@ -39,6 +39,10 @@ public interface RateLimitMetrics {
     /** A concurrency lease refused because the tenant's limit was in flight. */
     void concurrencyRejected(String limit);
 
+    /** A limit's use reached a threshold (a {@code QuotaThresholdReached} event), once across the fleet. */
+    default void thresholdReached(String limit, int percent) {
+    }
+
     /** Where the circuit state comes from (the worst of the breakers: one per cluster master). */
     default void circuitStateFrom(Supplier<CircuitBreakerTransition.State> state) {
     }

@@ -63,8 +63,10 @@ class KeyLayoutTest {
     }
 
     @Test
-    void concurrencyLeasesRunTimeLimitsSwitchesAndTheInvalidationChannel() {
+    void concurrencyLeasesThresholdMarkersRunTimeLimitsSwitchesAndTheInvalidationChannel() {
         assertThat(keys.concurrencyKey("acme", "reports")).isEqualTo("rate-limit:{acme}:reports:cl");
+        assertThat(RateLimitKeys.thresholdMarker("rate-limit:{acme}:search:fw", 80, 20416))
+                .isEqualTo("rate-limit:{acme}:search:fw:th80:20416");
         assertThat(keys.runTimeLimitsKey()).isEqualTo("rate-limit:{~run-time-limits}");
         assertThat(keys.runTimeLimitsVersionKey()).isEqualTo("rate-limit:{~run-time-limits}:version");
         assertThat(keys.switchesKey()).isEqualTo("rate-limit:{~run-time-limits}:switches");
