@@ -5,13 +5,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.matchesPattern;
 
-import java.time.Duration;
 import java.util.Map;
 import java.util.UUID;
 
 import jakarta.inject.Inject;
 
-import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 
 import io.quarkiverse.ratelimit.RateLimitAdmin;
@@ -32,9 +30,6 @@ class DocumentedExamplesTest {
 
     @Inject
     RateLimitAdmin admin;
-
-    @Inject
-    QuotaAlerts alerts;
 
     @Test
     void theSearchIsLimitedToFivePerTenSeconds() {
@@ -67,20 +62,6 @@ class DocumentedExamplesTest {
         given().header("X-Tenant-Id", tenant).post("/emails").then().statusCode(429);
         given().header("X-Tenant-Id", tenant).post("/emails/bounced").then().statusCode(204);
         given().header("X-Tenant-Id", tenant).post("/emails").then().statusCode(200);
-    }
-
-    @Test
-    void theQuotaAlertsTellATenantAtEightyAndAHundredPercent() {
-        String tenant = tenant();
-        for (int i = 0; i < 10; i++) {
-            given().header("X-Tenant-Id", tenant).post("/emails").then().statusCode(200);
-        }
-        given().header("X-Tenant-Id", tenant).post("/emails").then().statusCode(429);
-
-        Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> alerts.sentTo(tenant).size() >= 2);
-        assertThat(alerts.sentTo(tenant)).containsExactlyInAnyOrder(
-                tenant + ": You have used 80 % of your quota 'emails': 8 of 10 this period",
-                tenant + ": You have used 100 % of your quota 'emails': 10 of 10 this period");
     }
 
     @Test
