@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.function.Supplier;
 
 import jakarta.enterprise.inject.spi.DeploymentException;
 import jakarta.inject.Singleton;
@@ -162,8 +163,7 @@ class RateLimitProcessor {
         for (RateLimitedMethodBuildItem method : methods) {
             byMethodId.put(method.methodId(), method.limits());
         }
-        return SyntheticBeanBuildItem.configure(DeclaredLimits.class).scope(Singleton.class).unremovable()
-                .supplier(recorder.rateLimitedMethods(byMethodId)).done();
+        return recorded(DeclaredLimits.class, recorder.rateLimitedMethods(byMethodId));
     }
 
     @BuildStep
@@ -174,15 +174,18 @@ class RateLimitProcessor {
         for (ConcurrencyLimitedMethodBuildItem method : methods) {
             byMethodId.put(method.methodId(), method.limit());
         }
-        return SyntheticBeanBuildItem.configure(DeclaredConcurrencyLimits.class).scope(Singleton.class).unremovable()
-                .supplier(recorder.concurrencyLimitedMethods(byMethodId)).done();
+        return recorded(DeclaredConcurrencyLimits.class, recorder.concurrencyLimitedMethods(byMethodId));
     }
 
     @BuildStep
     @Record(STATIC_INIT)
     SyntheticBeanBuildItem recordCapabilities(RateLimitRecorder recorder, Capabilities capabilities) {
-        return SyntheticBeanBuildItem.configure(BuildCapabilities.class).scope(Singleton.class).unremovable()
-                .supplier(recorder.capabilities(tokensAvailable(capabilities))).done();
+        return recorded(BuildCapabilities.class, recorder.capabilities(tokensAvailable(capabilities)));
+    }
+
+    /** A singleton bean whose instance the build recorded. */
+    private static <T> SyntheticBeanBuildItem recorded(Class<T> type, Supplier<T> instance) {
+        return SyntheticBeanBuildItem.configure(type).scope(Singleton.class).unremovable().supplier(instance).done();
     }
 
     /** Reports every annotation problem at once, plus limited methods the interceptor cannot reach. */
