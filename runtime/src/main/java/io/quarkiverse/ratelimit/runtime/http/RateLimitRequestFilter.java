@@ -69,10 +69,13 @@ public class RateLimitRequestFilter implements ResteasyReactiveContainerRequestF
             return;
         }
         RoutingContext routing = request.unwrap(RoutingContext.class);
-        Object[] arguments = endpoint.arguments(request);
         context.suspend();
-        admitter().decide(endpoint.method, routing, arguments, decision -> decision)
-                .subscribe().withSubscriber(new Answer(context, routing, endpoint));
+        try {
+            admitter().decide(endpoint.method, routing, endpoint.arguments(request), decision -> decision)
+                    .subscribe().withSubscriber(new Answer(context, routing, endpoint));
+        } catch (RuntimeException e) {
+            context.resume(e); // a suspended request must go on, whatever failed
+        }
     }
 
     private Endpoint endpoint(ResteasyReactiveRequestContext request) {
