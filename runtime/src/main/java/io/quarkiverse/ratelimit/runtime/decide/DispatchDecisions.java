@@ -14,9 +14,12 @@ public final class DispatchDecisions {
     private DispatchDecisions() {
     }
 
-    /** Records that {@code method}'s call on {@code request} was admitted with {@code admission}. */
+    /**
+     * Records that {@code method}'s call on {@code request} was admitted with {@code admission}. Most admissions hold
+     * nothing: then the method itself is recorded, without an allocation per request.
+     */
     public static void admitted(RoutingContext request, EffectiveMethod method, Admission admission) {
-        request.put(KEY, new Admitted(method, admission));
+        request.put(KEY, admission.holdsNothing() ? method : new Admitted(method, admission));
     }
 
     /**
@@ -27,12 +30,13 @@ public final class DispatchDecisions {
         if (request == null) {
             return null;
         }
-        Admitted admitted = request.get(KEY);
-        if (admitted == null || admitted.method != method) {
-            return null;
+        Object recorded = request.get(KEY);
+        Admission admission = recorded == method ? Admission.NONE
+                : recorded instanceof Admitted admitted && admitted.method == method ? admitted.admission : null;
+        if (admission != null) {
+            request.remove(KEY);
         }
-        request.remove(KEY);
-        return admitted.admission;
+        return admission;
     }
 
     private record Admitted(EffectiveMethod method, Admission admission) {

@@ -49,12 +49,10 @@ public class RateLimitRequestFilter implements ResteasyReactiveContainerRequestF
     private final InjectableInstance<EffectiveLimits> configuredMethods;
     private final InjectableInstance<CallAdmitter> configuredAdmitter;
     private final Map<RuntimeResource, Endpoint> endpoints = new ConcurrentHashMap<>();
-    private volatile EffectiveLimits methods;
-    private volatile CallAdmitter admitter;
 
     /**
      * Quarkus REST creates its filters at static init, before the run-time configuration the limits need exists: they
-     * are looked up at the first request.
+     * are looked up at the first request of each endpoint, which keeps them.
      */
     RateLimitRequestFilter(InjectableInstance<EffectiveLimits> methods, InjectableInstance<CallAdmitter> admitter) {
         this.configuredMethods = methods;
@@ -71,7 +69,7 @@ public class RateLimitRequestFilter implements ResteasyReactiveContainerRequestF
         RoutingContext routing = request.unwrap(RoutingContext.class);
         context.suspend();
         try {
-            admitter().decide(endpoint.method, routing, endpoint.arguments(request), decision -> decision)
+            endpoint.admitter.decide(endpoint.method, routing, endpoint.arguments(request), decision -> decision)
                     .subscribe().withSubscriber(new Answer(context, routing, endpoint));
         } catch (RuntimeException e) {
             context.resume(e); // a suspended request must go on, whatever failed
@@ -85,45 +83,33 @@ public class RateLimitRequestFilter implements ResteasyReactiveContainerRequestF
         }
         Endpoint endpoint = endpoints.get(target);
         if (endpoint == null) {
-            endpoint = endpoints.computeIfAbsent(target, ignored -> Endpoint.of(methods(), request));
+            endpoint = endpoints.computeIfAbsent(target,
+                    ignored -> Endpoint.of(configuredMethods.get(), configuredAdmitter.get(), request));
         }
         return endpoint;
-    }
-
-    private EffectiveLimits methods() {
-        EffectiveLimits resolved = methods;
-        if (resolved == null) {
-            methods = resolved = configuredMethods.get();
-        }
-        return resolved;
-    }
-
-    private CallAdmitter admitter() {
-        CallAdmitter resolved = admitter;
-        if (resolved == null) {
-            admitter = resolved = configuredAdmitter.get();
-        }
-        return resolved;
     }
 
     /** A resource method as this filter decides it; {@link #UNDECIDED} for one it leaves alone. */
     private static final class Endpoint {
 
-        static final Endpoint UNDECIDED = new Endpoint(null, null, false);
+        static final Endpoint UNDECIDED = new Endpoint(null, null, null, false);
 
         final EffectiveMethod method;
+        final CallAdmitter admitter;
         /** The request parameter to read for each argument position the decision reads (null: not read). */
         final RequestParameter[] requestArguments;
         /** Whether this extension's mapper answers a refusal here (else the application's own does). */
         final boolean ownRefusal;
 
-        private Endpoint(EffectiveMethod method, RequestParameter[] requestArguments, boolean ownRefusal) {
+        private Endpoint(EffectiveMethod method, CallAdmitter admitter, RequestParameter[] requestArguments,
+                boolean ownRefusal) {
             this.method = method;
+            this.admitter = admitter;
             this.requestArguments = requestArguments;
             this.ownRefusal = ownRefusal;
         }
 
-        static Endpoint of(EffectiveLimits methods, ResteasyReactiveRequestContext request) {
+        static Endpoint of(EffectiveLimits methods, CallAdmitter admitter, ResteasyReactiveRequestContext request) {
             ResteasyReactiveResourceInfo info = request.getResteasyReactiveResourceInfo();
             if (info == null) {
                 return UNDECIDED;
@@ -135,7 +121,7 @@ public class RateLimitRequestFilter implements ResteasyReactiveContainerRequestF
             for (int i = 0; i < types.length; i++) {
                 typeNames[i] = types[i].getName();
             }
-            EffectiveMethod method = methods.forMethodId(MethodIds.of(declaringClass, info.getName(), List.of(typeNames)));
+            EffectiveMethod method = methods.all().get(MethodIds.of(declaringClass, info.getName(), List.of(typeNames)));
             if (method == null || method.requestArguments() == null) {
                 return UNDECIDED;
             }
@@ -143,7 +129,7 @@ public class RateLimitRequestFilter implements ResteasyReactiveContainerRequestF
             var mapper = request.getDeployment().getExceptionMapper()
                     .getExceptionMapper(RateLimitExceededException.class, request, sample);
             boolean ownRefusal = mapper != null && mapper.getValue() instanceof RateLimitExceededExceptionMapper;
-            return new Endpoint(method, method.requestArguments(), ownRefusal);
+            return new Endpoint(method, admitter, method.requestArguments(), ownRefusal);
         }
 
         /** The arguments the decision reads, from the request; {@code null} when it reads none. */

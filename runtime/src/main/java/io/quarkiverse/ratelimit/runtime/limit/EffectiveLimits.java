@@ -73,11 +73,6 @@ public class EffectiveLimits {
         return configured;
     }
 
-    /** The configured limits of the method of that {@link MethodIds id}; {@code null} when it has none. */
-    public EffectiveMethod forMethodId(String methodId) {
-        return byMethodId.get(methodId);
-    }
-
     /** The sets of algorithms the calls of every method (and plan) use, as {@code RateLimitScripts} takes them. */
     public Set<Integer> algorithmSets() {
         Set<Integer> sets = new TreeSet<>();
