@@ -16,6 +16,8 @@
 -- State: the TAT in whole microseconds, an integer (Redis stores it in the key's object, with no string
 -- allocation), rounded to the nearest microsecond. An absent key means TAT = now.
 -- TTL: until the TAT (the key then says nothing an absent one would not). O(1).
+-- Reserves: a call checked at a later time than now is recorded at that time (the TAT moves on from
+-- there), so a call that waits holds its slot and every later call comes after it.
 
 local function check(key, now_us, limit, window_us, cost, burst)
   local tat = redis.call('GET', key)
@@ -62,4 +64,4 @@ local function refund(key, now_us, limit, window_us, cost, burst)
     string.format('%d', math.max(1, math.ceil(ahead / (limit * 1000)))))
 end
 
-return { check = check, commit = commit, refund = refund }
+return { check = check, commit = commit, refund = refund, reserves = true }

@@ -12,12 +12,16 @@
 --   ARGV[2 + ARGS_PER_LIMIT * #KEYS] optional, rate_limit.lua only: the shadow mask, one character per
 --                                    limit, '1' for a limit in shadow mode (its refusal does not refuse
 --                                    the call); absent or '' when every limit is enforced
+--   ARGV[3 + ARGS_PER_LIMIT * #KEYS] optional, rate_limit.lua only: how long the call may wait for a later
+--                                    slot, in ms (absent, '' or 0: it may not wait; the shadow mask is then
+--                                    '' when there is none)
 --
 --   clock(ARGV)             the clock in whole microseconds
 --   limit_args(ARGV, i)     limit i's algorithm module name, limit, window_us (the window in
 --                           microseconds), cost and burst (0 replaced by the limit)
 --   shadowed(KEYS, ARGV, i) whether limit i is in shadow mode
 --   announce(KEYS, channel) publishes KEYS on the invalidation channel (nothing when channel is nil or '')
+--   max_wait_ms(KEYS, ARGV) how long the call may wait for a later slot, in ms; 0 when it may not
 --
 -- Every algorithm module (lua/<algorithm>.lua) returns { check = ..., commit = ..., refund = ... }:
 --   check(key, now_us, limit, window_us, cost, burst) -> allowed (1 | 0), remaining, reset_ms,
@@ -25,6 +29,9 @@
 --     values for commit; it writes nothing
 --   commit(key, ...) records the admitted call from the values check returned
 --   refund(key, now_us, limit, window_us, cost, burst) gives back what an admitted call consumed
+--   reserves = true in a module that can record a call at a later time than now (a reservation):
+--     check works for any now_us at or after the clock, future included, and, when it admits, returns
+--     exactly two values for commit, the state and its TTL in ms counted from that now_us
 -- Plain values rather than tables or closures: each table or closure is an allocation per decision.
 -- Numbers in strings (arguments, TIME, stored values) are read by arithmetic, `s + 0`, not tonumber(s):
 -- tonumber parses the string twice (lua_isnumber, then lua_tonumber, each a strtod) behind a C call, and
@@ -62,6 +69,15 @@ local function announce(KEYS, channel)
   if channel ~= nil and channel ~= '' then
     redis.call('PUBLISH', channel, table.concat(KEYS, '\n'))
   end
+end
+
+-- how long the call may wait for a later slot, in ms: 0 when it may not (read only when a limit refuses)
+local function max_wait_ms(KEYS, ARGV)
+  local wait = ARGV[3 + ARGS_PER_LIMIT * #KEYS]
+  if wait == nil or wait == '' then
+    return 0
+  end
+  return wait + 0
 end
 
 -- The usual cost ('1') and burst ('0', the limit) are compared as strings: parsing a number (strtod) is a

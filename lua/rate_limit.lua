@@ -3,8 +3,12 @@
 -- A limit in shadow mode (the mask after the limits' arguments) cannot refuse the call: when only shadow
 -- limits refuse, the call proceeds and every limit that admits it records it, exactly as if the refusing
 -- shadow limits were not there; a refusing shadow limit records nothing, as when enforced.
--- Runs after lua/prelude.lua (clock, limit_args, shadowed) and ALGORITHMS, the table of the algorithm
--- modules (lua/<algorithm>.lua) by name.
+-- A call that may wait (ARGV's max wait) and is refused only by limits whose modules reserve, each giving
+-- a retry time within the max wait, is not refused: its slot is the latest of those retry times, every
+-- limit records the call at that time (a reservation), and the reply says how long it waits. Later calls
+-- queue behind it, first come first served across every instance, since the state already holds it.
+-- Runs after lua/prelude.lua (clock, limit_args, shadowed, max_wait_ms) and ALGORITHMS, the table of the
+-- algorithm modules (lua/<algorithm>.lua) by name.
 --
 -- KEYS[i]   the state of limit i; all KEYS of a call share one hash tag, so one cluster slot
 -- ARGV      as lua/prelude.lua lays it out: the clock, then algorithm, limit, window_ms, cost and burst
@@ -14,8 +18,63 @@
 --   allowed         1 if limit i admits the call, 0 if it refuses it
 --   remaining       units left after the call (when the call is refused: left now, nothing was consumed)
 --   reset_ms        milliseconds until the full limit is available again
---   retry_after_ms  0 if limit i admits; else milliseconds until this cost fits, -1 if it never can
--- Cost: one module call per limit, each O(1) except the sliding log (O(log n) in its entries).
+--   retry_after_ms  0 if limit i admits at once; when it admits a call that waits, the wait (the same
+--                   for every limit); else milliseconds until this cost fits, -1 if it never can
+-- Cost: one module call per limit, each O(1) except the sliding log (O(log n) in its entries); a call that
+-- waits, two.
+
+-- The refused call's reservation, when it may wait for one (see above): the replies, or nil to refuse it.
+-- `refused` holds the replies of the decision at now_us.
+local function reservation(KEYS, ARGV, now_us, refused)
+  local max_wait = max_wait_ms(KEYS, ARGV)
+  if max_wait <= 0 then
+    return nil
+  end
+  local wait_ms = 0
+  for i = 1, #KEYS do
+    local at = 4 * (i - 1)
+    if refused[at + 1] == 0 and not shadowed(KEYS, ARGV, i) then
+      local retry_ms = refused[at + 4]
+      if retry_ms < 0 or retry_ms > max_wait then
+        return nil
+      end
+      wait_ms = math.max(wait_ms, retry_ms)
+    end
+  end
+  if wait_ms == 0 then
+    return nil -- only shadow limits refused
+  end
+  local at_us = now_us + wait_ms * 1000
+  local replies, names, states, ttls = {}, {}, {}, {}
+  for i = 1, #KEYS do
+    local name, limit, window_us, cost, burst = limit_args(ARGV, i)
+    names[i] = name
+    local algorithm = ALGORITHMS[name]
+    if not algorithm.reserves then
+      return nil
+    end
+    local allowed, remaining, reset_ms, retry_ms, state, ttl_ms =
+      algorithm.check(KEYS[i], at_us, limit, window_us, cost, burst)
+    local at = 4 * (i - 1)
+    if allowed == 1 then
+      replies[at + 1], replies[at + 2], replies[at + 3], replies[at + 4] = 1, remaining, reset_ms + wait_ms, wait_ms
+      states[i], ttls[i] = state, ttl_ms + wait_ms
+    elseif shadowed(KEYS, ARGV, i) then
+      if retry_ms >= 0 then
+        retry_ms = retry_ms + wait_ms
+      end
+      replies[at + 1], replies[at + 2], replies[at + 3], replies[at + 4] = 0, remaining, reset_ms + wait_ms, retry_ms
+    else
+      return nil -- cannot happen: at its retry time an enforced limit admits
+    end
+  end
+  for i = 1, #KEYS do
+    if states[i] then
+      ALGORITHMS[names[i]].commit(KEYS[i], states[i], ttls[i])
+    end
+  end
+  return replies
+end
 
 local function rate_limit(KEYS, ARGV)
   local now_us = clock(ARGV)
@@ -28,8 +87,10 @@ local function rate_limit(KEYS, ARGV)
       algorithm.check(KEYS[1], now_us, limit, window_us, cost, burst)
     if allowed == 1 then
       algorithm.commit(KEYS[1], s1, s2, s3, s4)
+      return { allowed, remaining, reset_ms, retry_ms }
     end
-    return { allowed, remaining, reset_ms, retry_ms }
+    local replies = { allowed, remaining, reset_ms, retry_ms }
+    return reservation(KEYS, ARGV, now_us, replies) or replies
   end
 
   local replies, commits, admitted = {}, {}, true
@@ -45,6 +106,12 @@ local function rate_limit(KEYS, ARGV)
     end
   end
 
+  if not admitted then
+    local reserved = reservation(KEYS, ARGV, now_us, replies)
+    if reserved then
+      return reserved
+    end
+  end
   for i = 1, #KEYS do
     local commit = commits[i]
     if admitted then

@@ -13,7 +13,12 @@
 --   refund     puts the tokens back, never above the bucket's capacity
 -- State: 24 bytes, three little-endian doubles (struct.pack '<ddd', exact integers): whole tokens, the
 -- fraction in units, the time in microseconds; packed, not printed, so reading and writing it costs no number
--- formatting or parsing. An absent key is a full bucket. TTL: until the bucket is full again (the key then says nothing an absent one would not). O(1).
+-- formatting or parsing. An absent key is a full bucket. TTL: until the bucket is full again (the key then
+-- says nothing an absent one would not). O(1).
+-- Reserves: a call checked at a later time than now is recorded as the bucket at that time, so the state's
+-- time may lie ahead of the clock; the bucket now is then that state less what it gains until that time
+-- (fewer tokens, none while a reservation waits for them): never more than it holds. A clock that goes back (a failover to a replica whose clock is behind) is read the same way: the
+-- bucket holds fewer tokens, never more.
 
 -- the whole tokens and the fraction (units) in the bucket now
 local function tokens_at(key, now_us, limit, window_us, burst)
@@ -22,7 +27,7 @@ local function tokens_at(key, now_us, limit, window_us, burst)
     return burst, 0
   end
   local tokens, units, at_us = struct.unpack('<ddd', state)
-  units = units + math.max(0, now_us - at_us) * limit
+  units = units + (now_us - at_us) * limit -- negative when the state lies ahead (a reservation)
   local gained = math.floor(units / window_us)
   tokens = tokens + gained
   if tokens >= burst then
@@ -44,7 +49,7 @@ local function check(key, now_us, limit, window_us, cost, burst)
     if cost <= burst then
       retry_ms = math.max(1, refill_ms(cost, tokens, units, limit, window_us))
     end
-    return 0, tokens, refill_ms(burst, tokens, units, limit, window_us), retry_ms
+    return 0, math.max(0, tokens), refill_ms(burst, tokens, units, limit, window_us), retry_ms
   end
 
   local left = tokens - cost
@@ -70,4 +75,4 @@ local function refund(key, now_us, limit, window_us, cost, burst)
     string.format('%d', math.max(1, refill_ms(burst, tokens, units, limit, window_us))))
 end
 
-return { check = check, commit = commit, refund = refund }
+return { check = check, commit = commit, refund = refund, reserves = true }

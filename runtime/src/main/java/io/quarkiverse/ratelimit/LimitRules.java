@@ -65,6 +65,19 @@ public final class LimitRules {
                 : "a burst is a positive number of units, for the token bucket and GCRA only";
     }
 
+    /**
+     * How long a call may wait for a later slot: 0 (it may not), or a positive time for the token bucket and GCRA, the
+     * two algorithms that can hold a later slot for a call (a reservation) and queue every later call behind it.
+     */
+    public static String maxWait(long maxWaitMillis, Algorithm algorithm) {
+        if (maxWaitMillis < 0) {
+            return "it must not be negative (0: a refused call does not wait)";
+        }
+        return maxWaitMillis == 0 || algorithm == Algorithm.TOKEN_BUCKET || algorithm == Algorithm.GCRA ? null
+                : "only the token bucket and GCRA can hold a later slot for a call; " + algorithm
+                        + " counts calls in windows, where a waiting call would count in one window and run in another";
+    }
+
     /** Units one call consumes: at most what the limit can ever hold (its burst, else the limit). */
     public static String cost(long cost, long limit, long burst) {
         long capacity = burst > 0 ? burst : limit;

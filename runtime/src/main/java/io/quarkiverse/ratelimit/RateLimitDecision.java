@@ -15,7 +15,20 @@ import java.time.Duration;
  *        allowed; {@code null} when it never can (the cost exceeds the limit)
  * @param degraded whether Redis could not decide and the limit's {@link FailureMode} did (this instance's local
  *        limiter, or fail-open)
+ * @param waitTime when allowed, how long the call waits for the later slot Redis reserved for it (its limits'
+ *        {@code maxWait}) before it proceeds; {@link Duration#ZERO} when it proceeds at once or was refused
  */
 public record RateLimitDecision(String limitName, long limit, Duration window, boolean allowed, long remaining,
-        Duration resetAfter, Duration retryAfter, boolean degraded) {
+        Duration resetAfter, Duration retryAfter, boolean degraded, Duration waitTime) {
+
+    /** A decision whose call does not wait. */
+    public RateLimitDecision(String limitName, long limit, Duration window, boolean allowed, long remaining,
+            Duration resetAfter, Duration retryAfter, boolean degraded) {
+        this(limitName, limit, window, allowed, remaining, resetAfter, retryAfter, degraded, Duration.ZERO);
+    }
+
+    /** Whether the call was admitted for a later slot, for which it waits ({@link #waitTime()}). */
+    public boolean waits() {
+        return allowed && !waitTime.isZero();
+    }
 }

@@ -6,6 +6,7 @@ import java.util.Objects;
 
 import io.quarkiverse.ratelimit.Algorithm;
 import io.quarkiverse.ratelimit.FailureMode;
+import io.quarkiverse.ratelimit.LimitRules;
 import io.quarkiverse.ratelimit.Scope;
 import io.quarkiverse.ratelimit.TenantSource;
 import io.quarkus.runtime.annotations.RecordableConstructor;
@@ -29,6 +30,7 @@ public final class LimitDefinition {
     private final List<Integer> keyParameters;
     private final Duration window;
     private final boolean cacheRefusals;
+    private final long maxWaitMillis;
 
     /**
      * A limit of {@code limit} units per {@code windowMillis} named {@code name}, built by name: the other values start
@@ -43,7 +45,7 @@ public final class LimitDefinition {
         return new Builder(name, limit, windowMillis).algorithm(algorithm).failureMode(failureMode).cost(cost)
                 .refundOn(refundOn).refundOnServerError(refundOnServerError).burst(burst).scope(scope).policy(policy)
                 .tenantSource(tenantSource).endpoint(endpoint).keyParameters(keyParameters)
-                .cacheRefusals(cacheRefusals);
+                .cacheRefusals(cacheRefusals).maxWait(maxWaitMillis);
     }
 
     /** This limit with another limit value (a run-time limit). */
@@ -62,13 +64,16 @@ public final class LimitDefinition {
      * @param endpoint the key segment of the HTTP method and path template when counted per endpoint, else {@code null}
      * @param keyParameters the positions of the method parameters whose values split the counter
      * @param cacheRefusals whether this instance may repeat a refusal of Redis locally until its retry time
+     * @param maxWaitMillis how long a call may wait for a later slot; 0 when a refused call does not wait
      * @see #builder(String, long, long) how code builds one; this constructor is for the build-time recorder
      */
     @RecordableConstructor
     public LimitDefinition(String name, long limit, long windowMillis, Algorithm algorithm, FailureMode failureMode,
             long cost, List<String> refundOn, boolean refundOnServerError, long burst, Scope scope, String policy,
-            TenantSource tenantSource, String endpoint, List<Integer> keyParameters, boolean cacheRefusals) {
+            TenantSource tenantSource, String endpoint, List<Integer> keyParameters, boolean cacheRefusals,
+            long maxWaitMillis) {
         this.cacheRefusals = cacheRefusals;
+        this.maxWaitMillis = maxWaitMillis;
         this.policy = policy;
         this.tenantSource = tenantSource;
         this.endpoint = endpoint;
@@ -89,6 +94,40 @@ public final class LimitDefinition {
     /** Whether this instance may repeat a refusal of Redis locally until its retry time. */
     public boolean isCacheRefusals() {
         return cacheRefusals;
+    }
+
+    /** How long a call may wait for a later slot (a reservation); 0 when a refused call does not wait. */
+    public long getMaxWaitMillis() {
+        return maxWaitMillis;
+    }
+
+    /**
+     * How long a call of {@code limits} may wait for its slot: the longest {@code maxWait} of its limits (a wait beyond
+     * the others' is still refused, since one limit's retry time alone exceeds it); 0 when none may wait.
+     */
+    public static long maxWaitMillis(List<LimitDefinition> limits) {
+        long maxWait = 0;
+        for (int i = 0; i < limits.size(); i++) {
+            maxWait = Math.max(maxWait, limits.get(i).maxWaitMillis);
+        }
+        return maxWait;
+    }
+
+    /**
+     * Why the limits of one call cannot wait together, {@code null} when they can: a call that waits is recorded in
+     * every one of its limits at the time it runs, which only the token bucket and GCRA can do.
+     */
+    public static String waitingCall(List<LimitDefinition> limits) {
+        if (maxWaitMillis(limits) == 0) {
+            return null;
+        }
+        for (LimitDefinition limit : limits) {
+            if (limit.maxWaitMillis == 0 && LimitRules.maxWait(1, limit.algorithm) != null) {
+                return "its calls may wait (maxWait), so every limit of it must be a TOKEN_BUCKET or GCRA, which hold a"
+                        + " waiting call's later slot; limit '" + limit.name + "' is " + limit.algorithm;
+            }
+        }
+        return null;
     }
 
     /** The named policy whose configuration applies, {@code null} for none. */
@@ -211,6 +250,7 @@ public final class LimitDefinition {
         private String endpoint;
         private List<Integer> keyParameters = List.of();
         private boolean cacheRefusals = true;
+        private long maxWaitMillis;
 
         private Builder(String name, long limit, long windowMillis) {
             this.name = name;
@@ -292,9 +332,16 @@ public final class LimitDefinition {
             return this;
         }
 
+        /** How long a call may wait for a later slot; 0 when a refused call does not wait. */
+        public Builder maxWait(long maxWaitMillis) {
+            this.maxWaitMillis = maxWaitMillis;
+            return this;
+        }
+
         public LimitDefinition build() {
             return new LimitDefinition(name, limit, windowMillis, algorithm, failureMode, cost, refundOn,
-                    refundOnServerError, burst, scope, policy, tenantSource, endpoint, keyParameters, cacheRefusals);
+                    refundOnServerError, burst, scope, policy, tenantSource, endpoint, keyParameters, cacheRefusals,
+                    maxWaitMillis);
         }
     }
 }

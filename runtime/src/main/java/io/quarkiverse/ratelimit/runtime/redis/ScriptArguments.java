@@ -38,17 +38,24 @@ public final class ScriptArguments {
     }
 
     /**
-     * {@code rate_limit.lua} with limits in shadow mode: the clock, each limit's values, then the shadow mask (one
-     * character per limit, {@code 1} for a limit in shadow mode); no mask when every limit is enforced.
+     * {@code rate_limit.lua}: the clock, each limit's values, then the shadow mask (one character per limit, {@code 1}
+     * for a limit in shadow mode; none when every limit is enforced), then how long the call may wait for a later slot
+     * in ms (none when it may not; the mask is then empty if there is none).
      */
     public static List<String> limits(String clock, List<LimitDefinition> limits, ShadowMask shadow) {
         List<String> args = limits(clock, limits);
+        long maxWait = LimitDefinition.maxWaitMillis(limits);
         if (!shadow.isEmpty()) {
             char[] mask = new char[limits.size()];
             for (int i = 0; i < mask.length; i++) {
                 mask[i] = shadow.contains(i) ? '1' : '0';
             }
             args.add(new String(mask));
+        } else if (maxWait > 0) {
+            args.add("");
+        }
+        if (maxWait > 0) {
+            args.add(Long.toString(maxWait));
         }
         return args;
     }

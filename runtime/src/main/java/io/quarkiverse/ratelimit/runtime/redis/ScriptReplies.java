@@ -21,17 +21,23 @@ public final class ScriptReplies {
     private ScriptReplies() {
     }
 
-    /** {@code rate_limit.lua}: four integers per limit, allowed, remaining, reset_ms, retry_after_ms (-1: never). */
+    /**
+     * {@code rate_limit.lua}: four integers per limit, allowed, remaining, reset_ms, retry_after_ms (-1: never; an
+     * admitted call's wait).
+     */
     public static List<RateLimitDecision> decisions(List<LimitDefinition> limits, Response reply) {
         List<RateLimitDecision> decisions = new ArrayList<>(limits.size());
         for (int i = 0; i < limits.size(); i++) {
             LimitDefinition limit = limits.get(i);
             int at = 4 * i;
+            boolean allowed = reply.get(at).toLong() == 1;
             long retryAfterMillis = reply.get(at + 3).toLong();
-            decisions.add(new RateLimitDecision(limit.getName(), limit.getLimit(), limit.window(),
-                    reply.get(at).toLong() == 1, Math.max(0, reply.get(at + 1).toLong()),
-                    Duration.ofMillis(reply.get(at + 2).toLong()),
-                    retryAfterMillis < 0 ? null : Duration.ofMillis(retryAfterMillis), false));
+            // an admitted call's retry time is its wait for a reserved slot (0: none)
+            Duration wait = allowed && retryAfterMillis > 0 ? Duration.ofMillis(retryAfterMillis) : Duration.ZERO;
+            decisions.add(new RateLimitDecision(limit.getName(), limit.getLimit(), limit.window(), allowed,
+                    Math.max(0, reply.get(at + 1).toLong()), Duration.ofMillis(reply.get(at + 2).toLong()),
+                    allowed ? Duration.ZERO : retryAfterMillis < 0 ? null : Duration.ofMillis(retryAfterMillis), false,
+                    wait));
         }
         return decisions;
     }

@@ -76,6 +76,23 @@ final class ScriptHarness implements AutoCloseable {
         return replies(reply);
     }
 
+    /** Several limits in one call that may wait up to {@code maxWaitMillis} for a later slot (a reservation). */
+    List<Reply> callAllWaiting(long nowMicros, long maxWaitMillis, Limit... limits) {
+        List<LimitDefinition> definitions = new ArrayList<>();
+        for (LimitDefinition definition : definitions(limits)) {
+            definitions.add(definition.toBuilder().maxWait(maxWaitMillis).build());
+        }
+        List<String> command = new ArrayList<>(List.of("EVAL", scripts.decide(AlgorithmSet.of(definitions)).source(),
+                Integer.toString(limits.length)));
+        for (Limit limit : limits) {
+            command.add(limit.key());
+        }
+        command.addAll(ScriptArguments.limits(Long.toString(nowMicros), definitions, ShadowMask.NONE));
+        @SuppressWarnings("unchecked")
+        List<Long> reply = (List<Long>) redis.command(command.toArray(String[]::new));
+        return replies(reply);
+    }
+
     /** The decision script's command for these limits, as the application sends it. */
     String[] decideCommand(long nowMicros, long shadowMask, Limit... limits) {
         return command(scripts.decide(AlgorithmSet.of(definitions(limits))), nowMicros, shadowMask,
