@@ -21,9 +21,11 @@ public final class RateLimit {
     private final Algorithm algorithm;
     private final FailureMode failureMode;
     private final long burst;
+    private final Duration maxWait;
 
     private RateLimit(String name, long limit, Duration window, Algorithm algorithm, FailureMode failureMode,
-            long burst) {
+            long burst, Duration maxWait) {
+        this.maxWait = maxWait;
         this.name = name;
         this.limit = limit;
         this.window = window;
@@ -43,18 +45,40 @@ public final class RateLimit {
         LimitRules.require("name \"" + name + "\"", LimitRules.name(name));
         LimitRules.require("Rate limit '" + name + "' has limit " + limit, LimitRules.limit(limit));
         LimitRules.require("Rate limit '" + name + "' has window " + window, LimitRules.durationMillis(window.toMillis()));
-        return new RateLimit(name, limit, window, Algorithm.SLIDING_WINDOW_COUNTER, FailureMode.DEFAULT, 0);
+        return new RateLimit(name, limit, window, Algorithm.SLIDING_WINDOW_COUNTER, FailureMode.DEFAULT, 0,
+                Duration.ZERO);
     }
 
-    /** The algorithm; the limit and a burst set earlier must suit it. */
+    /** The algorithm; the limit, and a burst and a maximum wait set earlier, must suit it. */
     public RateLimit algorithm(Algorithm algorithm) {
         LimitRules.require("Rate limit '" + name + "' has limit " + limit, LimitRules.limit(limit, algorithm));
         LimitRules.require("Rate limit '" + name + "' has burst " + burst, LimitRules.burst(burst, algorithm));
-        return new RateLimit(name, limit, window, Objects.requireNonNull(algorithm, "algorithm"), failureMode, burst);
+        LimitRules.require("Rate limit '" + name + "' has maxWait " + maxWait,
+                LimitRules.maxWait(maxWait.toMillis(), algorithm));
+        return new RateLimit(name, limit, window, Objects.requireNonNull(algorithm, "algorithm"), failureMode, burst,
+                maxWait);
     }
 
     public RateLimit failureMode(FailureMode failureMode) {
-        return new RateLimit(name, limit, window, algorithm, Objects.requireNonNull(failureMode, "failureMode"), burst);
+        return new RateLimit(name, limit, window, algorithm, Objects.requireNonNull(failureMode, "failureMode"), burst,
+                maxWait);
+    }
+
+    /**
+     * How long {@link RateLimiter#acquire} may wait for a later slot instead of being refused (see
+     * {@link RateLimited#maxWait()}); {@link Duration#ZERO}, the default, for never. {@link Algorithm#TOKEN_BUCKET} and
+     * {@link Algorithm#GCRA} only: set the algorithm first. {@code tryAcquire} never waits.
+     */
+    public RateLimit maxWait(Duration maxWait) {
+        Objects.requireNonNull(maxWait, "maxWait");
+        LimitRules.require("Rate limit '" + name + "' has maxWait " + maxWait,
+                LimitRules.maxWait(maxWait.isNegative() ? -1 : maxWait.toMillis(), algorithm));
+        return new RateLimit(name, limit, window, algorithm, failureMode, burst, maxWait);
+    }
+
+    /** {@link Duration#ZERO} when not set: {@link RateLimiter#acquire} does not wait. */
+    public Duration maxWait() {
+        return maxWait;
     }
 
     /**
@@ -63,7 +87,7 @@ public final class RateLimit {
      */
     public RateLimit burst(long burst) {
         LimitRules.require("Rate limit '" + name + "' has burst " + burst, LimitRules.burst(burst, algorithm));
-        return new RateLimit(name, limit, window, algorithm, failureMode, burst);
+        return new RateLimit(name, limit, window, algorithm, failureMode, burst, maxWait);
     }
 
     /** 0 when not set: the limit. */

@@ -148,6 +148,22 @@ public @interface RateLimited {
     @Nonbinding
     boolean cacheRefusals() default true;
 
+    /**
+     * How long a call may wait for its turn instead of being refused, in the syntax of {@link #window()}; empty (the
+     * default) or {@code 0}: a refused call does not wait. A call that may wait is not refused while its limits have a
+     * later slot for it within this time: one atomic script reserves the earliest slot every limit of the call admits,
+     * first come first served across every instance, and the call proceeds at that time without asking Redis again
+     * (waiting on a timer, never blocking an event loop; a blocking method waits on its worker thread). A call whose
+     * wait would be longer reserves nothing and is refused at once, as without waiting. A call given up while it waits
+     * (a cancelled {@code Uni}, a client gone) gives its slot back.
+     * <p>
+     * Only {@link Algorithm#TOKEN_BUCKET} and {@link Algorithm#GCRA} can hold a later slot, and every limit of a method
+     * whose calls wait must use one of them (a counting window would count a call in one window and run it in
+     * another); the longest {@code maxWait} of a method's limits applies to its calls. Checked at build time.
+     */
+    @Nonbinding
+    String maxWait() default "";
+
     /** Holds repeated {@link RateLimited} annotations. */
     @Retention(RUNTIME)
     @Target({ METHOD, TYPE })

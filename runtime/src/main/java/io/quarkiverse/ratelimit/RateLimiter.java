@@ -27,6 +27,35 @@ public interface RateLimiter {
      */
     Uni<List<RateLimitDecision>> tryAcquireAll(List<RateLimit> limits, String tenant);
 
+    /**
+     * Takes one unit of {@code limit} for {@code tenant}, waiting up to the limit's {@link RateLimit#maxWait()} for
+     * one: when none is left now but one comes within that time, Redis reserves that later slot for the call (first
+     * come, first served across every instance) and the {@code Uni} emits the admitting decision when the slot comes
+     * (on a timer: no thread waits). When the wait would be longer it reserves nothing and emits the refusal at once.
+     * Cancelling the {@code Uni} while it waits gives the slot back. For the calls of a client to an API with a quota
+     * (a carrier's 5 per second): send the call when the {@code Uni} emits an admitting decision.
+     */
+    default Uni<RateLimitDecision> acquire(RateLimit limit, String tenant) {
+        return acquire(limit, tenant, 1);
+    }
+
+    /** {@link #acquire(RateLimit, String)} for {@code cost} units. */
+    Uni<RateLimitDecision> acquire(RateLimit limit, String tenant, long cost);
+
+    /**
+     * {@link #acquire(RateLimit, String)} for one unit of every limit (for example a quota of 5 per second, 1,000 per
+     * minute and 50,000 per day), all or nothing in one atomic decision: the call waits for the earliest slot every limit
+     * admits, up to the longest {@code maxWait} of the limits. Every limit's {@link RateLimit#maxWait()} must be set or
+     * its algorithm must be {@link io.quarkiverse.ratelimit.Algorithm#TOKEN_BUCKET} or
+     * {@link io.quarkiverse.ratelimit.Algorithm#GCRA}, which hold a waiting call's later slot.
+     */
+    Uni<List<RateLimitDecision>> acquireAll(List<RateLimit> limits, String tenant);
+
+    /** Blocking {@link #acquire(RateLimit, String)}: the calling thread waits; never on an event-loop thread. */
+    default RateLimitDecision acquireAndAwait(RateLimit limit, String tenant) {
+        return acquire(limit, tenant).await().indefinitely();
+    }
+
     /** Blocking {@link #tryAcquire(RateLimit, String)}. */
     default RateLimitDecision tryAcquireAndAwait(RateLimit limit, String tenant) {
         return tryAcquire(limit, tenant).await().indefinitely();

@@ -19,7 +19,8 @@ import io.quarkiverse.ratelimit.TenantSource;
  */
 record DeclaredValues(long limit, String window, String policy, String name, Algorithm algorithm, long cost,
         long burst, Scope scope, FailureMode failureMode, TenantSource tenantSource, List<String> refundOn,
-        boolean refundOnServerError, boolean perEndpoint, List<String> perParameter, boolean cacheRefusals) {
+        boolean refundOnServerError, boolean perEndpoint, List<String> perParameter, boolean cacheRefusals,
+        String maxWait) {
 
     static DeclaredValues of(AnnotationInstance annotation) {
         String policy = string(annotation, "policy");
@@ -46,7 +47,8 @@ record DeclaredValues(long limit, String window, String policy, String name, Alg
                 flag(annotation, "refundOnServerError"),
                 flag(annotation, "perEndpoint"),
                 perParameter == null ? List.of() : List.of(perParameter.asStringArray()),
-                flag(annotation, "cacheRefusals"));
+                flag(annotation, "cacheRefusals"),
+                string(annotation, "maxWait"));
     }
 
     private static long number(AnnotationInstance annotation, String name) {

@@ -38,6 +38,7 @@ import io.quarkiverse.ratelimit.runtime.decide.FailureModes;
 import io.quarkiverse.ratelimit.runtime.decide.GuardedRedis;
 import io.quarkiverse.ratelimit.runtime.decide.ProgrammaticRateLimiter;
 import io.quarkiverse.ratelimit.runtime.decide.QuotaThresholds;
+import io.quarkiverse.ratelimit.runtime.decide.SlotWaits;
 import io.quarkiverse.ratelimit.runtime.http.ConcurrencyLimitExceededExceptionMapper;
 import io.quarkiverse.ratelimit.runtime.http.RateLimitExceededExceptionMapper;
 import io.quarkiverse.ratelimit.runtime.http.RateLimitRequestFilter;
@@ -125,7 +126,7 @@ class RateLimitProcessor {
         return AdditionalBeanBuildItem.builder()
                 .addBeanClasses(RateLimitInterceptor.class, CallAdmitter.class, RedisDecisions.class,
                         DecisionGuard.class, QuotaThresholds.class, GuardedRedis.class, FailureModes.class,
-                        ProgrammaticRateLimiter.class,
+                        ProgrammaticRateLimiter.class, SlotWaits.class,
                         ConcurrencyLeases.class,
                         ConcurrencyLimitInterceptor.class,
                         ScriptRunner.class, RedisTransport.class, ClusterNodes.class, InvalidationChannel.class,

@@ -128,7 +128,8 @@ final class RateLimitedMethodScanner {
             boolean limitValid = check(method, declared) & checkKeyLayout(method, declared, endpoint, parameters,
                     keyParameters);
             long windowMillis = windowMillis(method, declared);
-            if (limitValid && windowMillis >= 0) {
+            long maxWaitMillis = maxWaitMillis(method, declared);
+            if (limitValid && windowMillis >= 0 && maxWaitMillis >= 0) {
                 String name = !declared.name().isEmpty() ? declared.name()
                         : annotations.size() == 1 ? baseName
                                 : baseName + "-" + (windowMillis > 0 ? formatWindow(windowMillis) : declared.policy());
@@ -137,7 +138,7 @@ final class RateLimitedMethodScanner {
                         .refundOn(declared.refundOn()).refundOnServerError(declared.refundOnServerError())
                         .burst(declared.burst()).scope(declared.scope()).policy(declared.policy())
                         .tenantSource(declared.tenantSource()).endpoint(endpoint).keyParameters(keyParameters)
-                        .cacheRefusals(declared.cacheRefusals()).build());
+                        .cacheRefusals(declared.cacheRefusals()).maxWait(maxWaitMillis).build());
             } else {
                 valid = false;
             }
@@ -153,6 +154,11 @@ final class RateLimitedMethodScanner {
                     return null;
                 }
             }
+        }
+        String waiting = LimitDefinition.waitingCall(limits);
+        if (waiting != null) {
+            problem(method, waiting);
+            return null;
         }
         return limits;
     }
@@ -212,16 +218,36 @@ final class RateLimitedMethodScanner {
             problem(method, "has no window; set window, e.g. \"1m\"");
             return -1;
         }
+        long millis = durationMillis(method, "window", window);
+        return millis >= 0 && rule(method, "window = \"" + window + "\"", LimitRules.durationMillis(millis)) ? millis
+                : -1;
+    }
+
+    /** The declared maximum wait in ms; 0 when calls do not wait; -1 (reported) when invalid. */
+    private long maxWaitMillis(MethodInfo method, DeclaredValues declared) {
+        String maxWait = declared.maxWait();
+        if (maxWait.isEmpty()) {
+            return 0;
+        }
+        long millis = durationMillis(method, "maxWait", maxWait);
+        return millis >= 0 && rule(method, "maxWait = \"" + maxWait + "\"",
+                LimitRules.maxWait(millis, declared.algorithm())) ? millis : -1;
+    }
+
+    /** A duration attribute in ms; -1 (reported) when it is not a non-negative duration. */
+    private long durationMillis(MethodInfo method, String attribute, String value) {
         Duration duration;
         try {
-            duration = DurationConverter.parseDuration(window.trim());
+            duration = DurationConverter.parseDuration(value.trim());
         } catch (RuntimeException e) {
-            problem(method, "has window = \"" + window + "\", which is not a duration; use e.g. 500ms, 10s, 1m, 1h,"
-                    + " 1d or PT1M");
+            duration = null;
+        }
+        if (duration == null || duration.isNegative()) {
+            problem(method, "has " + attribute + " = \"" + value + "\", which is not a duration; use e.g. 500ms, 10s,"
+                    + " 1m, 1h, 1d or PT1M");
             return -1;
         }
-        long millis = duration == null ? 0 : duration.toMillis();
-        return rule(method, "window = \"" + window + "\"", LimitRules.durationMillis(millis)) ? millis : -1;
+        return duration.toMillis();
     }
 
     private boolean rule(MethodInfo method, String attribute, String violation) {

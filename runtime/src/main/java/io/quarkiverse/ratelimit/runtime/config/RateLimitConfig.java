@@ -421,6 +421,12 @@ public interface RateLimitConfig {
         /** Units one call consumes. */
         OptionalLong cost();
 
+        /**
+         * How long a call may wait for a later slot instead of being refused ({@code 0}: it may not); token bucket and
+         * GCRA only (see {@code @RateLimited(maxWait)}).
+         */
+        Optional<Duration> maxWait();
+
         /** Whose calls one counter counts: {@code tenant}, {@code client-address} or {@code global}. */
         Optional<Scope> scope();
 

@@ -14,7 +14,8 @@ import io.smallrye.mutiny.Uni;
 
 /**
  * An admitted call, which can give back what it consumed: for limits whose {@code refundOn} matches the exception the
- * method threw, or that refund on a 5xx response. Each limit is refunded at most once. A refund that fails (Redis
+ * method threw, or that refund on a 5xx response, and all of it when the call waits for a later slot and is given up. Each
+ * limit is refunded at most once. A refund that fails (Redis
  * unavailable) is logged and dropped: the call simply counts.
  */
 public final class Admission implements GuardedCall.Guard {
@@ -53,6 +54,14 @@ public final class Admission implements GuardedCall.Guard {
     @Override
     public boolean holdsNothing() {
         return this == NONE;
+    }
+
+    /**
+     * Gives back everything the call consumed: a call admitted for a later slot that is given up before it comes (its
+     * caller cancelled, its client left), so that the calls queued behind it move up.
+     */
+    public Uni<Void> giveBack() {
+        return refund(limit -> true);
     }
 
     /** Refunds the limits that refund on a 5xx response. */

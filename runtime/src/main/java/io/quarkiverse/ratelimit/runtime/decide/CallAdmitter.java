@@ -25,7 +25,8 @@ import io.vertx.ext.web.RoutingContext;
 
 /**
  * Decides one call of a rate-limited method: resolves the tenant (refusing blocked tenants, waving exempt ones through)
- * and its plan, takes the decisions on Redis and says whether the call is admitted ({@link CallDecision}). It writes no
+ * and its plan, takes the decisions on Redis and says whether the call is admitted ({@link CallDecision}), after the
+ * wait for its slot when Redis reserved a later one. It writes no
  * response: the HTTP request filter and the interceptor answer the decision, each in its own way.
  */
 @Singleton
@@ -38,11 +39,13 @@ public class CallAdmitter {
     private final RateLimitKeys keys;
     private final RunTimeLimits runTimeLimits;
     private final LimitModes modes;
+    private final SlotWaits waits;
     private final ShadowRefusals shadowRefusals = new ShadowRefusals();
 
     CallAdmitter(RequestTenantResolver tenants, ClientAddresses clientAddresses, TenantPlans plans,
             DecisionGuard guard, RateLimitKeys keys,
-            RunTimeLimits runTimeLimits, LimitModes modes) {
+            RunTimeLimits runTimeLimits, LimitModes modes, SlotWaits waits) {
+        this.waits = waits;
         this.modes = modes;
         this.runTimeLimits = runTimeLimits;
         this.tenants = tenants;
@@ -95,17 +98,35 @@ public class CallAdmitter {
         if (!modes.everyLimitEnforced()) {
             return decideByMode(request, limits, limitKeys, tenantId, answer);
         }
-        return guard.acquire(limitKeys, limits.getLimits(), tenantId, ShadowMask.NONE, decisions -> {
+        return answered(limitKeys, limits.getLimits(), tenantId, ShadowMask.NONE, decisions -> {
             boolean degraded = false;
+            long waitMillis = 0;
             for (RateLimitDecision decision : decisions) {
                 if (!decision.allowed()) {
-                    return answer.apply(CallDecision.refused(decisions, decisions));
+                    return CallDecision.refused(decisions, decisions);
                 }
                 degraded |= decision.degraded();
+                waitMillis = Math.max(waitMillis, decision.waitTime().toMillis());
             }
-            return answer.apply(CallDecision.admitted(
-                    admission(request, limitKeys, limits.getLimits(), limits.refunds(), degraded), decisions));
-        });
+            return CallDecision.admitted(
+                    admission(request, limitKeys, limits.getLimits(), limits.refunds(), degraded, waitMillis),
+                    decisions, waitMillis);
+        }, answer);
+    }
+
+    /**
+     * The limits' decisions, made a {@link CallDecision} by {@code decision} and answered by {@code answer}: in the
+     * decision's own step, or, for limits a call may wait for, after the wait for the slot Redis reserved
+     * ({@link SlotWaits}).
+     */
+    private <R> Uni<R> answered(List<String> limitKeys, List<LimitDefinition> limits, String tenant, ShadowMask shadow,
+            Function<List<RateLimitDecision>, CallDecision> decision, Function<CallDecision, R> answer) {
+        if (LimitDefinition.maxWaitMillis(limits) == 0) {
+            return guard.acquire(limitKeys, limits, tenant, shadow, decisions -> answer.apply(decision.apply(decisions)));
+        }
+        return waits.answered(guard.acquire(limitKeys, limits, tenant, shadow, decision), CallDecision::waitMillis,
+                answer, given -> given.admission().giveBack().subscribe().with(done -> {
+                }));
     }
 
     /**
@@ -133,33 +154,37 @@ public class CallAdmitter {
             return DirectUni.computed(() -> answer.apply(CallDecision.UNLIMITED));
         }
         ShadowMask shadowed = shadow;
-        return guard.acquire(decidedKeys, decided, tenant, shadowed, decisions -> {
+        return answered(decidedKeys, decided, tenant, shadowed, decisions -> {
             List<RateLimitDecision> enforced = shadowed.enforcedOnly(decisions);
             List<RateLimitDecision> shown = modes.shadowHeaders() ? decisions : enforced;
             boolean degraded = false;
+            long waitMillis = 0;
             List<LimitDefinition> recorded = new ArrayList<>(decided.size());
             List<String> recordedKeys = new ArrayList<>(decided.size());
             for (int i = 0; i < decisions.size(); i++) {
                 RateLimitDecision decision = decisions.get(i);
                 if (!decision.allowed()) {
                     if (!shadowed.contains(i)) {
-                        return answer.apply(CallDecision.refused(shown, enforced));
+                        return CallDecision.refused(shown, enforced);
                     }
                     shadowRefusals.refused(decision, tenant);
                     continue; // recorded nothing: nothing to refund
                 }
                 degraded |= decision.degraded();
+                waitMillis = Math.max(waitMillis, decision.waitTime().toMillis());
                 recorded.add(decided.get(i));
                 recordedKeys.add(decidedKeys.get(i));
             }
-            return answer.apply(CallDecision.admitted(
-                    admission(request, recordedKeys, recorded, limits.refunds(), degraded), shown));
-        });
+            return CallDecision.admitted(
+                    admission(request, recordedKeys, recorded, limits.refunds(), degraded, waitMillis), shown,
+                    waitMillis);
+        }, answer);
     }
 
+    /** @param waitMillis the wait for a later slot, which a call given up meanwhile gives back */
     private Admission admission(RoutingContext request, List<String> keys, List<LimitDefinition> limits,
-            boolean refunds, boolean degraded) {
-        if (degraded || !refunds || limits.isEmpty()) {
+            boolean refunds, boolean degraded, long waitMillis) {
+        if (degraded || !refunds && waitMillis == 0 || limits.isEmpty()) {
             return Admission.NONE;
         }
         Admission admission = new Admission(guard, keys, limits);

@@ -13,20 +13,24 @@ import io.quarkiverse.ratelimit.RateLimitExceededException;
 public final class CallDecision {
 
     /** A call no limit looked at (an exempt tenant, every limit switched off): admitted, nothing to show. */
-    static final CallDecision UNLIMITED = new CallDecision(Admission.NONE, List.of(), List.of());
+    static final CallDecision UNLIMITED = new CallDecision(Admission.NONE, List.of(), List.of(), 0);
 
     private final Admission admission;
     private final List<RateLimitDecision> shown;
     private final List<RateLimitDecision> enforced;
+    private final long waitMillis;
 
-    private CallDecision(Admission admission, List<RateLimitDecision> shown, List<RateLimitDecision> enforced) {
+    private CallDecision(Admission admission, List<RateLimitDecision> shown, List<RateLimitDecision> enforced,
+            long waitMillis) {
         this.admission = admission;
         this.shown = shown;
         this.enforced = enforced;
+        this.waitMillis = waitMillis;
     }
 
-    static CallDecision admitted(Admission admission, List<RateLimitDecision> shown) {
-        return new CallDecision(admission, shown, shown);
+    /** @param waitMillis how long the call waits for the later slot Redis reserved for it; 0 when it goes at once */
+    static CallDecision admitted(Admission admission, List<RateLimitDecision> shown, long waitMillis) {
+        return new CallDecision(admission, shown, shown, waitMillis);
     }
 
     /**
@@ -34,7 +38,12 @@ public final class CallDecision {
      * @param enforced the decisions of the limits that can refuse (without those in shadow mode), at least one refusing
      */
     static CallDecision refused(List<RateLimitDecision> shown, List<RateLimitDecision> enforced) {
-        return new CallDecision(null, shown, enforced);
+        return new CallDecision(null, shown, enforced, 0);
+    }
+
+    /** How long an admitted call waits for the later slot Redis reserved for it; 0 when it goes at once. */
+    public long waitMillis() {
+        return waitMillis;
     }
 
     public boolean admitted() {

@@ -109,6 +109,9 @@ public class DecisionGuard {
         }, decisions -> {
             decided(decisions, DecidedBy.REDIS, shadow, tenant, span);
             thresholds.decided(keys, limits, decisions, shadow, tenant);
+            if (LimitDefinition.maxWaitMillis(limits) > 0) {
+                metrics.waitDecided(decisions);
+            }
         },
                 failure -> failureModes.decide(keys, limits, failure, tenant, span, shadow, node.breaker.retryAfter()),
                 shape);

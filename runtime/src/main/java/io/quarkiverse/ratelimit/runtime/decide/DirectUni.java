@@ -51,6 +51,8 @@ final class DirectUni<T> extends AbstractUni<T> {
 
         private final UniSubscriber<? super T> subscriber;
         private volatile boolean done;
+        private volatile boolean cancelled;
+        private volatile Runnable onCancel;
 
         private Emission(UniSubscriber<? super T> subscriber) {
             this.subscriber = subscriber;
@@ -79,9 +81,22 @@ final class DirectUni<T> extends AbstractUni<T> {
             }
         }
 
+        /** Runs {@code action} when the subscriber cancels (at once if it has); it may run more than once. */
+        void onCancel(Runnable action) {
+            onCancel = action;
+            if (cancelled) {
+                action.run();
+            }
+        }
+
         @Override
         public void cancel() {
             done = true;
+            cancelled = true;
+            Runnable action = onCancel;
+            if (action != null) {
+                action.run();
+            }
         }
     }
 }

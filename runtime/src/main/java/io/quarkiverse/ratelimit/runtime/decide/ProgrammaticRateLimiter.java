@@ -3,6 +3,7 @@ package io.quarkiverse.ratelimit.runtime.decide;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.function.Function;
 
 import jakarta.inject.Singleton;
 
@@ -29,9 +30,11 @@ public class ProgrammaticRateLimiter implements RateLimiter {
     private final ConcurrencyLeases concurrency;
     private final RateLimitKeys keys;
     private final RunTimeLimits runTimeLimits;
+    private final SlotWaits waits;
 
     ProgrammaticRateLimiter(DecisionGuard guard, ConcurrencyLeases concurrency,
-            RateLimitKeys keys, RunTimeLimits runTimeLimits) {
+            RateLimitKeys keys, RunTimeLimits runTimeLimits, SlotWaits waits) {
+        this.waits = waits;
         this.runTimeLimits = runTimeLimits;
         this.guard = guard;
         this.concurrency = concurrency;
@@ -66,6 +69,54 @@ public class ProgrammaticRateLimiter implements RateLimiter {
         String tag = tag(tenant);
         List<LimitDefinition> applied = runTimeLimits.apply(definitions, tag);
         return guard.acquire(keys.keys(tag, applied), applied, tenant);
+    }
+
+    @Override
+    public Uni<RateLimitDecision> acquire(RateLimit limit, String tenant, long cost) {
+        LimitDefinition definition = definition(limit, checkedCost(limit, cost));
+        return waiting(tenant, List.of(definition.toBuilder().maxWait(limit.maxWait().toMillis()).build()))
+                .map(decisions -> decisions.get(0));
+    }
+
+    @Override
+    public Uni<List<RateLimitDecision>> acquireAll(List<RateLimit> limits, String tenant) {
+        if (limits.isEmpty()) {
+            throw new IllegalArgumentException("No limits to acquire");
+        }
+        List<LimitDefinition> definitions = new ArrayList<>(limits.size());
+        for (RateLimit limit : limits) {
+            definitions.add(definition(limit, 1).toBuilder().maxWait(limit.maxWait().toMillis()).build());
+        }
+        String violation = LimitDefinition.waitingCall(definitions);
+        if (violation != null) {
+            throw new IllegalArgumentException("A call of " + limits + " cannot wait: " + violation);
+        }
+        return waiting(tenant, definitions);
+    }
+
+    /** The decisions of limits a call may wait for: after the wait, when Redis reserved a later slot. */
+    private Uni<List<RateLimitDecision>> waiting(String tenant, List<LimitDefinition> definitions) {
+        String tag = tag(tenant);
+        List<LimitDefinition> applied = runTimeLimits.apply(definitions, tag);
+        List<String> limitKeys = keys.keys(tag, applied);
+        if (LimitDefinition.maxWaitMillis(applied) == 0) {
+            return guard.acquire(limitKeys, applied, tenant);
+        }
+        return waits.answered(guard.acquire(limitKeys, applied, tenant), ProgrammaticRateLimiter::waitMillis,
+                Function.identity(), decisions -> guard.refund(limitKeys, applied).subscribe().with(done -> {
+                }, failure -> {
+                }));
+    }
+
+    private static long waitMillis(List<RateLimitDecision> decisions) {
+        long wait = 0;
+        for (RateLimitDecision decision : decisions) {
+            if (!decision.allowed()) {
+                return 0;
+            }
+            wait = Math.max(wait, decision.waitTime().toMillis());
+        }
+        return wait;
     }
 
     @Override

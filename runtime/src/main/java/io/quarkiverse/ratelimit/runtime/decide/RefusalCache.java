@@ -22,7 +22,7 @@ import io.quarkiverse.ratelimit.runtime.limit.LimitDefinition;
  * <li><b>Never admits.</b> A call it holds nothing for, or holds for other keys, other limit values or a smaller cost,
  * goes to Redis.</li>
  * <li><b>Ends when Redis would admit.</b> An entry expires at the retry time Redis gave, counted from when the call was
- * sent, so never later than Redis's.</li>
+ * sent, so never later than Redis's; for a call that may wait, its maximum wait earlier.</li>
  * <li><b>Ends when Redis changes.</b> Every change that can turn a refusal into an admission (a refund, a reset, on
  * any instance) is published by the script that makes it; {@link #forget} drops the entries of those keys, and
  * {@link #forgetAll} every entry (run-time limits or switches changed, the invalidations resubscribed).</li>
@@ -98,7 +98,8 @@ final class RefusalCache {
             return null;
         }
         long now = nanoTime.getAsLong();
-        if (now >= held.untilNanos()) {
+        // a call that may wait is refused only while its slot lies further ahead than it may wait
+        if (now >= held.untilNanos() - LimitDefinition.maxWaitMillis(limits) * 1_000_000) {
             return null;
         }
         List<RateLimitDecision> decisions = new ArrayList<>(held.decisions().size());

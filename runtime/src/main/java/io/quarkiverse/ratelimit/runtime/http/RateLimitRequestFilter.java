@@ -155,6 +155,9 @@ public class RateLimitRequestFilter implements ResteasyReactiveContainerRequestF
     /** Answers the decision: lets an admitted call go on, refuses the others, fails with what failed. */
     private static final class Answer implements UniSubscriber<CallDecision> {
 
+        /** The status of a request whose client closed the connection first (as access logs know it). */
+        private static final int CLIENT_CLOSED_REQUEST = 499;
+
         private final ResteasyReactiveContainerRequestContext context;
         private final RoutingContext routing;
         private final Endpoint endpoint;
@@ -171,6 +174,13 @@ public class RateLimitRequestFilter implements ResteasyReactiveContainerRequestF
 
         @Override
         public void onItem(CallDecision decision) {
+            if (decision.waitMillis() > 0 && routing.response().closed()) {
+                // the client left while the call waited for its slot: the slot goes to the calls queued behind it
+                decision.admission().giveBack().subscribe().with(done -> {
+                });
+                context.abortWith(Response.status(CLIENT_CLOSED_REQUEST).build());
+                return;
+            }
             if (decision.admitted()) {
                 RateLimitHeaders.attach(routing, decision.shown());
                 DispatchDecisions.admitted(routing, endpoint.method, decision.admission());

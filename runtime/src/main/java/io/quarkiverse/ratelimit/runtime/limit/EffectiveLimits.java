@@ -1,6 +1,7 @@
 package io.quarkiverse.ratelimit.runtime.limit;
 
 import java.lang.reflect.Method;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -98,6 +99,7 @@ public class EffectiveLimits {
         Algorithm algorithm = declared.getAlgorithm();
         long burst = declared.getBurst();
         long cost = declared.getCost();
+        long maxWaitMillis = declared.getMaxWaitMillis();
         Scope scope = declared.getScope();
         FailureMode failureMode = declared.getFailureMode();
         TenantSource tenantSource = declared.getTenantSource();
@@ -107,6 +109,7 @@ public class EffectiveLimits {
             algorithm = policy.algorithm().orElse(algorithm);
             burst = policy.burst().orElse(burst);
             cost = policy.cost().orElse(cost);
+            maxWaitMillis = policy.maxWait().map(Duration::toMillis).orElse(maxWaitMillis);
             scope = policy.scope().orElse(scope);
             failureMode = policy.failureMode().orElse(failureMode);
             tenantSource = policy.tenant().source().orElse(tenantSource);
@@ -130,17 +133,25 @@ public class EffectiveLimits {
                 LimitRules.durationMillis(windowMillis));
         rule(property + "burst", burst, LimitRules.burst(burst, algorithm));
         rule(property + "cost", cost, LimitRules.cost(cost, limit, burst));
+        boolean waitConfigured = policy != null && policy.maxWait().isPresent();
+        rule(property + (waitConfigured ? "max-wait" : "algorithm"), waitConfigured ? maxWaitMillis + "ms" : algorithm,
+                LimitRules.maxWait(maxWaitMillis, algorithm));
         if (policy != null && policy.failureMode().isPresent()) {
             ConfigChecks.notDefault(property + "failure-mode", failureMode);
         }
         return declared.toBuilder().limit(limit).window(windowMillis).algorithm(algorithm).burst(burst).cost(cost)
-                .scope(scope).failureMode(failureMode).tenantSource(tenantSource).build();
+                .maxWait(maxWaitMillis).scope(scope).failureMode(failureMode).tenantSource(tenantSource).build();
     }
 
     private EffectiveMethod configure(String methodId, MethodLimits declared) {
         List<LimitDefinition> limits = new ArrayList<>();
         for (LimitDefinition limit : declared.getLimits()) {
             limits.add(configure(limit, null));
+        }
+        String waiting = LimitDefinition.waitingCall(limits);
+        if (waiting != null) {
+            throw new ConfigurationException(methodId + ": " + waiting + " (set by its policies, "
+                    + PREFIX + "policies.<policy>.algorithm and .max-wait)", Set.of(PREFIX + "policies"));
         }
         MethodLimits configured = declared.withLimits(limits);
         Map<String, MethodLimits> byPlan = new HashMap<>();

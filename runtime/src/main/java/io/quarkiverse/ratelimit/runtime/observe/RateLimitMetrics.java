@@ -43,6 +43,13 @@ public interface RateLimitMetrics {
     default void thresholdReached(String limit, int percent) {
     }
 
+    /**
+     * The decision of a call that may wait for a later slot, taken by Redis: its wait when admitted (0: at once), or a
+     * refusal because its slot lay further ahead than it may wait.
+     */
+    default void waitDecided(List<RateLimitDecision> decisions) {
+    }
+
     /** Where the circuit state comes from (the worst of the breakers: one per cluster master). */
     default void circuitStateFrom(Supplier<CircuitBreakerTransition.State> state) {
     }

@@ -1,0 +1,65 @@
+package io.quarkiverse.ratelimit.runtime.decide;
+
+import java.util.function.Consumer;
+import java.util.function.Function;
+import java.util.function.ToLongFunction;
+
+import jakarta.inject.Singleton;
+
+import io.smallrye.mutiny.Uni;
+import io.smallrye.mutiny.subscription.UniSubscriber;
+import io.smallrye.mutiny.subscription.UniSubscription;
+import io.vertx.core.Vertx;
+
+/**
+ * The wait of a call Redis admitted for a later slot ({@code maxWait}): on a Vert.x timer, so no thread is held
+ * meanwhile (a blocking caller waits on its own thread, for the {@code Uni}). A wait given up (the subscriber cancels)
+ * gives the slot back at once, so that the calls queued behind it move up. Only calls whose limits may wait come here:
+ * the others are answered in the decision's own step.
+ */
+@Singleton
+public class SlotWaits {
+
+    private final Vertx vertx;
+
+    SlotWaits(Vertx vertx) {
+        this.vertx = vertx;
+    }
+
+    /**
+     * The answer to what {@code decided} emits: at once when the call proceeds at once or is refused, after its wait
+     * when Redis reserved a later slot for it.
+     *
+     * @param waitMillis how long a decision's call waits (0: it does not)
+     * @param giveBack returns a waiting call's slot, when its wait is given up
+     */
+    <D, R> Uni<R> answered(Uni<D> decided, ToLongFunction<D> waitMillis, Function<D, R> answer,
+            Consumer<D> giveBack) {
+        return DirectUni.emitting(emission -> decided.subscribe().withSubscriber(new UniSubscriber<D>() {
+            @Override
+            public void onSubscribe(UniSubscription subscription) {
+                emission.onCancel(subscription::cancel);
+            }
+
+            @Override
+            public void onItem(D decision) {
+                long wait = waitMillis.applyAsLong(decision);
+                if (wait <= 0) {
+                    emission.emit(() -> answer.apply(decision));
+                    return;
+                }
+                long timer = vertx.setTimer(wait, fired -> emission.emit(() -> answer.apply(decision)));
+                emission.onCancel(() -> {
+                    if (vertx.cancelTimer(timer)) {
+                        giveBack.accept(decision);
+                    }
+                });
+            }
+
+            @Override
+            public void onFailure(Throwable failure) {
+                emission.fail(failure);
+            }
+        }));
+    }
+}
