@@ -27,6 +27,7 @@ import io.quarkiverse.ratelimit.runtime.limit.LimitDefinition;
 import io.quarkiverse.ratelimit.runtime.limit.MethodLimits;
 import io.quarkiverse.ratelimit.runtime.limit.ReturnKind;
 import io.quarkiverse.ratelimit.runtime.limit.TenantRule;
+import io.quarkiverse.ratelimit.runtime.limit.WaitingCalls;
 import io.quarkus.runtime.configuration.DurationConverter;
 
 /**
@@ -155,7 +156,7 @@ final class RateLimitedMethodScanner {
                 }
             }
         }
-        String waiting = LimitDefinition.waitingCall(limits);
+        String waiting = WaitingCalls.violation(limits);
         if (waiting != null) {
             problem(method, waiting);
             return null;

@@ -14,6 +14,7 @@ import io.quarkiverse.ratelimit.runtime.limit.EffectiveMethod;
 import io.quarkiverse.ratelimit.runtime.limit.LimitDefinition;
 import io.quarkiverse.ratelimit.runtime.limit.MethodLimits;
 import io.quarkiverse.ratelimit.runtime.limit.ShadowMask;
+import io.quarkiverse.ratelimit.runtime.limit.WaitingCalls;
 import io.quarkiverse.ratelimit.runtime.policy.LimitModes;
 import io.quarkiverse.ratelimit.runtime.policy.RunTimeLimits;
 import io.quarkiverse.ratelimit.runtime.policy.TenantPlans;
@@ -121,7 +122,7 @@ public class CallAdmitter {
      */
     private <R> Uni<R> answered(List<String> limitKeys, List<LimitDefinition> limits, String tenant, ShadowMask shadow,
             Function<List<RateLimitDecision>, CallDecision> decision, Function<CallDecision, R> answer) {
-        if (LimitDefinition.maxWaitMillis(limits) == 0) {
+        if (WaitingCalls.maxWaitMillis(limits) == 0) {
             return guard.acquire(limitKeys, limits, tenant, shadow, decisions -> answer.apply(decision.apply(decisions)));
         }
         return waits.answered(guard.acquire(limitKeys, limits, tenant, shadow, decision), CallDecision::waitMillis,

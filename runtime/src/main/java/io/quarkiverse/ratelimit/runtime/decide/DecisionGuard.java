@@ -12,6 +12,7 @@ import io.quarkiverse.ratelimit.RateLimitDecision;
 import io.quarkiverse.ratelimit.runtime.config.RateLimitConfig;
 import io.quarkiverse.ratelimit.runtime.limit.LimitDefinition;
 import io.quarkiverse.ratelimit.runtime.limit.ShadowMask;
+import io.quarkiverse.ratelimit.runtime.limit.WaitingCalls;
 import io.quarkiverse.ratelimit.runtime.observe.DecidedBy;
 import io.quarkiverse.ratelimit.runtime.observe.DecisionTracing;
 import io.quarkiverse.ratelimit.runtime.observe.RateLimitMetrics;
@@ -109,7 +110,7 @@ public class DecisionGuard {
         }, decisions -> {
             decided(decisions, DecidedBy.REDIS, shadow, tenant, span);
             thresholds.decided(keys, limits, decisions, shadow, tenant);
-            if (LimitDefinition.maxWaitMillis(limits) > 0) {
+            if (WaitingCalls.maxWaitMillis(limits) > 0) {
                 metrics.waitDecided(decisions);
             }
         },

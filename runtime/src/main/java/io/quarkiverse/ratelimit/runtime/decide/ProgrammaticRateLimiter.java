@@ -19,6 +19,7 @@ import io.quarkiverse.ratelimit.runtime.limit.ConcurrencyDefinition;
 import io.quarkiverse.ratelimit.runtime.limit.LimitDefinition;
 import io.quarkiverse.ratelimit.runtime.limit.ReturnKind;
 import io.quarkiverse.ratelimit.runtime.limit.ShadowMask;
+import io.quarkiverse.ratelimit.runtime.limit.WaitingCalls;
 import io.quarkiverse.ratelimit.runtime.policy.RunTimeLimits;
 import io.smallrye.mutiny.Uni;
 
@@ -87,7 +88,7 @@ public class ProgrammaticRateLimiter implements RateLimiter {
         for (RateLimit limit : limits) {
             definitions.add(definition(limit, 1).toBuilder().maxWait(limit.maxWait().toMillis()).build());
         }
-        String violation = LimitDefinition.waitingCall(definitions);
+        String violation = WaitingCalls.violation(definitions);
         if (violation != null) {
             throw new IllegalArgumentException("A call of " + limits + " cannot wait: " + violation);
         }
@@ -99,7 +100,7 @@ public class ProgrammaticRateLimiter implements RateLimiter {
         String tag = tag(tenant);
         List<LimitDefinition> applied = runTimeLimits.apply(definitions, tag);
         List<String> limitKeys = keys.keys(tag, applied);
-        if (LimitDefinition.maxWaitMillis(applied) == 0) {
+        if (WaitingCalls.maxWaitMillis(applied) == 0) {
             return guard.acquire(limitKeys, applied, tenant);
         }
         return waits.answered(guard.acquire(limitKeys, applied, tenant), ProgrammaticRateLimiter::waitMillis,

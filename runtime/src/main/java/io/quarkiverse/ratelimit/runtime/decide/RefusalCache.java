@@ -14,6 +14,7 @@ import com.github.benmanes.caffeine.cache.Expiry;
 
 import io.quarkiverse.ratelimit.RateLimitDecision;
 import io.quarkiverse.ratelimit.runtime.limit.LimitDefinition;
+import io.quarkiverse.ratelimit.runtime.limit.WaitingCalls;
 
 /**
  * Refusals Redis has made, repeated locally so that a tenant flooding a limit it has exhausted costs Redis nothing: a
@@ -99,7 +100,7 @@ final class RefusalCache {
         }
         long now = nanoTime.getAsLong();
         // a call that may wait is refused only while its slot lies further ahead than it may wait
-        if (now >= held.untilNanos() - LimitDefinition.maxWaitMillis(limits) * 1_000_000) {
+        if (now >= held.untilNanos() - WaitingCalls.maxWaitMillis(limits) * 1_000_000) {
             return null;
         }
         List<RateLimitDecision> decisions = new ArrayList<>(held.decisions().size());

@@ -148,7 +148,7 @@ public class EffectiveLimits {
         for (LimitDefinition limit : declared.getLimits()) {
             limits.add(configure(limit, null));
         }
-        String waiting = LimitDefinition.waitingCall(limits);
+        String waiting = WaitingCalls.violation(limits);
         if (waiting != null) {
             throw new ConfigurationException(methodId + ": " + waiting + " (set by its policies, "
                     + PREFIX + "policies.<policy>.algorithm and .max-wait)", Set.of(PREFIX + "policies"));

@@ -6,7 +6,6 @@ import java.util.Objects;
 
 import io.quarkiverse.ratelimit.Algorithm;
 import io.quarkiverse.ratelimit.FailureMode;
-import io.quarkiverse.ratelimit.LimitRules;
 import io.quarkiverse.ratelimit.Scope;
 import io.quarkiverse.ratelimit.TenantSource;
 import io.quarkus.runtime.annotations.RecordableConstructor;
@@ -36,13 +35,13 @@ public final class LimitDefinition {
      * A limit of {@code limit} units per {@code windowMillis} named {@code name}, built by name: the other values start
      * at what an annotation leaves them (sliding window counter, cost 1, per tenant, no refunds, refusals cached).
      */
-    public static Builder builder(String name, long limit, long windowMillis) {
-        return new Builder(name, limit, windowMillis);
+    public static LimitDefinitionBuilder builder(String name, long limit, long windowMillis) {
+        return new LimitDefinitionBuilder(name, limit, windowMillis);
     }
 
     /** A builder holding every value of this limit, to change some. */
-    public Builder toBuilder() {
-        return new Builder(name, limit, windowMillis).algorithm(algorithm).failureMode(failureMode).cost(cost)
+    public LimitDefinitionBuilder toBuilder() {
+        return new LimitDefinitionBuilder(name, limit, windowMillis).algorithm(algorithm).failureMode(failureMode).cost(cost)
                 .refundOn(refundOn).refundOnServerError(refundOnServerError).burst(burst).scope(scope).policy(policy)
                 .tenantSource(tenantSource).endpoint(endpoint).keyParameters(keyParameters)
                 .cacheRefusals(cacheRefusals).maxWait(maxWaitMillis);
@@ -99,35 +98,6 @@ public final class LimitDefinition {
     /** How long a call may wait for a later slot (a reservation); 0 when a refused call does not wait. */
     public long getMaxWaitMillis() {
         return maxWaitMillis;
-    }
-
-    /**
-     * How long a call of {@code limits} may wait for its slot: the longest {@code maxWait} of its limits (a wait beyond
-     * the others' is still refused, since one limit's retry time alone exceeds it); 0 when none may wait.
-     */
-    public static long maxWaitMillis(List<LimitDefinition> limits) {
-        long maxWait = 0;
-        for (int i = 0; i < limits.size(); i++) {
-            maxWait = Math.max(maxWait, limits.get(i).maxWaitMillis);
-        }
-        return maxWait;
-    }
-
-    /**
-     * Why the limits of one call cannot wait together, {@code null} when they can: a call that waits is recorded in
-     * every one of its limits at the time it runs, which only the token bucket and GCRA can do.
-     */
-    public static String waitingCall(List<LimitDefinition> limits) {
-        if (maxWaitMillis(limits) == 0) {
-            return null;
-        }
-        for (LimitDefinition limit : limits) {
-            if (limit.maxWaitMillis == 0 && LimitRules.maxWait(1, limit.algorithm) != null) {
-                return "its calls may wait (maxWait), so every limit of it must be a TOKEN_BUCKET or GCRA, which hold a"
-                        + " waiting call's later slot; limit '" + limit.name + "' is " + limit.algorithm;
-            }
-        }
-        return null;
     }
 
     /** The named policy whose configuration applies, {@code null} for none. */
@@ -230,118 +200,5 @@ public final class LimitDefinition {
     public String toString() {
         return name + " (" + limit + " per " + window + ", " + algorithm + (scope == Scope.TENANT ? "" : ", " + scope)
                 + ")";
-    }
-
-    /** Builds a {@link LimitDefinition} by name. */
-    public static final class Builder {
-
-        private final String name;
-        private long limit;
-        private long windowMillis;
-        private Algorithm algorithm = Algorithm.SLIDING_WINDOW_COUNTER;
-        private FailureMode failureMode = FailureMode.DEFAULT;
-        private long cost = 1;
-        private List<String> refundOn = List.of();
-        private boolean refundOnServerError;
-        private long burst;
-        private Scope scope = Scope.TENANT;
-        private String policy;
-        private TenantSource tenantSource = TenantSource.DEFAULT;
-        private String endpoint;
-        private List<Integer> keyParameters = List.of();
-        private boolean cacheRefusals = true;
-        private long maxWaitMillis;
-
-        private Builder(String name, long limit, long windowMillis) {
-            this.name = name;
-            this.limit = limit;
-            this.windowMillis = windowMillis;
-        }
-
-        public Builder limit(long limit) {
-            this.limit = limit;
-            return this;
-        }
-
-        public Builder window(long windowMillis) {
-            this.windowMillis = windowMillis;
-            return this;
-        }
-
-        public Builder algorithm(Algorithm algorithm) {
-            this.algorithm = algorithm;
-            return this;
-        }
-
-        public Builder failureMode(FailureMode failureMode) {
-            this.failureMode = failureMode;
-            return this;
-        }
-
-        public Builder cost(long cost) {
-            this.cost = cost;
-            return this;
-        }
-
-        public Builder refundOn(List<String> refundOn) {
-            this.refundOn = refundOn;
-            return this;
-        }
-
-        public Builder refundOnServerError(boolean refundOnServerError) {
-            this.refundOnServerError = refundOnServerError;
-            return this;
-        }
-
-        /** Units allowed at once for the token bucket and GCRA; 0 for the limit. */
-        public Builder burst(long burst) {
-            this.burst = burst;
-            return this;
-        }
-
-        public Builder scope(Scope scope) {
-            this.scope = scope;
-            return this;
-        }
-
-        /** The named policy whose configuration applies, {@code null} for none. */
-        public Builder policy(String policy) {
-            this.policy = policy;
-            return this;
-        }
-
-        public Builder tenantSource(TenantSource tenantSource) {
-            this.tenantSource = tenantSource;
-            return this;
-        }
-
-        /** The key segment of the HTTP method and path template when counted per endpoint. */
-        public Builder endpoint(String endpoint) {
-            this.endpoint = endpoint;
-            return this;
-        }
-
-        /** The positions of the method parameters whose values split the counter. */
-        public Builder keyParameters(List<Integer> keyParameters) {
-            this.keyParameters = keyParameters;
-            return this;
-        }
-
-        public Builder cacheRefusals(boolean cacheRefusals) {
-            this.cacheRefusals = cacheRefusals;
-            return this;
-        }
-
-        /** How long a call may wait for a later slot; 0 when a refused call does not wait. */
-        public Builder maxWait(long maxWaitMillis) {
-            this.maxWaitMillis = maxWaitMillis;
-            return this;
-        }
-
-        public LimitDefinition build() {
-            return new LimitDefinition(name, limit, windowMillis, algorithm, failureMode, cost, refundOn,
-                    refundOnServerError, burst, scope, policy, tenantSource, endpoint, keyParameters, cacheRefusals,
-                    maxWaitMillis);
-        }
     }
 }

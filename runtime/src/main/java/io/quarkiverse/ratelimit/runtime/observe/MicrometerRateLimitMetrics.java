@@ -43,14 +43,6 @@ public class MicrometerRateLimitMetrics implements RateLimitMetrics {
     static final String SCRIPT_RELOADS = "rate_limit.redis.script_reloads";
     static final String CONCURRENCY_REJECTED = "rate_limit.concurrency.rejected";
     static final String THRESHOLDS_REACHED = "rate_limit.thresholds.reached";
-    static final String WAIT = "rate_limit.wait";
-    static final String WAIT_REFUSED = "rate_limit.wait.refused";
-
-    /** The wait histogram's buckets: waits are bounded by maxWait, usually a few seconds at most. */
-    private static final Duration[] WAIT_BUCKETS = {
-            Duration.ofMillis(10), Duration.ofMillis(50), Duration.ofMillis(100), Duration.ofMillis(250),
-            Duration.ofMillis(500), Duration.ofSeconds(1), Duration.ofSeconds(2), Duration.ofSeconds(5),
-            Duration.ofSeconds(10), Duration.ofSeconds(30) };
 
     /** The histogram's buckets: a decision takes well under a millisecond; 50 ms is the alert; 1 s the timeout. */
     private static final Duration[] LATENCY_BUCKETS = {
@@ -71,8 +63,7 @@ public class MicrometerRateLimitMetrics implements RateLimitMetrics {
     private final Set<String> taggedTenants = ConcurrentHashMap.newKeySet();
     private final ConcurrentMap<Object, MicrometerLimitMeters> limits = new ConcurrentHashMap<>();
     private final ConcurrentMap<String, Counter> concurrencyRejections = new ConcurrentHashMap<>();
-    private final ConcurrentMap<String, Timer> waits = new ConcurrentHashMap<>();
-    private final ConcurrentMap<String, Counter> waitRefusals = new ConcurrentHashMap<>();
+    private final MicrometerWaitMeters waits;
     private final Timer[] redisDurations;
     /** The breakers' worst state, as the decision guard tells it. */
     private volatile Supplier<CircuitBreakerTransition.State> circuitState = () -> CircuitBreakerTransition.State.CLOSED;
@@ -91,6 +82,7 @@ public class MicrometerRateLimitMetrics implements RateLimitMetrics {
         this.nearLimitRatio = nearLimitRatio;
         this.tenantTag = tenantTag;
         this.maxTenants = maxTenants;
+        this.waits = new MicrometerWaitMeters(registry);
         this.redisDurations = new Timer[RedisOperation.values().length * OUTCOMES.length];
         if (!enabled) {
             this.scriptReloads = null;
@@ -226,28 +218,8 @@ public class MicrometerRateLimitMetrics implements RateLimitMetrics {
 
     @Override
     public void waitDecided(List<RateLimitDecision> decisions) {
-        if (!enabled) {
-            return;
-        }
-        boolean admitted = true;
-        for (int i = 0; i < decisions.size(); i++) {
-            admitted &= decisions.get(i).allowed();
-        }
-        for (int i = 0; i < decisions.size(); i++) {
-            RateLimitDecision decision = decisions.get(i);
-            if (admitted) {
-                waits.computeIfAbsent(decision.limitName(), name -> Timer.builder(WAIT)
-                        .description("How long calls that may wait (maxWait) waited for their slot; 0 for a call that"
-                                + " went at once")
-                        .tag("limit", name)
-                        .serviceLevelObjectives(WAIT_BUCKETS)
-                        .register(registry)).record(decision.waitTime());
-            } else if (!decision.allowed()) {
-                waitRefusals.computeIfAbsent(decision.limitName(), name -> Counter.builder(WAIT_REFUSED)
-                        .description("Calls that may wait (maxWait) refused because their slot lay further ahead")
-                        .tag("limit", name)
-                        .register(registry)).increment();
-            }
+        if (enabled) {
+            waits.decided(decisions);
         }
     }
 

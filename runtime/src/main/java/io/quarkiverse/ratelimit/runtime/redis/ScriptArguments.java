@@ -6,6 +6,7 @@ import java.util.List;
 import io.quarkiverse.ratelimit.runtime.limit.ConcurrencyDefinition;
 import io.quarkiverse.ratelimit.runtime.limit.LimitDefinition;
 import io.quarkiverse.ratelimit.runtime.limit.ShadowMask;
+import io.quarkiverse.ratelimit.runtime.limit.WaitingCalls;
 
 /**
  * The {@code ARGV} layout of the scripts: the Java half of the contract whose Lua half is {@code lua/prelude.lua}
@@ -44,7 +45,7 @@ public final class ScriptArguments {
      */
     public static List<String> limits(String clock, List<LimitDefinition> limits, ShadowMask shadow) {
         List<String> args = limits(clock, limits);
-        long maxWait = LimitDefinition.maxWaitMillis(limits);
+        long maxWait = WaitingCalls.maxWaitMillis(limits);
         if (!shadow.isEmpty()) {
             char[] mask = new char[limits.size()];
             for (int i = 0; i < mask.length; i++) {

@@ -1,0 +1,60 @@
+package io.quarkiverse.ratelimit.runtime.observe;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import io.quarkiverse.ratelimit.RateLimitDecision;
+
+/**
+ * The meters of calls that may wait for a later slot ({@code maxWait}), per limit: how long admitted calls waited
+ * ({@code rate_limit.wait}, its count the calls admitted) and how many were refused because their slot lay further
+ * ahead ({@code rate_limit.wait.refused}). Part of the public metric contract (the observability page lists them).
+ */
+final class MicrometerWaitMeters {
+
+    static final String WAIT = "rate_limit.wait";
+    static final String WAIT_REFUSED = "rate_limit.wait.refused";
+
+    /** The wait histogram's buckets: waits are bounded by maxWait, usually a few seconds at most. */
+    private static final Duration[] WAIT_BUCKETS = {
+            Duration.ofMillis(10), Duration.ofMillis(50), Duration.ofMillis(100), Duration.ofMillis(250),
+            Duration.ofMillis(500), Duration.ofSeconds(1), Duration.ofSeconds(2), Duration.ofSeconds(5),
+            Duration.ofSeconds(10), Duration.ofSeconds(30) };
+
+    private final MeterRegistry registry;
+    private final ConcurrentMap<String, Timer> waits = new ConcurrentHashMap<>();
+    private final ConcurrentMap<String, Counter> refusals = new ConcurrentHashMap<>();
+
+    MicrometerWaitMeters(MeterRegistry registry) {
+        this.registry = registry;
+    }
+
+    /** One decision per limit of a call that may wait, as Redis took it. */
+    void decided(List<RateLimitDecision> decisions) {
+        boolean admitted = true;
+        for (int i = 0; i < decisions.size(); i++) {
+            admitted &= decisions.get(i).allowed();
+        }
+        for (int i = 0; i < decisions.size(); i++) {
+            RateLimitDecision decision = decisions.get(i);
+            if (admitted) {
+                waits.computeIfAbsent(decision.limitName(), name -> Timer.builder(WAIT)
+                        .description("How long calls that may wait (maxWait) waited for their slot; 0 for a call that"
+                                + " went at once")
+                        .tag("limit", name)
+                        .serviceLevelObjectives(WAIT_BUCKETS)
+                        .register(registry)).record(decision.waitTime());
+            } else if (!decision.allowed()) {
+                refusals.computeIfAbsent(decision.limitName(), name -> Counter.builder(WAIT_REFUSED)
+                        .description("Calls that may wait (maxWait) refused because their slot lay further ahead")
+                        .tag("limit", name)
+                        .register(registry)).increment();
+            }
+        }
+    }
+}
