@@ -1,0 +1,74 @@
+package io.quarkiverse.ratelimit.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import io.quarkiverse.ratelimit.localredis.LocalRedisServer;
+
+/**
+ * Waiting calls on a fleet: two instances of the packaged application share the label printer's limit (2 a second,
+ * one at a time, {@code maxWait} 3 s). A burst sent to both at once is served in one queue: one call every 500 ms,
+ * whichever instance it reached, and what would wait longer than 3 s is refused at once.
+ */
+class TwoInstancesWaitingIT {
+
+    private static LocalRedisServer redis;
+    private static List<AppInstance> instances;
+
+    @BeforeAll
+    static void startRedisAndTwoInstances() {
+        redis = LocalRedisServer.start();
+        instances = AppInstance.startTwo(redis);
+    }
+
+    @AfterAll
+    static void stopAll() {
+        AppInstance.stopAll(instances, redis);
+    }
+
+    @Test
+    void aBurstOnTwoInstancesIsServedInOneQueueAtTheLimitsRate() {
+        HttpClient client = HttpClient.newHttpClient();
+        long start = System.nanoTime();
+        List<CompletableFuture<long[]>> answers = new ArrayList<>();
+        for (int i = 0; i < 10; i++) {
+            HttpRequest request = HttpRequest.newBuilder(instances.get(i % 2).uri().resolve("/printer/labels"))
+                    .POST(HttpRequest.BodyPublishers.noBody()).build();
+            answers.add(client.sendAsync(request, HttpResponse.BodyHandlers.discarding())
+                    .thenApply(response -> new long[] { response.statusCode(), System.nanoTime() - start }));
+        }
+        List<Long> served = new ArrayList<>();
+        int refused = 0;
+        for (CompletableFuture<long[]> answer : answers) {
+            long[] statusAndNanos = answer.join();
+            if (statusAndNanos[0] == 200) {
+                served.add(statusAndNanos[1] / 1_000_000);
+            } else {
+                assertThat(statusAndNanos[0]).isEqualTo(429);
+                assertThat(statusAndNanos[1] / 1_000_000).as("refused at once, not after waiting").isLessThan(1000);
+                refused++;
+            }
+        }
+        served.sort(null);
+        System.out.printf("two instances, label printer: served at %s ms, %d refused%n", served, refused);
+        assertThat(served).as("slots at 0, 0.5 ... 3 s").hasSizeGreaterThanOrEqualTo(7);
+        assertThat(refused).as("slots beyond 3 s").isPositive();
+        for (int i = 1; i < served.size(); i++) {
+            assertThat(served.get(i) - served.get(i - 1))
+                    .as("one call every 500 ms across both instances (less the replies' jitter): %s", served)
+                    .isGreaterThanOrEqualTo(400);
+        }
+        assertThat(served.get(served.size() - 1)).as("every call served within maxWait and a margin")
+                .isLessThan(3000 + 1000);
+    }
+}
