@@ -18,7 +18,8 @@
 --
 --   clock(ARGV)             the clock in whole microseconds
 --   limit_args(ARGV, i)     limit i's algorithm module name, limit, window_us (the window in
---                           microseconds), cost and burst (0 replaced by the limit)
+--                           microseconds; for calendar_window the boundaries string it sends instead),
+--                           cost and burst (0 replaced by the limit)
 --   shadowed(KEYS, ARGV, i) whether limit i is in shadow mode
 --   announce(KEYS, channel) publishes KEYS on the invalidation channel (nothing when channel is nil or '')
 --   max_wait_ms(KEYS, ARGV) how long the call may wait for a later slot, in ms; 0 when it may not
@@ -96,5 +97,9 @@ local function limit_args(ARGV, i)
   else
     burst = burst + 0
   end
-  return ARGV[arg], limit, ARGV[arg + 2] * 1000, cost, burst
+  local name = ARGV[arg]
+  if name == 'calendar_window' then
+    return name, limit, ARGV[arg + 2], cost, burst -- the period's boundaries, not a length
+  end
+  return name, limit, ARGV[arg + 2] * 1000, cost, burst
 end

@@ -34,5 +34,13 @@ public enum Algorithm {
      * Generic cell rate algorithm: calls spaced by {@code window / limit}, with a burst tolerance of {@code limit};
      * exact, sub-second {@code Retry-After}, one string key.
      */
-    GCRA
+    GCRA,
+
+    /**
+     * Counts calls per calendar period in a time zone: a day from midnight, a week from its first day, a month from its
+     * billing anchor day ({@code RateLimited#period()}), as contracts and carrier quotas are written; the quota is whole
+     * again when the next period starts, and {@code Retry-After} counts to that moment. Exact within a period, across
+     * daylight-saving changes and months of any length. Chosen by setting a period, not a window.
+     */
+    CALENDAR_WINDOW
 }

@@ -78,6 +78,27 @@ public final class LimitRules {
                         + " counts calls in windows, where a waiting call would count in one window and run in another";
     }
 
+    /**
+     * A calendar period and the day it starts on: {@link Algorithm#CALENDAR_WINDOW} counts per period and every period
+     * is counted by it; a week starts on day 1 (Monday) to 7, a month on day 1 to 31, a day at midnight (anchor 1).
+     */
+    public static String calendar(CalendarPeriod period, int anchorDay, Algorithm algorithm) {
+        if (algorithm == Algorithm.CALENDAR_WINDOW && period == CalendarPeriod.NONE) {
+            return "a calendar window counts per calendar period: set a period (DAY, WEEK or MONTH) instead of a window";
+        }
+        if (algorithm != Algorithm.CALENDAR_WINDOW && period != CalendarPeriod.NONE) {
+            return "a calendar period is counted by CALENDAR_WINDOW, not " + algorithm + "; leave the algorithm out";
+        }
+        int lastAnchor = switch (period) {
+            case WEEK -> 7;
+            case MONTH -> 31;
+            case DAY, NONE -> 1;
+        };
+        return anchorDay >= 1 && anchorDay <= lastAnchor ? null
+                : "the anchor day of a " + period + " period is 1" + (lastAnchor > 1 ? " to " + lastAnchor : "")
+                        + ", not " + anchorDay;
+    }
+
     /** Units one call consumes: at most what the limit can ever hold (its burst, else the limit). */
     public static String cost(long cost, long limit, long burst) {
         long capacity = burst > 0 ? burst : limit;

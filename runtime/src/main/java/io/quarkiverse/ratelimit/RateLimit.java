@@ -1,6 +1,7 @@
 package io.quarkiverse.ratelimit;
 
 import java.time.Duration;
+import java.time.ZoneId;
 import java.util.Objects;
 
 /**
@@ -22,9 +23,15 @@ public final class RateLimit {
     private final FailureMode failureMode;
     private final long burst;
     private final Duration maxWait;
+    private final CalendarPeriod period;
+    private final ZoneId timeZone;
+    private final int anchorDay;
 
     private RateLimit(String name, long limit, Duration window, Algorithm algorithm, FailureMode failureMode,
-            long burst, Duration maxWait) {
+            long burst, Duration maxWait, CalendarPeriod period, ZoneId timeZone, int anchorDay) {
+        this.period = period;
+        this.timeZone = timeZone;
+        this.anchorDay = anchorDay;
         this.maxWait = maxWait;
         this.name = name;
         this.limit = limit;
@@ -46,22 +53,64 @@ public final class RateLimit {
         LimitRules.require("Rate limit '" + name + "' has limit " + limit, LimitRules.limit(limit));
         LimitRules.require("Rate limit '" + name + "' has window " + window, LimitRules.durationMillis(window.toMillis()));
         return new RateLimit(name, limit, window, Algorithm.SLIDING_WINDOW_COUNTER, FailureMode.DEFAULT, 0,
-                Duration.ZERO);
+                Duration.ZERO, CalendarPeriod.NONE, null, 1);
+    }
+
+    /**
+     * A quota per calendar period in a time zone ({@link Algorithm#CALENDAR_WINDOW}): 50,000 a day from midnight in
+     * {@code Europe/Berlin}, 1,000,000 a month from the first (see {@link #anchorDay(int)} for a billing anchor).
+     *
+     * @param limit calls (units) per period, greater than zero
+     * @param period {@link CalendarPeriod#DAY}, {@link CalendarPeriod#WEEK} or {@link CalendarPeriod#MONTH}
+     */
+    public static RateLimit of(String name, long limit, CalendarPeriod period, ZoneId timeZone) {
+        Objects.requireNonNull(name, "name");
+        Objects.requireNonNull(period, "period");
+        Objects.requireNonNull(timeZone, "timeZone");
+        LimitRules.require("name \"" + name + "\"", LimitRules.name(name));
+        LimitRules.require("Rate limit '" + name + "' has limit " + limit, LimitRules.limit(limit));
+        LimitRules.require("Rate limit '" + name + "' has period " + period,
+                LimitRules.calendar(period, 1, Algorithm.CALENDAR_WINDOW));
+        return new RateLimit(name, limit, period.longest(), Algorithm.CALENDAR_WINDOW, FailureMode.DEFAULT, 0,
+                Duration.ZERO, period, timeZone, 1);
+    }
+
+    /** The day a calendar week (1 Monday to 7 Sunday) or month (1 to 31, a billing anchor) starts on; 1 by default. */
+    public RateLimit anchorDay(int anchorDay) {
+        LimitRules.require("Rate limit '" + name + "' has anchor day " + anchorDay,
+                LimitRules.calendar(period, anchorDay, algorithm));
+        return new RateLimit(name, limit, window, algorithm, failureMode, burst, maxWait, period, timeZone, anchorDay);
+    }
+
+    /** {@link CalendarPeriod#NONE} unless made per calendar period. */
+    public CalendarPeriod period() {
+        return period;
+    }
+
+    /** The calendar period's time zone; {@code null} unless made per calendar period. */
+    public ZoneId timeZone() {
+        return timeZone;
+    }
+
+    public int anchorDay() {
+        return anchorDay;
     }
 
     /** The algorithm; the limit, and a burst and a maximum wait set earlier, must suit it. */
     public RateLimit algorithm(Algorithm algorithm) {
         LimitRules.require("Rate limit '" + name + "' has limit " + limit, LimitRules.limit(limit, algorithm));
+        LimitRules.require("Rate limit '" + name + "' has algorithm " + algorithm,
+                LimitRules.calendar(period, anchorDay, algorithm));
         LimitRules.require("Rate limit '" + name + "' has burst " + burst, LimitRules.burst(burst, algorithm));
         LimitRules.require("Rate limit '" + name + "' has maxWait " + maxWait,
                 LimitRules.maxWait(maxWait.toMillis(), algorithm));
         return new RateLimit(name, limit, window, Objects.requireNonNull(algorithm, "algorithm"), failureMode, burst,
-                maxWait);
+                maxWait, period, timeZone, anchorDay);
     }
 
     public RateLimit failureMode(FailureMode failureMode) {
         return new RateLimit(name, limit, window, algorithm, Objects.requireNonNull(failureMode, "failureMode"), burst,
-                maxWait);
+                maxWait, period, timeZone, anchorDay);
     }
 
     /**
@@ -73,7 +122,7 @@ public final class RateLimit {
         Objects.requireNonNull(maxWait, "maxWait");
         LimitRules.require("Rate limit '" + name + "' has maxWait " + maxWait,
                 LimitRules.maxWait(maxWait.isNegative() ? -1 : maxWait.toMillis(), algorithm));
-        return new RateLimit(name, limit, window, algorithm, failureMode, burst, maxWait);
+        return new RateLimit(name, limit, window, algorithm, failureMode, burst, maxWait, period, timeZone, anchorDay);
     }
 
     /** {@link Duration#ZERO} when not set: {@link RateLimiter#acquire} does not wait. */
@@ -87,7 +136,7 @@ public final class RateLimit {
      */
     public RateLimit burst(long burst) {
         LimitRules.require("Rate limit '" + name + "' has burst " + burst, LimitRules.burst(burst, algorithm));
-        return new RateLimit(name, limit, window, algorithm, failureMode, burst, maxWait);
+        return new RateLimit(name, limit, window, algorithm, failureMode, burst, maxWait, period, timeZone, anchorDay);
     }
 
     /** 0 when not set: the limit. */

@@ -82,6 +82,30 @@ public @interface RateLimited {
     @Nonbinding
     String[] perParameter() default {};
 
+    /**
+     * A calendar period instead of a {@link #window()}: {@code @RateLimited(limit = 50_000, period = CalendarPeriod.DAY)}
+     * allows 50,000 calls a day, whole again at midnight in the {@link #timeZone()}, as contracts and carrier quotas
+     * are written ({@link Algorithm#CALENDAR_WINDOW}, implied: leave {@link #algorithm()} out). {@code Retry-After} and
+     * {@code RateLimit} count to the period's real end, across daylight-saving changes and months of any length.
+     */
+    @Nonbinding
+    CalendarPeriod period() default CalendarPeriod.NONE;
+
+    /**
+     * The time zone of the calendar {@link #period()}, an IANA name ({@code Europe/Berlin}, {@code America/New_York})
+     * or {@code UTC}; empty: {@code quarkus.rate-limit.time-zone} (UTC unless configured).
+     */
+    @Nonbinding
+    String timeZone() default "";
+
+    /**
+     * The day a calendar {@link #period()} starts on: for a {@link CalendarPeriod#WEEK} 1 (Monday, the default) to 7
+     * (Sunday); for a {@link CalendarPeriod#MONTH} 1 (the default) to 31, a billing anchor (in a shorter month its last
+     * day).
+     */
+    @Nonbinding
+    int anchorDay() default 1;
+
     /** How calls are counted; see {@link Algorithm}. */
     @Nonbinding
     Algorithm algorithm() default Algorithm.SLIDING_WINDOW_COUNTER;

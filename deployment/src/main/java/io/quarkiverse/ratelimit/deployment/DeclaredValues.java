@@ -8,6 +8,7 @@ import org.jboss.jandex.AnnotationValue;
 import org.jboss.jandex.Type;
 
 import io.quarkiverse.ratelimit.Algorithm;
+import io.quarkiverse.ratelimit.CalendarPeriod;
 import io.quarkiverse.ratelimit.FailureMode;
 import io.quarkiverse.ratelimit.RateLimited;
 import io.quarkiverse.ratelimit.Scope;
@@ -20,7 +21,7 @@ import io.quarkiverse.ratelimit.TenantSource;
 record DeclaredValues(long limit, String window, String policy, String name, Algorithm algorithm, long cost,
         long burst, Scope scope, FailureMode failureMode, TenantSource tenantSource, List<String> refundOn,
         boolean refundOnServerError, boolean perEndpoint, List<String> perParameter, boolean cacheRefusals,
-        String maxWait) {
+        String maxWait, CalendarPeriod period, String timeZone, int anchorDay) {
 
     static DeclaredValues of(AnnotationInstance annotation) {
         String policy = string(annotation, "policy");
@@ -37,7 +38,7 @@ record DeclaredValues(long limit, String window, String policy, String name, Alg
                 string(annotation, "window"),
                 policy.isEmpty() ? null : policy,
                 string(annotation, "name"),
-                constant(annotation, "algorithm", Algorithm.class),
+                algorithm(annotation),
                 number(annotation, "cost"),
                 number(annotation, "burst"),
                 constant(annotation, "scope", Scope.class),
@@ -48,7 +49,19 @@ record DeclaredValues(long limit, String window, String policy, String name, Alg
                 flag(annotation, "perEndpoint"),
                 perParameter == null ? List.of() : List.of(perParameter.asStringArray()),
                 flag(annotation, "cacheRefusals"),
-                string(annotation, "maxWait"));
+                string(annotation, "maxWait"),
+                constant(annotation, "period", CalendarPeriod.class),
+                string(annotation, "timeZone"),
+                (int) number(annotation, "anchorDay"));
+    }
+
+    /** As declared; a calendar period left without an algorithm is counted by {@link Algorithm#CALENDAR_WINDOW}. */
+    private static Algorithm algorithm(AnnotationInstance annotation) {
+        if (annotation.value("algorithm") == null && constant(annotation, "period",
+                CalendarPeriod.class) != CalendarPeriod.NONE) {
+            return Algorithm.CALENDAR_WINDOW;
+        }
+        return constant(annotation, "algorithm", Algorithm.class);
     }
 
     private static long number(AnnotationInstance annotation, String name) {

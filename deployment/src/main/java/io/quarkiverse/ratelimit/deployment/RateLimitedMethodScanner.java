@@ -4,11 +4,13 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
+import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.function.Consumer;
 
@@ -19,6 +21,7 @@ import org.jboss.jandex.DotName;
 import org.jboss.jandex.IndexView;
 import org.jboss.jandex.MethodInfo;
 
+import io.quarkiverse.ratelimit.CalendarPeriod;
 import io.quarkiverse.ratelimit.LimitRules;
 import io.quarkiverse.ratelimit.RateLimited;
 import io.quarkiverse.ratelimit.TenantSource;
@@ -133,13 +136,18 @@ final class RateLimitedMethodScanner {
             if (limitValid && windowMillis >= 0 && maxWaitMillis >= 0) {
                 String name = !declared.name().isEmpty() ? declared.name()
                         : annotations.size() == 1 ? baseName
-                                : baseName + "-" + (windowMillis > 0 ? formatWindow(windowMillis) : declared.policy());
+                                : baseName + "-" + (declared.period() != CalendarPeriod.NONE
+                                        ? declared.period().name().toLowerCase(Locale.ROOT)
+                                        : windowMillis > 0 ? formatWindow(windowMillis) : declared.policy());
                 limits.add(LimitDefinition.builder(name, declared.limit(), windowMillis)
                         .algorithm(declared.algorithm()).failureMode(declared.failureMode()).cost(declared.cost())
                         .refundOn(declared.refundOn()).refundOnServerError(declared.refundOnServerError())
                         .burst(declared.burst()).scope(declared.scope()).policy(declared.policy())
                         .tenantSource(declared.tenantSource()).endpoint(endpoint).keyParameters(keyParameters)
-                        .cacheRefusals(declared.cacheRefusals()).maxWait(maxWaitMillis).build());
+                        .cacheRefusals(declared.cacheRefusals()).maxWait(maxWaitMillis)
+                        .calendar(declared.period(), declared.timeZone().isEmpty() ? null : declared.timeZone(),
+                                declared.anchorDay())
+                        .build());
             } else {
                 valid = false;
             }
@@ -184,6 +192,17 @@ final class RateLimitedMethodScanner {
             valid &= rule(method, "cost = " + declared.cost(),
                     LimitRules.cost(declared.cost(), Math.max(declared.limit(), 0), declared.burst()));
         }
+        valid &= rule(method, "period = " + declared.period() + ", anchorDay = " + declared.anchorDay()
+                + ", algorithm = " + declared.algorithm(),
+                LimitRules.calendar(declared.period(), declared.anchorDay(), declared.algorithm()));
+        if (!declared.timeZone().isEmpty()) {
+            try {
+                ZoneId.of(declared.timeZone());
+            } catch (RuntimeException e) {
+                valid = problem(method, "has timeZone = \"" + declared.timeZone() + "\", which is not a time zone;"
+                        + " use an IANA name such as Europe/Berlin, or UTC");
+            }
+        }
         if (declared.tenantSource() == TenantSource.JWT_CLAIM && !tokensAvailable) {
             valid = problem(method, "takes its tenant from a JWT claim, but " + TenantRule.NO_TOKENS);
         }
@@ -212,6 +231,14 @@ final class RateLimitedMethodScanner {
     /** The declared window in ms; 0 when a policy's configuration gives it; -1 (reported) when invalid. */
     private long windowMillis(MethodInfo method, DeclaredValues declared) {
         String window = declared.window();
+        if (declared.period() != CalendarPeriod.NONE) {
+            if (!window.isEmpty()) {
+                problem(method, "has window = \"" + window + "\" and period = " + declared.period() + "; a limit"
+                        + " counts per window or per calendar period: leave one out");
+                return -1;
+            }
+            return declared.period().longest().toMillis();
+        }
         if (window.isEmpty()) {
             if (declared.policy() != null) {
                 return 0;

@@ -3,6 +3,7 @@ package io.quarkiverse.ratelimit.deployment;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
+import java.time.ZoneId;
 import java.util.List;
 import java.util.UUID;
 
@@ -14,6 +15,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import io.quarkiverse.ratelimit.Algorithm;
+import io.quarkiverse.ratelimit.CalendarPeriod;
 import io.quarkiverse.ratelimit.RateLimit;
 import io.quarkiverse.ratelimit.RateLimitDecision;
 import io.quarkiverse.ratelimit.RateLimiter;
@@ -50,7 +52,9 @@ class Redis6ScriptsTest {
         Awaitility.await().atMost(Duration.ofSeconds(10))
                 .until(() -> scripts.functionLibrary().startsWith("none:"));
         for (Algorithm algorithm : Algorithm.values()) {
-            RateLimit limit = RateLimit.of("redis6-" + algorithm, 50, Duration.ofHours(1)).algorithm(algorithm);
+            RateLimit limit = algorithm == Algorithm.CALENDAR_WINDOW
+                    ? RateLimit.of("redis6-" + algorithm, 50, CalendarPeriod.DAY, ZoneId.of("UTC"))
+                    : RateLimit.of("redis6-" + algorithm, 50, Duration.ofHours(1)).algorithm(algorithm);
             assertThat(admitted(limit, UUID.randomUUID().toString(), 200)).as(algorithm.name()).isEqualTo(50);
         }
     }

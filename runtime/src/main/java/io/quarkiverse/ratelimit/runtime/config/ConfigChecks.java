@@ -1,5 +1,6 @@
 package io.quarkiverse.ratelimit.runtime.config;
 
+import java.time.ZoneId;
 import java.util.Set;
 
 import io.quarkiverse.ratelimit.LimitRules;
@@ -28,6 +29,16 @@ public final class ConfigChecks {
         }
     }
 
+    /** A calendar period's time zone: an IANA name or {@code UTC}, known to this JVM. */
+    public static void timeZone(String property, String zone) {
+        try {
+            ZoneId.of(zone);
+        } catch (RuntimeException e) {
+            throw new ConfigurationException(property + " is '" + zone + "', which is not a time zone; use an IANA name"
+                    + " such as Europe/Berlin, or UTC", Set.of(property));
+        }
+    }
+
     public static void check(RateLimitConfig config) {
         String prefix = config.keyPrefix();
         if (prefix.isEmpty() || prefix.length() > MAX_KEY_PREFIX_LENGTH
@@ -36,6 +47,7 @@ public final class ConfigChecks {
                     + " characters without whitespace, '{' or '}', but is '" + prefix + "'");
         }
         positive("quarkus.rate-limit.decision-timeout", config.decisionTimeout().toMillis());
+        timeZone("quarkus.rate-limit.time-zone", config.timeZone());
         if (config.busyTimeout().compareTo(config.decisionTimeout()) < 0) {
             throw new ConfigurationException("quarkus.rate-limit.busy-timeout (" + config.busyTimeout() + ") must be at"
                     + " least quarkus.rate-limit.decision-timeout (" + config.decisionTimeout() + ")",

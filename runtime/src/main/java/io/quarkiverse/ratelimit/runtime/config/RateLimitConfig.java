@@ -103,6 +103,13 @@ public interface RateLimitConfig {
     Duration decisionTimeout();
 
     /**
+     * The time zone of calendar periods ({@code @RateLimited(period = CalendarPeriod.DAY)}) whose annotation or policy
+     * names none: an IANA name such as {@code Europe/Berlin}, or {@code UTC}.
+     */
+    @WithDefault("UTC")
+    String timeZone();
+
+    /**
      * How long a decision may wait while Redis keeps answering other calls: a saturated instance (a cold JVM taking a
      * burst of hundreds of requests on two cores) can take seconds to process replies that Redis sent in
      * microseconds, and those calls are decided exactly by Redis rather than failed over. Beyond it the failure mode
@@ -426,6 +433,9 @@ public interface RateLimitConfig {
          * GCRA only (see {@code @RateLimited(maxWait)}).
          */
         Optional<Duration> maxWait();
+
+        /** The time zone of this policy's calendar periods (see {@code quarkus.rate-limit.time-zone}). */
+        Optional<String> timeZone();
 
         /** Whose calls one counter counts: {@code tenant}, {@code client-address} or {@code global}. */
         Optional<Scope> scope();

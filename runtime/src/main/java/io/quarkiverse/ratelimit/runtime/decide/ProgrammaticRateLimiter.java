@@ -144,7 +144,9 @@ public class ProgrammaticRateLimiter implements RateLimiter {
 
     private static LimitDefinition definition(RateLimit limit, long cost) {
         return LimitDefinition.builder(limit.name(), limit.limit(), limit.window().toMillis())
-                .algorithm(limit.algorithm()).failureMode(limit.failureMode()).cost(cost).burst(limit.burst()).build();
+                .algorithm(limit.algorithm()).failureMode(limit.failureMode()).cost(cost).burst(limit.burst())
+                .calendar(limit.period(), limit.timeZone() == null ? null : limit.timeZone().getId(), limit.anchorDay())
+                .build();
     }
 
     private static String tag(String tenant) {

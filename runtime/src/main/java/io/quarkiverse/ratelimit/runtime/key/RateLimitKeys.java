@@ -154,6 +154,7 @@ public class RateLimitKeys {
             case SLIDING_WINDOW_LOG -> "swl";
             case TOKEN_BUCKET -> "tb";
             case GCRA -> "gcra";
+            case CALENDAR_WINDOW -> "cal";
         };
     }
 }

@@ -100,6 +100,7 @@ public class EffectiveLimits {
         long burst = declared.getBurst();
         long cost = declared.getCost();
         long maxWaitMillis = declared.getMaxWaitMillis();
+        String timeZone = declared.getTimeZone();
         Scope scope = declared.getScope();
         FailureMode failureMode = declared.getFailureMode();
         TenantSource tenantSource = declared.getTenantSource();
@@ -110,6 +111,10 @@ public class EffectiveLimits {
             burst = policy.burst().orElse(burst);
             cost = policy.cost().orElse(cost);
             maxWaitMillis = policy.maxWait().map(Duration::toMillis).orElse(maxWaitMillis);
+            if (policy.timeZone().isPresent()) {
+                timeZone = policy.timeZone().get();
+                ConfigChecks.timeZone(property + "time-zone", timeZone);
+            }
             scope = policy.scope().orElse(scope);
             failureMode = policy.failureMode().orElse(failureMode);
             tenantSource = policy.tenant().source().orElse(tenantSource);
@@ -139,14 +144,25 @@ public class EffectiveLimits {
         if (policy != null && policy.failureMode().isPresent()) {
             ConfigChecks.notDefault(property + "failure-mode", failureMode);
         }
+        rule(property + "algorithm", algorithm,
+                LimitRules.calendar(declared.getCalendarPeriod(), declared.getAnchorDay(), algorithm));
         return declared.toBuilder().limit(limit).window(windowMillis).algorithm(algorithm).burst(burst).cost(cost)
-                .maxWait(maxWaitMillis).scope(scope).failureMode(failureMode).tenantSource(tenantSource).build();
+                .maxWait(maxWaitMillis).calendar(declared.getCalendarPeriod(), timeZone, declared.getAnchorDay())
+                .scope(scope).failureMode(failureMode).tenantSource(tenantSource).build();
+    }
+
+    /** A calendar window that names no time zone counts in {@code quarkus.rate-limit.time-zone}'s. */
+    private LimitDefinition zoned(LimitDefinition limit) {
+        if (limit.getAlgorithm() != Algorithm.CALENDAR_WINDOW || limit.getTimeZone() != null) {
+            return limit;
+        }
+        return limit.toBuilder().calendar(limit.getCalendarPeriod(), config.timeZone(), limit.getAnchorDay()).build();
     }
 
     private EffectiveMethod configure(String methodId, MethodLimits declared) {
         List<LimitDefinition> limits = new ArrayList<>();
         for (LimitDefinition limit : declared.getLimits()) {
-            limits.add(configure(limit, null));
+            limits.add(zoned(configure(limit, null)));
         }
         String waiting = WaitingCalls.violation(limits);
         if (waiting != null) {
@@ -160,7 +176,7 @@ public class EffectiveLimits {
             List<LimitDefinition> planLimits = new ArrayList<>();
             for (LimitDefinition limit : declared.getLimits()) {
                 changes |= limit.getPolicy() != null && policies.containsKey(limit.getPolicy());
-                planLimits.add(configure(limit, plan));
+                planLimits.add(zoned(configure(limit, plan)));
             }
             if (changes) {
                 byPlan.put(plan, declared.withLimits(planLimits));

@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Objects;
 
 import io.quarkiverse.ratelimit.Algorithm;
+import io.quarkiverse.ratelimit.CalendarPeriod;
 import io.quarkiverse.ratelimit.FailureMode;
 import io.quarkiverse.ratelimit.Scope;
 import io.quarkiverse.ratelimit.TenantSource;
@@ -30,6 +31,9 @@ public final class LimitDefinition {
     private final Duration window;
     private final boolean cacheRefusals;
     private final long maxWaitMillis;
+    private final CalendarPeriod calendarPeriod;
+    private final String timeZone;
+    private final int anchorDay;
 
     /**
      * A limit of {@code limit} units per {@code windowMillis} named {@code name}, built by name: the other values start
@@ -44,7 +48,8 @@ public final class LimitDefinition {
         return new LimitDefinitionBuilder(name, limit, windowMillis).algorithm(algorithm).failureMode(failureMode).cost(cost)
                 .refundOn(refundOn).refundOnServerError(refundOnServerError).burst(burst).scope(scope).policy(policy)
                 .tenantSource(tenantSource).endpoint(endpoint).keyParameters(keyParameters)
-                .cacheRefusals(cacheRefusals).maxWait(maxWaitMillis);
+                .cacheRefusals(cacheRefusals).maxWait(maxWaitMillis)
+                .calendar(calendarPeriod, timeZone, anchorDay);
     }
 
     /** This limit with another limit value (a run-time limit). */
@@ -64,13 +69,19 @@ public final class LimitDefinition {
      * @param keyParameters the positions of the method parameters whose values split the counter
      * @param cacheRefusals whether this instance may repeat a refusal of Redis locally until its retry time
      * @param maxWaitMillis how long a call may wait for a later slot; 0 when a refused call does not wait
+     * @param calendarPeriod the period of a {@link Algorithm#CALENDAR_WINDOW}, else {@link CalendarPeriod#NONE}
+     * @param timeZone the calendar period's time zone; {@code null} for the configured one (until start-up sets it)
+     * @param anchorDay the day a week (1 Monday to 7) or a month (1 to 31) starts on
      * @see #builder(String, long, long) how code builds one; this constructor is for the build-time recorder
      */
     @RecordableConstructor
     public LimitDefinition(String name, long limit, long windowMillis, Algorithm algorithm, FailureMode failureMode,
             long cost, List<String> refundOn, boolean refundOnServerError, long burst, Scope scope, String policy,
             TenantSource tenantSource, String endpoint, List<Integer> keyParameters, boolean cacheRefusals,
-            long maxWaitMillis) {
+            long maxWaitMillis, CalendarPeriod calendarPeriod, String timeZone, int anchorDay) {
+        this.calendarPeriod = calendarPeriod;
+        this.timeZone = timeZone;
+        this.anchorDay = anchorDay;
         this.cacheRefusals = cacheRefusals;
         this.maxWaitMillis = maxWaitMillis;
         this.policy = policy;
@@ -98,6 +109,21 @@ public final class LimitDefinition {
     /** How long a call may wait for a later slot (a reservation); 0 when a refused call does not wait. */
     public long getMaxWaitMillis() {
         return maxWaitMillis;
+    }
+
+    /** The period of a {@link Algorithm#CALENDAR_WINDOW}; {@link CalendarPeriod#NONE} for the other algorithms. */
+    public CalendarPeriod getCalendarPeriod() {
+        return calendarPeriod;
+    }
+
+    /** The calendar period's time zone; {@code null} for the configured one (start-up sets it). */
+    public String getTimeZone() {
+        return timeZone;
+    }
+
+    /** The day a calendar week (1 Monday to 7 Sunday) or month (1 to 31) starts on. */
+    public int getAnchorDay() {
+        return anchorDay;
     }
 
     /** The named policy whose configuration applies, {@code null} for none. */

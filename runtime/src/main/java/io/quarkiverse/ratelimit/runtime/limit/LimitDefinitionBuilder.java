@@ -3,6 +3,7 @@ package io.quarkiverse.ratelimit.runtime.limit;
 import java.util.List;
 
 import io.quarkiverse.ratelimit.Algorithm;
+import io.quarkiverse.ratelimit.CalendarPeriod;
 import io.quarkiverse.ratelimit.FailureMode;
 import io.quarkiverse.ratelimit.Scope;
 import io.quarkiverse.ratelimit.TenantSource;
@@ -26,6 +27,9 @@ public final class LimitDefinitionBuilder {
     private List<Integer> keyParameters = List.of();
     private boolean cacheRefusals = true;
     private long maxWaitMillis;
+    private CalendarPeriod calendarPeriod = CalendarPeriod.NONE;
+    private String timeZone;
+    private int anchorDay = 1;
 
     LimitDefinitionBuilder(String name, long limit, long windowMillis) {
         this.name = name;
@@ -113,9 +117,20 @@ public final class LimitDefinitionBuilder {
         return this;
     }
 
+    /**
+     * The period of a {@link Algorithm#CALENDAR_WINDOW}, its time zone ({@code null}: the configured one) and the day
+     * a week or month starts on.
+     */
+    public LimitDefinitionBuilder calendar(CalendarPeriod calendarPeriod, String timeZone, int anchorDay) {
+        this.calendarPeriod = calendarPeriod;
+        this.timeZone = timeZone;
+        this.anchorDay = anchorDay;
+        return this;
+    }
+
     public LimitDefinition build() {
         return new LimitDefinition(name, limit, windowMillis, algorithm, failureMode, cost, refundOn,
                 refundOnServerError, burst, scope, policy, tenantSource, endpoint, keyParameters, cacheRefusals,
-                maxWaitMillis);
+                maxWaitMillis, calendarPeriod, timeZone, anchorDay);
     }
 }

@@ -3,6 +3,8 @@ package io.quarkiverse.ratelimit.runtime.redis;
 import java.util.ArrayList;
 import java.util.List;
 
+import io.quarkiverse.ratelimit.Algorithm;
+import io.quarkiverse.ratelimit.runtime.limit.CalendarBoundaries;
 import io.quarkiverse.ratelimit.runtime.limit.ConcurrencyDefinition;
 import io.quarkiverse.ratelimit.runtime.limit.LimitDefinition;
 import io.quarkiverse.ratelimit.runtime.limit.ShadowMask;
@@ -17,7 +19,10 @@ public final class ScriptArguments {
     /** {@code ARGV[1]} that makes a script read Redis {@code TIME}; tests pass microseconds instead. */
     public static final String REDIS_CLOCK = "";
 
-    /** Values per limit after the clock: algorithm module, limit, window in ms, cost, burst (0: the limit). */
+    /**
+     * Values per limit after the clock: algorithm module, limit, window in ms (a calendar window's period boundaries
+     * instead), cost, burst (0: the limit).
+     */
     public static final int PER_LIMIT = 5;
 
     private ScriptArguments() {
@@ -31,11 +36,21 @@ public final class ScriptArguments {
             LimitDefinition limit = limits.get(i);
             args.add(RateLimitScripts.moduleName(limit.getAlgorithm()));
             args.add(Long.toString(limit.getLimit()));
-            args.add(Long.toString(limit.getWindowMillis()));
+            args.add(limit.getAlgorithm() == Algorithm.CALENDAR_WINDOW ? calendarBoundaries(clock, limit)
+                    : Long.toString(limit.getWindowMillis()));
             args.add(Long.toString(limit.getCost()));
             args.add(Long.toString(limit.getBurst()));
         }
         return args;
+    }
+
+    /**
+     * A calendar window's periods around the clock the script will read: this instance's (Redis's own is within a
+     * period of it), or the one a test gives.
+     */
+    private static String calendarBoundaries(String clock, LimitDefinition limit) {
+        long nowMillis = clock.equals(REDIS_CLOCK) ? System.currentTimeMillis() : Long.parseLong(clock) / 1000;
+        return CalendarBoundaries.around(limit, nowMillis);
     }
 
     /**

@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 import io.quarkiverse.ratelimit.Algorithm;
+import io.quarkiverse.ratelimit.CalendarPeriod;
 import io.quarkiverse.ratelimit.localredis.LocalRedisServer;
 import io.quarkiverse.ratelimit.localredis.RespConnection;
 import io.quarkiverse.ratelimit.runtime.limit.AlgorithmSet;
@@ -14,6 +15,8 @@ import io.quarkiverse.ratelimit.runtime.limit.ShadowMask;
 final class ScriptHarness implements AutoCloseable {
 
     static final long WINDOW_MS = 1000;
+    /** The period of a calendar window in this harness: a day in UTC. */
+    static final CalendarPeriod CALENDAR_DAY = CalendarPeriod.DAY;
     /** A clock value on a window boundary, in microseconds. */
     static final long WINDOW_START_US = 1_700_000_000L * 1_000_000;
 
@@ -79,18 +82,32 @@ final class ScriptHarness implements AutoCloseable {
     /** Several limits in one call that may wait up to {@code maxWaitMillis} for a later slot (a reservation). */
     List<Reply> callAllWaiting(long nowMicros, long maxWaitMillis, Limit... limits) {
         List<LimitDefinition> definitions = new ArrayList<>();
-        for (LimitDefinition definition : definitions(limits)) {
-            definitions.add(definition.toBuilder().maxWait(maxWaitMillis).build());
+        List<String> keys = new ArrayList<>();
+        for (int i = 0; i < limits.length; i++) {
+            definitions.add(definitions(limits).get(i).toBuilder().maxWait(maxWaitMillis).build());
+            keys.add(limits[i].key());
         }
+        return decide(nowMicros, keys, definitions);
+    }
+
+    /** The decision of limits defined as the application defines them, each with its key. */
+    List<Reply> decide(long nowMicros, List<String> keys, List<LimitDefinition> definitions) {
         List<String> command = new ArrayList<>(List.of("EVAL", scripts.decide(AlgorithmSet.of(definitions)).source(),
-                Integer.toString(limits.length)));
-        for (Limit limit : limits) {
-            command.add(limit.key());
-        }
+                Integer.toString(keys.size())));
+        command.addAll(keys);
         command.addAll(ScriptArguments.limits(Long.toString(nowMicros), definitions, ShadowMask.NONE));
         @SuppressWarnings("unchecked")
         List<Long> reply = (List<Long>) redis.command(command.toArray(String[]::new));
         return replies(reply);
+    }
+
+    /** Gives back what a call of {@code definitions} consumed, at {@code nowMicros}. */
+    void refund(long nowMicros, List<String> keys, List<LimitDefinition> definitions) {
+        List<String> command = new ArrayList<>(List.of("EVAL", scripts.refund(AlgorithmSet.of(definitions)).source(),
+                Integer.toString(keys.size())));
+        command.addAll(keys);
+        command.addAll(ScriptArguments.refund(Long.toString(nowMicros), definitions, ""));
+        redis.command(command.toArray(String[]::new));
     }
 
     /** The decision script's command for these limits, as the application sends it. */
@@ -131,7 +148,10 @@ final class ScriptHarness implements AutoCloseable {
         List<LimitDefinition> definitions = new ArrayList<>();
         for (Limit limit : limits) {
             definitions.add(LimitDefinition.builder("limit", limit.limit(), limit.windowMillis())
-                    .algorithm(limit.algorithm()).cost(limit.cost()).burst(limit.burst()).build());
+                    .algorithm(limit.algorithm()).cost(limit.cost()).burst(limit.burst())
+                    .calendar(limit.algorithm() == Algorithm.CALENDAR_WINDOW ? CALENDAR_DAY : CalendarPeriod.NONE,
+                            "UTC", 1)
+                    .build());
         }
         return definitions;
     }

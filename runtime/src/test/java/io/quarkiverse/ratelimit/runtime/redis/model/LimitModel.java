@@ -34,6 +34,8 @@ public abstract class LimitModel {
             case SLIDING_WINDOW_LOG -> new SlidingWindowLogModel(limit, windowMillis);
             case TOKEN_BUCKET -> new TokenBucketModel(limit, windowMillis, burst);
             case GCRA -> new GcraModel(limit, windowMillis, burst);
+            // periods by a zone's rules: CalendarWindowScriptTest checks it against java.time
+            case CALENDAR_WINDOW -> throw new IllegalArgumentException("the calendar window has no model");
         };
     }
 
