@@ -19,16 +19,22 @@ trap 'kill $server 2>/dev/null || true' EXIT
 for _ in $(seq 1 50); do redis-cli -p "$port" ping > /dev/null 2>&1 && break; sleep 0.1; done
 
 script=$(python3 - <<'PY'
-modules = ["fixed_window", "sliding_window_counter", "sliding_window_log", "token_bucket", "gcra"]
+modules = ["fixed_window", "sliding_window_counter", "sliding_window_log", "token_bucket", "gcra", "calendar_window"]
 body = "".join("['%s'] = (function()\n%s\nend)(),\n" % (m, open("lua/%s.lua" % m).read()) for m in modules)
 print("local ALGORITHMS = {\n" + body + "}\n" + """
 local name, n, limit, calls = ARGV[1], tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4])
 local time = redis.call('TIME')
 local now = tonumber(time[1]) * 1000000 + tonumber(time[2])
+local window = 3600000000
+if name == 'calendar_window' then -- the UTC days around now, as the application sends them
+  local day = 86400000
+  local start = math.floor(now / 1000 / day) * day
+  window = string.format('%d %d %d %d', start - day, start, start + day, start + 2 * day)
+end
 for i = 1, n do
   for c = 1, calls do
     local key = 'rate-limit:{tenant-' .. i .. '}:Resource.method:' .. ARGV[5]
-    local allowed, _, _, _, s1, s2, s3, s4 = ALGORITHMS[name].check(key, now + c * 10, limit, 3600000000, 1, limit)
+    local allowed, _, _, _, s1, s2, s3, s4 = ALGORITHMS[name].check(key, now + c * 10, limit, window, 1, limit)
     if allowed == 1 then ALGORITHMS[name].commit(key, s1, s2, s3, s4) end
   end
 end
@@ -61,3 +67,4 @@ measure sliding_window_log swl 1 "SLIDING_WINDOW_LOG (1 entry)"
 measure sliding_window_log swl "$limit" "SLIDING_WINDOW_LOG ($limit entries)"
 measure token_bucket tb 1 "TOKEN_BUCKET"
 measure gcra gcra 1 "GCRA"
+measure calendar_window cal 1 "CALENDAR_WINDOW (a day)"

@@ -41,6 +41,15 @@ class DocumentedExamplesTest {
     }
 
     @Test
+    void theShipmentQuotaCountsPerDayAndPerBillingMonthInNewYorkTime() {
+        given().header("X-Tenant-Id", tenant()).post("/shipments").then().statusCode(200)
+                .header("RateLimit-Policy", containsString("\"ShipmentQuotaResource.ship-day\";q=50000;w=86400"))
+                .header("RateLimit-Policy", containsString("\"ShipmentQuotaResource.ship-month\";q=1000000;w=2678400"))
+                .header("RateLimit", containsString("r=49999"))
+                .header("RateLimit", containsString("r=999999"));
+    }
+
+    @Test
     void theExportCountsInBothItsLimitsAtOnce() {
         given().header("X-Tenant-Id", tenant()).get("/search/export").then().statusCode(200)
                 .header("RateLimit", containsString("r=8")) // a cost of 2 of 10 per second
