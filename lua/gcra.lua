@@ -64,4 +64,15 @@ local function refund(key, now_us, limit, window_us, cost, burst)
     string.format('%d', math.max(1, math.ceil(ahead / (limit * 1000)))))
 end
 
-return { check = check, commit = commit, refund = refund, reserves = true }
+-- no call before until_us, then one, then one per emission interval: the TAT that admits one call at
+-- until_us is (burst - 1) intervals after it; a TAT already later stays
+local function pause(key, now_us, limit, window_us, burst, until_us)
+  local tat = until_us + math.floor((burst - 1) * window_us / limit + 0.5)
+  local stored = redis.call('GET', key)
+  if stored and stored + 0 >= tat then
+    return
+  end
+  redis.call('SET', key, string.format('%d', tat), 'PX', string.format('%d', math.ceil((tat - now_us) / 1000)))
+end
+
+return { check = check, commit = commit, refund = refund, reserves = true, pause = pause }

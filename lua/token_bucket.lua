@@ -75,4 +75,15 @@ local function refund(key, now_us, limit, window_us, cost, burst)
     string.format('%d', math.max(1, refill_ms(burst, tokens, units, limit, window_us))))
 end
 
-return { check = check, commit = commit, refund = refund, reserves = true }
+-- no call before until_us, then one, then the refill: the bucket at until_us holds one token (a state ahead
+-- of the clock, read back as fewer); a bucket that holds less by then already stays
+local function pause(key, now_us, limit, window_us, burst, until_us)
+  local tokens = tokens_at(key, until_us, limit, window_us, burst)
+  if tokens < 1 then
+    return
+  end
+  redis.call('SET', key, struct.pack('<ddd', 1, 0, until_us), 'PX',
+    string.format('%d', math.ceil((until_us - now_us) / 1000) + refill_ms(burst, 1, 0, limit, window_us)))
+end
+
+return { check = check, commit = commit, refund = refund, reserves = true, pause = pause }

@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 
+import org.jboss.jandex.ClassInfo;
 import org.jboss.jandex.DotName;
 import org.jboss.jandex.MethodInfo;
 import org.jboss.jandex.Type;
@@ -26,15 +27,23 @@ final class AnnotatedMethods {
             DotName.createSimple("java.util.concurrent.CompletionStage"),
             DotName.createSimple("java.util.concurrent.CompletableFuture"));
     private static final DotName NON_BLOCKING = DotName.createSimple("io.smallrye.common.annotation.NonBlocking");
+    private static final DotName REGISTER_REST_CLIENT = DotName
+            .createSimple("org.eclipse.microprofile.rest.client.inject.RegisterRestClient");
+    /**
+     * The CDI bean Quarkus REST Client generates for a {@code @RegisterRestClient} interface ({@code <interface>$$CDIWrapper},
+     * the name its fault-tolerance configuration keys use too): it copies the interface methods' interceptor bindings,
+     * so the interceptor runs on its methods.
+     */
+    private static final String REST_CLIENT_BEAN_SUFFIX = "$$CDIWrapper";
 
     private AnnotatedMethods() {
     }
 
     /** Why the annotation on {@code method} would never run, or {@code null} when it would. */
     static String violation(MethodInfo method) {
-        if (method.declaringClass().isInterface()) {
+        if (method.declaringClass().isInterface() && !isRestClient(method.declaringClass())) {
             return "is declared on an interface; interceptor bindings on interfaces are not inherited:"
-                    + " annotate the implementing class or method";
+                    + " annotate the implementing class or method (or a @RegisterRestClient interface's method)";
         }
         if (Modifier.isPrivate(method.flags())) {
             return "is private and cannot be intercepted; make it at least package-private";
@@ -43,6 +52,11 @@ final class AnnotatedMethods {
             return "is static; annotate an instance method of a CDI bean";
         }
         return null;
+    }
+
+    /** A Quarkus REST Client interface: its calls go out to another service (an outgoing quota). */
+    static boolean isRestClient(ClassInfo type) {
+        return type.isInterface() && type.hasDeclaredAnnotation(REGISTER_REST_CLIENT);
     }
 
     static boolean isBusinessMethod(MethodInfo method) {
@@ -74,7 +88,9 @@ final class AnnotatedMethods {
         for (Type type : method.parameterTypes()) {
             parameterTypes.add(type.name().toString());
         }
-        return MethodIds.of(method.declaringClass().name().toString(), method.name(), parameterTypes);
+        String declaringClass = method.declaringClass().name().toString();
+        return MethodIds.of(isRestClient(method.declaringClass()) ? declaringClass + REST_CLIENT_BEAN_SUFFIX
+                : declaringClass, method.name(), parameterTypes);
     }
 
     static String describe(MethodInfo method) {

@@ -205,7 +205,7 @@ class RateLimitProcessor {
         methods.forEach(method -> limited.add(method.method()));
         concurrencyMethods.forEach(method -> limited.add(method.method()));
         for (MethodInfo info : limited) {
-            if (!beanClasses.contains(info.declaringClass().name())) {
+            if (!beanClasses.contains(info.declaringClass().name()) && !AnnotatedMethods.isRestClient(info.declaringClass())) {
                 failures.add(new DeploymentException("Rate limiting on " + AnnotatedMethods.describe(info)
                         + " has no effect: " + info.declaringClass().name() + " is not a CDI bean; give it a bean"
                         + " defining annotation such as @ApplicationScoped, or make it a REST resource"));

@@ -82,7 +82,7 @@ final class RateLimitedMethodScanner {
                 continue;
             }
             MethodLimits methodLimits = new MethodLimits(limits, returnKind, parameters,
-                    EndpointNames.requestParameters(method));
+                    EndpointNames.requestParameters(method), AnnotatedMethods.isRestClient(method.declaringClass()));
             if (!sameKeyLayout(method, methodLimits, tagsInUse)) {
                 continue;
             }

@@ -2,10 +2,12 @@ package io.quarkiverse.ratelimit.deployment;
 
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.time.Duration;
 import java.util.UUID;
 
+import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
@@ -18,6 +20,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import io.quarkiverse.ratelimit.RateLimit;
 import io.quarkiverse.ratelimit.RateLimited;
 import io.quarkiverse.ratelimit.RateLimiter;
+import io.quarkiverse.ratelimit.Scope;
 import io.quarkus.test.QuarkusUnitTest;
 import io.smallrye.mutiny.Uni;
 
@@ -26,7 +29,7 @@ class RefundTest {
 
     @RegisterExtension
     static final QuarkusUnitTest app = new QuarkusUnitTest()
-            .withApplicationRoot(jar -> jar.addClasses(Refunds.class))
+            .withApplicationRoot(jar -> jar.addClasses(Refunds.class, Mailer.class))
             .overrideConfigKey("quarkus.rate-limit.tenant.header", "X-Tenant-Id");
 
     @Path("/refunds")
@@ -61,8 +64,29 @@ class RefundTest {
         }
     }
 
+    /** A bean outside HTTP whose {@code Uni} is called from a worker thread, not the event loop. */
+    @ApplicationScoped
+    public static class Mailer {
+
+        @RateLimited(limit = 2, window = "1h", name = "mailer", scope = Scope.GLOBAL, refundOn = IllegalStateException.class)
+        public Uni<String> send() {
+            return Uni.createFrom().failure(new IllegalStateException("the mail server refused it"));
+        }
+    }
+
     @Inject
     RateLimiter limiter;
+
+    @Inject
+    Mailer mailer;
+
+    @Test
+    void aReactiveFailureOfAMethodCalledOffTheEventLoopIsRefunded() {
+        for (int i = 0; i < 5; i++) {
+            assertThatThrownBy(() -> mailer.send().await().indefinitely())
+                    .as("every failed send refunded (2 an hour): none is refused").isInstanceOf(IllegalStateException.class);
+        }
+    }
 
     @Test
     void aMatchingExceptionIsRefundedBeforeTheResponse() {

@@ -110,7 +110,7 @@ public class CallAdmitter {
                 waitMillis = Math.max(waitMillis, decision.waitTime().toMillis());
             }
             return CallDecision.admitted(
-                    admission(request, limitKeys, limits.getLimits(), limits.refunds(), degraded, waitMillis),
+                    admission(request, limitKeys, limits.getLimits(), limits, degraded, waitMillis),
                     decisions, waitMillis);
         }, answer);
     }
@@ -177,18 +177,21 @@ public class CallAdmitter {
                 recordedKeys.add(decidedKeys.get(i));
             }
             return CallDecision.admitted(
-                    admission(request, recordedKeys, recorded, limits.refunds(), degraded, waitMillis), shown,
+                    admission(request, recordedKeys, recorded, limits, degraded, waitMillis), shown,
                     waitMillis);
         }, answer);
     }
 
-    /** @param waitMillis the wait for a later slot, which a call given up meanwhile gives back */
+    /**
+     * @param method what the call's limits do after it: refund, pause on an upstream's 429 (a REST Client's call)
+     * @param waitMillis the wait for a later slot, which a call given up meanwhile gives back
+     */
     private Admission admission(RoutingContext request, List<String> keys, List<LimitDefinition> limits,
-            boolean refunds, boolean degraded, long waitMillis) {
-        if (degraded || !refunds && waitMillis == 0 || limits.isEmpty()) {
+            MethodLimits method, boolean degraded, long waitMillis) {
+        if (degraded || !method.refunds() && !method.isOutgoing() && waitMillis == 0 || limits.isEmpty()) {
             return Admission.NONE;
         }
-        Admission admission = new Admission(guard, keys, limits);
+        Admission admission = new Admission(guard, keys, limits, method.isOutgoing());
         if (request != null && admission.refundsOnServerError()) {
             // at the end, when the status is final (at headers-end Quarkus REST may not have set it yet)
             request.addEndHandler(ignored -> {

@@ -160,7 +160,7 @@ public class ConcurrencyLeases {
         }
 
         @Override
-        public Uni<Void> ended() {
+        public Uni<Void> ended(Object result) {
             return release();
         }
 

@@ -134,6 +134,16 @@ public class DecisionGuard {
                 redis.refund(keys, limits).ifNoItem().after(decisionTimeout).fail());
     }
 
+    /**
+     * Pauses the limits for {@code pause}, fleet-wide (an upstream service's retry time), failing after
+     * {@code decision-timeout}. It only makes refusals: no refusal this instance holds ends early.
+     */
+    public Uni<Void> pause(List<String> keys, List<LimitDefinition> limits, Duration pause) {
+        metrics.upstreamPaused(limits);
+        return metrics.timed(RedisOperation.ADMIN,
+                redis.pause(keys, limits, pause).ifNoItem().after(decisionTimeout).fail());
+    }
+
     /** Deletes the limits' state; no instance holds a refusal for those keys any longer. */
     public Uni<Void> reset(List<String> keys) {
         forget(keys);

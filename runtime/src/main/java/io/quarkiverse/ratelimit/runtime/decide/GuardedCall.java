@@ -27,8 +27,13 @@ public final class GuardedCall {
         /** The method failed (threw, or its result failed): completes before the caller sees the failure. */
         Uni<Void> failed(Throwable failure);
 
-        /** The method ended otherwise: returned, completed or was cancelled. */
-        Uni<Void> ended();
+        /**
+         * The method ended otherwise: returned, completed or was cancelled.
+         *
+         * @param result what it returned or its {@code Uni} / {@code CompletionStage} emitted; {@code null} for a
+         *        {@code Multi}, a cancellation or a {@code void} method
+         */
+        Uni<Void> ended(Object result);
 
         /**
          * Whether the guard need not be told how the call ends (most admissions): the call then runs without an
@@ -47,7 +52,15 @@ public final class GuardedCall {
     public static Object proceed(InvocationContext invocation, ReturnKind returnKind, Supplier<Uni<? extends Guard>> guard,
             String annotation) throws Exception {
         if (!Context.isOnEventLoopThread()) {
-            return proceedBlocking(invocation, guard.get().await().indefinitely());
+            Guard held = guard.get().await().indefinitely();
+            return switch (returnKind) {
+                case SYNCHRONOUS -> proceedBlocking(invocation, held);
+                // a reactive result is only assembled here: the guard is told how it ends when it ends
+                case UNI -> guarded(invocation, held, null);
+                case MULTI -> guardedMulti(invocation, held, null);
+                case COMPLETION_STAGE -> held.holdsNothing() ? invocation.proceed()
+                        : guardedStage(invocation, held, null).subscribeAsCompletionStage();
+            };
         }
         if (returnKind == ReturnKind.SYNCHRONOUS) {
             throw new IllegalStateException(annotation + " method " + invocation.getMethod() + " returns a plain value"
@@ -57,46 +70,56 @@ public final class GuardedCall {
         Executor caller = CallerContext.current();
         Uni<? extends Guard> held = guard.get().emitOn(caller);
         return switch (returnKind) {
-            case UNI -> held.chain(g -> {
-                Uni<Object> result = GuardedCall.<Uni<Object>> invoke(invocation, Uni.createFrom()::failure);
-                return g.holdsNothing() ? result
-                        : result.onTermination().call((item, failure, cancelled) -> end(g, failure, caller));
-            });
-            case MULTI -> held.onItem().transformToMulti(g -> {
-                Multi<Object> result = GuardedCall.<Multi<Object>> invoke(invocation, Multi.createFrom()::failure);
-                return g.holdsNothing() ? result
-                        : result.onTermination().call((failure, cancelled) -> end(g, failure, caller));
-            });
-            case COMPLETION_STAGE -> held.chain(g -> {
-                Uni<Object> result = Uni.createFrom().completionStage(
-                        GuardedCall.<CompletionStage<Object>> invoke(invocation, CompletableFuture::failedFuture));
-                return g.holdsNothing() ? result
-                        : result.onTermination().call((item, failure, cancelled) -> end(g, failure, caller));
-            }).subscribeAsCompletionStage();
+            case UNI -> held.chain(g -> guarded(invocation, g, caller));
+            case MULTI -> held.onItem().transformToMulti(g -> guardedMulti(invocation, g, caller));
+            case COMPLETION_STAGE -> held.chain(g -> guardedStage(invocation, g, caller)).subscribeAsCompletionStage();
             case SYNCHRONOUS -> throw new AssertionError("handled above");
         };
+    }
+
+    /** The method's {@code Uni}, telling the guard how it ended; {@code caller}: where to end (null: where it ends). */
+    private static Uni<Object> guarded(InvocationContext invocation, Guard guard, Executor caller) {
+        Uni<Object> result = GuardedCall.<Uni<Object>> invoke(invocation, Uni.createFrom()::failure);
+        return guard.holdsNothing() ? result
+                : result.onTermination().call((item, failure, cancelled) -> end(guard, item, failure, caller));
+    }
+
+    private static Multi<Object> guardedMulti(InvocationContext invocation, Guard guard, Executor caller) {
+        Multi<Object> result = GuardedCall.<Multi<Object>> invoke(invocation, Multi.createFrom()::failure);
+        return guard.holdsNothing() ? result
+                : result.onTermination().call((failure, cancelled) -> end(guard, null, failure, caller));
+    }
+
+    private static Uni<Object> guardedStage(InvocationContext invocation, Guard guard, Executor caller) {
+        Uni<Object> result = Uni.createFrom().completionStage(
+                GuardedCall.<CompletionStage<Object>> invoke(invocation, CompletableFuture::failedFuture));
+        return guard.holdsNothing() ? result
+                : result.onTermination().call((item, failure, cancelled) -> end(guard, item, failure, caller));
     }
 
     private static Object proceedBlocking(InvocationContext invocation, Guard guard) throws Exception {
         if (guard.holdsNothing()) {
             return invocation.proceed();
         }
+        Object result = null;
         boolean failed = false;
         try {
-            return invocation.proceed();
+            result = invocation.proceed();
+            return result;
         } catch (Exception e) {
             failed = true;
             guard.failed(e).await().indefinitely();
             throw e;
         } finally {
             if (!failed) {
-                guard.ended().await().indefinitely();
+                guard.ended(result).await().indefinitely();
             }
         }
     }
 
-    private static Uni<Void> end(Guard guard, Throwable failure, Executor caller) {
-        return (failure != null ? guard.failed(failure) : guard.ended()).emitOn(caller);
+    private static Uni<Void> end(Guard guard, Object result, Throwable failure, Executor caller) {
+        Uni<Void> ended = failure != null ? guard.failed(failure) : guard.ended(result);
+        return caller == null ? ended : ended.emitOn(caller);
     }
 
     /** Proceeds, turning a thrown exception into the failure of the method's own reactive type. */

@@ -17,19 +17,22 @@ public final class MethodLimits {
     private final Map<String, Integer> parameters;
     private final Map<Integer, RequestParameter> requestParameters;
     private final int algorithmSet;
+    private final boolean outgoing;
 
     public MethodLimits(List<LimitDefinition> limits, ReturnKind returnKind) {
-        this(limits, returnKind, Map.of(), Map.of());
+        this(limits, returnKind, Map.of(), Map.of(), false);
     }
 
     /**
      * @param parameters the position of each named parameter of the method (JAX-RS name or Java name)
      * @param requestParameters by position, the parameters of a REST endpoint the request holds as the method receives
      *        them: what can be read before the method's arguments exist
+     * @param outgoing whether the method is a REST Client's: its calls go to another service, whose 429 pauses the limits
      */
     @RecordableConstructor
     public MethodLimits(List<LimitDefinition> limits, ReturnKind returnKind, Map<String, Integer> parameters,
-            Map<Integer, RequestParameter> requestParameters) {
+            Map<Integer, RequestParameter> requestParameters, boolean outgoing) {
+        this.outgoing = outgoing;
         this.limits = List.copyOf(limits);
         this.returnKind = returnKind;
         this.parameters = Map.copyOf(parameters);
@@ -51,6 +54,14 @@ public final class MethodLimits {
         return null;
     }
 
+    /**
+     * Whether the method is a REST Client's: its calls go to another service, and an answer of 429 or 503 with a
+     * retry time pauses its limits there ({@code UpstreamPauses}).
+     */
+    public boolean isOutgoing() {
+        return outgoing;
+    }
+
     /** The position of each named parameter of the method. */
     public Map<String, Integer> getParameters() {
         return parameters;
@@ -63,7 +74,7 @@ public final class MethodLimits {
 
     /** The same method with other limit values (configuration); the key layout must not change. */
     public MethodLimits withLimits(List<LimitDefinition> configured) {
-        return new MethodLimits(configured, returnKind, parameters, requestParameters);
+        return new MethodLimits(configured, returnKind, parameters, requestParameters, outgoing);
     }
 
     /** The algorithms of the method's limits: which script decides its calls ({@link AlgorithmSet}). */

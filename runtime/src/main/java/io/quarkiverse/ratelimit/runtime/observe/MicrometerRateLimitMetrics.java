@@ -217,6 +217,13 @@ public class MicrometerRateLimitMetrics implements RateLimitMetrics {
     }
 
     @Override
+    public void upstreamPaused(List<LimitDefinition> pausedLimits) {
+        if (enabled) {
+            pausedLimits.forEach(limit -> waits.paused(limit.getName()));
+        }
+    }
+
+    @Override
     public void waitDecided(List<RateLimitDecision> decisions) {
         if (enabled) {
             waits.decided(decisions);

@@ -11,14 +11,16 @@ import io.micrometer.core.instrument.Timer;
 import io.quarkiverse.ratelimit.RateLimitDecision;
 
 /**
- * The meters of calls that may wait for a later slot ({@code maxWait}), per limit: how long admitted calls waited
- * ({@code rate_limit.wait}, its count the calls admitted) and how many were refused because their slot lay further
- * ahead ({@code rate_limit.wait.refused}). Part of the public metric contract (the observability page lists them).
+ * The meters of calls that wait for a slot or go to another service, per limit: how long admitted calls waited
+ * ({@code rate_limit.wait}, its count the calls admitted), how many were refused because their slot lay further ahead
+ * ({@code rate_limit.wait.refused}), and how often an upstream's 429 paused the limit ({@code rate_limit.upstream.pauses}).
+ * Part of the public metric contract (the observability page lists them).
  */
 final class MicrometerWaitMeters {
 
     static final String WAIT = "rate_limit.wait";
     static final String WAIT_REFUSED = "rate_limit.wait.refused";
+    static final String UPSTREAM_PAUSES = "rate_limit.upstream.pauses";
 
     /** The wait histogram's buckets: waits are bounded by maxWait, usually a few seconds at most. */
     private static final Duration[] WAIT_BUCKETS = {
@@ -29,6 +31,7 @@ final class MicrometerWaitMeters {
     private final MeterRegistry registry;
     private final ConcurrentMap<String, Timer> waits = new ConcurrentHashMap<>();
     private final ConcurrentMap<String, Counter> refusals = new ConcurrentHashMap<>();
+    private final ConcurrentMap<String, Counter> pauses = new ConcurrentHashMap<>();
 
     MicrometerWaitMeters(MeterRegistry registry) {
         this.registry = registry;
@@ -56,5 +59,14 @@ final class MicrometerWaitMeters {
                         .register(registry)).increment();
             }
         }
+    }
+
+    /** A limit paused because an outgoing call's upstream answered 429 or 503 with a retry time. */
+    void paused(String limit) {
+        pauses.computeIfAbsent(limit, name -> Counter.builder(UPSTREAM_PAUSES)
+                .description("Times a limit of outgoing calls was paused fleet-wide because the service answered 429 or"
+                        + " 503 with a retry time")
+                .tag("limit", name)
+                .register(registry)).increment();
     }
 }

@@ -50,6 +50,10 @@ public interface RateLimitMetrics {
     default void waitDecided(List<RateLimitDecision> decisions) {
     }
 
+    /** An outgoing call's upstream answered 429 or 503 with a retry time: its limits are paused fleet-wide. */
+    default void upstreamPaused(List<LimitDefinition> limits) {
+    }
+
     /** Where the circuit state comes from (the worst of the breakers: one per cluster master). */
     default void circuitStateFrom(Supplier<CircuitBreakerTransition.State> state) {
     }

@@ -10,7 +10,8 @@ import io.quarkiverse.ratelimit.runtime.limit.AlgorithmSet;
 /**
  * The scripts as Redis runs them, assembled from the files in {@code lua/}: the entries {@code rate_limit.lua} (every
  * decision), {@code refund.lua} (giving back what a failed call consumed) and {@code concurrency.lua} (a concurrency
- * lease) and {@code reset.lua} (forgetting a limit's state), each a function of {@code (KEYS, ARGV)} defined after
+ * lease), {@code reset.lua} (forgetting a limit's state) and {@code pause.lua} (an upstream's retry time), each a function of
+ * {@code (KEYS, ARGV)} defined after
  * {@code prelude.lua} and, for the first two, the table of
  * algorithm modules ({@code lua/<algorithm>.lua}). Assembled two ways:
  * <ul>
@@ -29,18 +30,20 @@ public final class RateLimitScripts {
     static final String REFUND = "refund.lua";
     static final String CONCURRENCY = "concurrency.lua";
     static final String RESET = "reset.lua";
+    static final String PAUSE = "pause.lua";
     static final String PRELUDE = "prelude.lua";
 
     /** The script files in the runtime jar; the deployment module registers them as native-image resources. */
-    public static final List<String> FILES = List.of(DECIDE, DECIDE_BATCH, REFUND, PRELUDE, CONCURRENCY, RESET,
-            "fixed_window.lua",
-            "sliding_window_counter.lua", "sliding_window_log.lua", "token_bucket.lua", "gcra.lua");
+    public static final List<String> FILES = List.of(DECIDE, DECIDE_BATCH, REFUND, PRELUDE, CONCURRENCY, RESET, PAUSE,
+            "fixed_window.lua", "sliding_window_counter.lua", "sliding_window_log.lua", "token_bucket.lua", "gcra.lua",
+            "calendar_window.lua");
 
     private static final int SETS = AlgorithmSet.SETS;
 
     private final String prelude;
     private final String decideSource;
     private final String refundSource;
+    private final String pauseSource;
     private final String[] modules = new String[Algorithm.values().length];
     private final LuaLibrary library;
     private final LuaScript concurrency;
@@ -48,11 +51,13 @@ public final class RateLimitScripts {
     /** Immutable scripts published through final fields: a race builds one twice, never half of one. */
     private final LuaScript[] decideBySet = new LuaScript[SETS];
     private final LuaScript[] refundBySet = new LuaScript[SETS];
+    private final LuaScript[] pauseBySet = new LuaScript[SETS];
 
     public RateLimitScripts() {
         this.prelude = LuaScript.load(PRELUDE).source();
         this.decideSource = LuaScript.load(DECIDE).source();
         this.refundSource = LuaScript.load(REFUND).source();
+        this.pauseSource = LuaScript.load(PAUSE).source();
         String concurrencySource = LuaScript.load(CONCURRENCY).source();
         String resetSource = LuaScript.load(RESET).source();
         String batchSource = LuaScript.load(DECIDE_BATCH).source();
@@ -60,7 +65,7 @@ public final class RateLimitScripts {
             modules[algorithm.ordinal()] = LuaScript.load(moduleName(algorithm) + ".lua").source();
         }
         this.library = LuaLibrary.of(prelude + "\n" + algorithms(SETS - 1) + "\n" + decideSource + "\n" + batchSource
-                + "\n" + refundSource + "\n" + concurrencySource + "\n" + resetSource);
+                + "\n" + refundSource + "\n" + concurrencySource + "\n" + resetSource + "\n" + pauseSource);
         this.concurrency = new LuaScript("concurrency", prelude + "\n" + concurrencySource + entryCall(CONCURRENCY),
                 library.function(CONCURRENCY));
         this.reset = new LuaScript("reset", prelude + "\n" + resetSource + entryCall(RESET), library.function(RESET));
@@ -97,6 +102,16 @@ public final class RateLimitScripts {
         if (script == null) {
             script = assemble(REFUND, refundSource, algorithmSet);
             refundBySet[algorithmSet] = script;
+        }
+        return script;
+    }
+
+    /** The pause script ({@code pause.lua}) with the modules of {@code algorithmSet}. */
+    public LuaScript pause(int algorithmSet) {
+        LuaScript script = pauseBySet[algorithmSet];
+        if (script == null) {
+            script = assemble(PAUSE, pauseSource, algorithmSet);
+            pauseBySet[algorithmSet] = script;
         }
         return script;
     }

@@ -1,5 +1,6 @@
 package io.quarkiverse.ratelimit.runtime.redis;
 
+import java.time.Duration;
 import java.util.List;
 
 import jakarta.inject.Singleton;
@@ -53,6 +54,16 @@ public class RedisDecisions {
     public Uni<Void> refund(List<String> limitKeys, List<LimitDefinition> limits) {
         return scripts.run(scripts.scripts().refund(AlgorithmSet.of(limits)), limitKeys,
                 ScriptArguments.refund(ScriptArguments.REDIS_CLOCK, limits, invalidations.channel())).replaceWithVoid();
+    }
+
+    /**
+     * Pauses the limits for {@code pause} from the Redis clock (an upstream's retry time): none admits a call before,
+     * on any instance; the limits that cannot pause (counting windows) are left alone.
+     */
+    public Uni<Void> pause(List<String> limitKeys, List<LimitDefinition> limits, Duration pause) {
+        return scripts.run(scripts.scripts().pause(AlgorithmSet.of(limits)), limitKeys,
+                ScriptArguments.pause(ScriptArguments.REDIS_CLOCK, limits, Math.max(1, pause.toMillis())))
+                .replaceWithVoid();
     }
 
     /** Deletes the state of the given limits' keys (all in one hash slot), and announces it to every instance. */

@@ -83,6 +83,13 @@ public final class ScriptArguments {
         return args;
     }
 
+    /** {@code pause.lua}: the clock, each limit's values, then how long to pause in ms. */
+    public static List<String> pause(String clock, List<LimitDefinition> limits, long pauseMillis) {
+        List<String> args = limits(clock, limits);
+        args.add(Long.toString(pauseMillis));
+        return args;
+    }
+
     /** {@code reset.lua}: the channel to announce on. */
     public static List<String> reset(String channel) {
         return List.of(channel);

@@ -39,7 +39,8 @@ class KeyLayoutTest {
     void aLimitPerEndpointAndPerParameter() {
         LimitDefinition labels = LimitDefinition.builder("labels", 100, 60_000).policy("labels")
                 .endpoint("POST:/carriers/{carrier}/labels").keyParameters(List.of(0)).build();
-        MethodLimits method = new MethodLimits(List.of(labels), ReturnKind.SYNCHRONOUS, Map.of("carrier", 0), Map.of());
+        MethodLimits method = new MethodLimits(List.of(labels), ReturnKind.SYNCHRONOUS, Map.of("carrier", 0), Map.of(),
+                false);
 
         assertThat(keys.keys(method, "tiny-shop", null, new Object[] { "ups" }))
                 .containsExactly("rate-limit:{tiny-shop}:labels:POST:/carriers/{carrier}/labels:ups:swc");

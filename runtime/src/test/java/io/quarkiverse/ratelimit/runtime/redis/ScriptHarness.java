@@ -101,6 +101,15 @@ final class ScriptHarness implements AutoCloseable {
         return replies(reply);
     }
 
+    /** Pauses the limits for {@code pauseMillis} from {@code nowMicros}; the number paused. */
+    long pause(long nowMicros, List<String> keys, List<LimitDefinition> definitions, long pauseMillis) {
+        List<String> command = new ArrayList<>(List.of("EVAL", scripts.pause(AlgorithmSet.of(definitions)).source(),
+                Integer.toString(keys.size())));
+        command.addAll(keys);
+        command.addAll(ScriptArguments.pause(Long.toString(nowMicros), definitions, pauseMillis));
+        return (Long) redis.command(command.toArray(String[]::new));
+    }
+
     /** Gives back what a call of {@code definitions} consumed, at {@code nowMicros}. */
     void refund(long nowMicros, List<String> keys, List<LimitDefinition> definitions) {
         List<String> command = new ArrayList<>(List.of("EVAL", scripts.refund(AlgorithmSet.of(definitions)).source(),

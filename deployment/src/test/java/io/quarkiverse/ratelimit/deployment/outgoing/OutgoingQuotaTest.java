@@ -1,0 +1,119 @@
+package io.quarkiverse.ratelimit.deployment.outgoing;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.WebApplicationException;
+import jakarta.ws.rs.core.Response;
+
+import org.eclipse.microprofile.rest.client.inject.RegisterRestClient;
+import org.eclipse.microprofile.rest.client.inject.RestClient;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import io.quarkiverse.ratelimit.Algorithm;
+import io.quarkiverse.ratelimit.RateLimited;
+import io.quarkiverse.ratelimit.Scope;
+import io.quarkus.test.QuarkusUnitTest;
+import io.smallrye.mutiny.Uni;
+
+/**
+ * {@code @RateLimited} on a REST Client method keeps the outgoing calls within the carrier's quota, waiting for a slot;
+ * when the carrier still answers 429 with {@code Retry-After}, the limit is paused until then (fleet-wide, in Redis):
+ * the next call waits for the pause instead of hammering the carrier.
+ */
+class OutgoingQuotaTest {
+
+    @RegisterExtension
+    static final QuarkusUnitTest app = new QuarkusUnitTest()
+            .withApplicationRoot(jar -> jar.addClasses(CarrierStub.class, CarrierClient.class))
+            .overrideConfigKey("quarkus.rest-client.carrier.url", "http://localhost:${quarkus.http.test-port:8081}");
+
+    @RestClient
+    CarrierClient carrier;
+
+    @Test
+    void aRetryAfterFromTheCarrierPausesTheQuotaUntilThen() {
+        CarrierStub.TOO_MANY_FIRST.set(1);
+        assertThatThrownBy(() -> carrier.label().await().indefinitely()).isInstanceOf(WebApplicationException.class)
+                .satisfies(failure -> assertThat(((WebApplicationException) failure).getResponse().getStatus())
+                        .isEqualTo(429));
+        assertThat(carrier.label().await().indefinitely()).isEqualTo("label");
+
+        List<Long> calls = List.copyOf(CarrierStub.LABELS);
+        assertThat(calls).hasSize(2);
+        assertThat(Duration.ofNanos(calls.get(1) - calls.get(0)))
+                .as("the second call reached the carrier only after its Retry-After of 2 s")
+                .isGreaterThanOrEqualTo(Duration.ofMillis(1900));
+    }
+
+    @Test
+    void aBlockingCallIsPausedTooThenCallsWithinTheQuotaWaitForTheirTurn() {
+        CarrierStub.RATES.clear();
+        assertThatThrownBy(() -> carrier.rates()).as("the stub answers the first call 429, Retry-After: 1")
+                .isInstanceOf(WebApplicationException.class);
+        for (int i = 0; i < 3; i++) {
+            assertThat(carrier.rates().getStatus()).isEqualTo(200);
+        }
+        List<Long> calls = List.copyOf(CarrierStub.RATES);
+        assertThat(Duration.ofNanos(calls.get(1) - calls.get(0))).as("paused for the Retry-After of 1 s")
+                .isGreaterThanOrEqualTo(Duration.ofMillis(900));
+        for (int i = 2; i < calls.size(); i++) {
+            assertThat(Duration.ofNanos(calls.get(i) - calls.get(i - 1)))
+                    .as("then one call at a time at the quota's rate, 4 a second (less the replies' jitter)")
+                    .isGreaterThanOrEqualTo(Duration.ofMillis(200));
+        }
+    }
+
+    @Path("/carrier")
+    public static class CarrierStub {
+
+        static final Queue<Long> LABELS = new ConcurrentLinkedQueue<>();
+        static final Queue<Long> RATES = new ConcurrentLinkedQueue<>();
+        static final AtomicInteger TOO_MANY_FIRST = new AtomicInteger();
+        static final AtomicInteger RATES_CALLS = new AtomicInteger();
+
+        @POST
+        @Path("labels")
+        public Response label() {
+            LABELS.add(System.nanoTime());
+            if (TOO_MANY_FIRST.getAndDecrement() > 0) {
+                return Response.status(429).header("Retry-After", "2").build();
+            }
+            return Response.ok("label").build();
+        }
+
+        @POST
+        @Path("rates")
+        public Response rates() {
+            RATES.add(System.nanoTime());
+            if (RATES_CALLS.getAndIncrement() == 0) {
+                return Response.status(429).header("Retry-After", "1").build();
+            }
+            return Response.ok("rates").build();
+        }
+    }
+
+    @RegisterRestClient(configKey = "carrier")
+    @Path("/carrier")
+    public interface CarrierClient {
+
+        @POST
+        @Path("labels")
+        @RateLimited(limit = 10, window = "1s", algorithm = Algorithm.GCRA, maxWait = "5s", scope = Scope.GLOBAL)
+        Uni<String> label();
+
+        @POST
+        @Path("rates")
+        @RateLimited(limit = 4, window = "1s", algorithm = Algorithm.TOKEN_BUCKET, maxWait = "5s", scope = Scope.GLOBAL)
+        Response rates();
+    }
+}

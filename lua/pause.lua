@@ -1,0 +1,26 @@
+-- Pauses limits until a time an upstream service named: an outgoing call answered 429 or 503 with a retry
+-- time (Retry-After) by the service it went to, whose real quota is then used up or lower than ours. No call
+-- of these limits is admitted before that time, on any instance, and from then on one call at a time at the
+-- limit's rate (its burst regrows at that rate), so the fleet does not hammer the service when it reopens.
+-- Only modules that schedule calls in time can pause (pause in lua/gcra.lua and lua/token_bucket.lua); a
+-- counting window is left alone. A pause only ever moves a limit's next slot later: it announces nothing.
+-- Runs after lua/prelude.lua and ALGORITHMS, as rate_limit.lua does.
+--
+-- KEYS and ARGV as in rate_limit.lua (each limit's cost unused)
+-- ARGV[2 + ARGS_PER_LIMIT * #KEYS]  how long to pause, in ms from the Redis clock
+-- Returns the number of limits paused.
+
+local function pause(KEYS, ARGV)
+  local now_us = clock(ARGV)
+  local until_us = now_us + ARGV[2 + ARGS_PER_LIMIT * #KEYS] * 1000
+  local paused = 0
+  for i = 1, #KEYS do
+    local name, limit, window_us, _, burst = limit_args(ARGV, i)
+    local algorithm = ALGORITHMS[name]
+    if algorithm.pause and until_us > now_us then
+      algorithm.pause(KEYS[i], now_us, limit, window_us, burst, until_us)
+      paused = paused + 1
+    end
+  end
+  return paused
+end
