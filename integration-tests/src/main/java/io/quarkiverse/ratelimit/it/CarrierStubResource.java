@@ -1,0 +1,63 @@
+package io.quarkiverse.ratelimit.it;
+
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.concurrent.atomic.AtomicLong;
+
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.core.Response;
+
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+
+import io.smallrye.common.annotation.NonBlocking;
+
+/**
+ * A carrier's API, as strict as the real ones: at most {@code carrier-stub.per-second} requests in any second (a
+ * sliding second, counted by arrival), else {@code 429} with {@code Retry-After: 1}. It counts what it accepted and
+ * refused, so that a demo or a test can show that the gateway's fleet kept within the quota. Not rate limited itself:
+ * it is the upstream.
+ */
+@Path("/carrier-stub")
+public class CarrierStubResource {
+
+    private final Deque<Long> arrivals = new ArrayDeque<>();
+    private final AtomicLong accepted = new AtomicLong();
+    private final AtomicLong refused = new AtomicLong();
+    private final int perSecond;
+
+    CarrierStubResource(@ConfigProperty(name = "carrier-stub.per-second", defaultValue = "50") int perSecond) {
+        this.perSecond = perSecond;
+    }
+
+    @POST
+    @Path("/labels")
+    @NonBlocking // counted on arrival, on the event loop, not when a worker thread is free
+    public Response createLabel() {
+        if (!admit(System.nanoTime())) {
+            refused.incrementAndGet();
+            return Response.status(429).header("Retry-After", "1").entity("carrier quota exceeded").build();
+        }
+        accepted.incrementAndGet();
+        return Response.ok("label " + accepted.get()).build();
+    }
+
+    /** {@code accepted=<n> refused=<n> per-second=<quota>} */
+    @GET
+    @Path("/stats")
+    public String stats() {
+        return "accepted=" + accepted.get() + " refused=" + refused.get() + " per-second=" + perSecond;
+    }
+
+    private synchronized boolean admit(long now) {
+        while (!arrivals.isEmpty() && now - arrivals.peekFirst() >= 1_000_000_000L) {
+            arrivals.pollFirst();
+        }
+        if (arrivals.size() >= perSecond) {
+            return false;
+        }
+        arrivals.addLast(now);
+        return true;
+    }
+}

@@ -1,0 +1,141 @@
+package io.quarkiverse.ratelimit.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import io.quarkiverse.ratelimit.localredis.LocalRedisServer;
+
+/**
+ * The carrier gateway's outgoing calls on a fleet: two packaged instances, one Redis, and one carrier that allows 50
+ * requests in any second (the stub of the first instance, counting what it refuses). 64 callers per instance keep
+ * asking for labels; every instance's calls to the carrier wait for their turn in one fleet-wide queue of 49 a second.
+ * The carrier refuses nothing, gets more than 0.85 of its quota (the limit is 0.9 of it: the rest is headroom for jitter),
+ * admitted calls wait at most the
+ * 2 s maxWait (and a margin for this machine) and the rest are refused without waiting.
+ */
+class CarrierQuotaIT {
+
+    private static final int CALLERS_PER_INSTANCE = Integer.getInteger("carrier-quota.callers", 64);
+    private static final long RUN_SECONDS = Long.getLong("carrier-quota.seconds", 10);
+    private static final Pattern STATS = Pattern.compile("accepted=(\\d+) refused=(\\d+) per-second=(\\d+)");
+
+    private static LocalRedisServer redis;
+    private static List<AppInstance> instances;
+
+    @BeforeAll
+    static void startRedisAndTwoInstancesOnOneCarrier() {
+        redis = LocalRedisServer.start();
+        AppInstance first = AppInstance.start(redis);
+        first.awaitReady();
+        AppInstance second = AppInstance.start(redis, "quarkus.rest-client.carrier-api.url=" + first.uri());
+        second.awaitReady();
+        instances = List.of(first, second);
+    }
+
+    @AfterAll
+    static void stopAll() {
+        AppInstance.stopAll(instances, redis);
+    }
+
+    @Test
+    void theFleetKeepsWithinTheCarriersQuotaAndUsesIt() throws Exception {
+        HttpClient client = HttpClient.newHttpClient();
+        load(client, 3, new Latencies()); // both instances warmed up (JIT, connections): not measured
+        long[] before = carrier(client);
+        Latencies latencies = new Latencies();
+        double seconds = load(client, RUN_SECONDS, latencies);
+        long[] after = carrier(client);
+        long accepted = after[0] - before[0];
+        long carrierRefused = after[1] - before[1];
+        long quota = after[2];
+        List<Long> admitted = sorted(latencies.admitted);
+        List<Long> refused = sorted(latencies.refused);
+        System.out.printf("carrier quota, two instances, %d callers each, %.1f s: carrier accepted %d (%.1f/s of %d/s,"
+                + " %.2f of the quota), refused %d; gateway admitted %d (latency p50 %d ms, p99 %d ms, max %d ms),"
+                + " refused %d (p50 %d ms, p99 %d ms, max %d ms), other %s%n", CALLERS_PER_INSTANCE, seconds, accepted,
+                accepted / seconds, quota, accepted / seconds / quota, carrierRefused, admitted.size(), at(admitted, 0.5),
+                at(admitted, 0.99), at(admitted, 1), refused.size(), at(refused, 0.5), at(refused, 0.99), at(refused, 1),
+                latencies.other);
+
+        assertThat(carrierRefused).as("requests the carrier refused (429)").isZero();
+        assertThat(latencies.other).as("other answers than 200 and 429").isEmpty();
+        assertThat(accepted / seconds / quota).as("the share of the carrier's quota the fleet used").isGreaterThan(0.85);
+        assertThat(at(admitted, 1)).as("the longest wait of an admitted call: maxWait 2 s and a margin")
+                .isLessThan(2000 + 700);
+        assertThat(refused).as("more callers than 2 s of the quota: some are refused").isNotEmpty();
+        assertThat(at(refused, 0.5)).as("a refused call does not wait").isLessThan(200);
+    }
+
+    /** The gateway's answers by kind, with their latencies in ms. */
+    private static final class Latencies {
+        final List<Long> admitted = Collections.synchronizedList(new ArrayList<>());
+        final List<Long> refused = Collections.synchronizedList(new ArrayList<>());
+        final List<Integer> other = Collections.synchronizedList(new ArrayList<>());
+    }
+
+    /** Every caller asks for labels for {@code seconds}, a refused one again after 100 ms; the seconds it took. */
+    private static double load(HttpClient client, long seconds, Latencies latencies) throws InterruptedException {
+        ExecutorService callers = Executors.newFixedThreadPool(2 * CALLERS_PER_INSTANCE);
+        long start = System.nanoTime();
+        long end = start + TimeUnit.SECONDS.toNanos(seconds);
+        for (int i = 0; i < 2 * CALLERS_PER_INSTANCE; i++) {
+            URI gateway = instances.get(i % 2).uri().resolve("/gateway/labels");
+            callers.submit(() -> {
+                while (System.nanoTime() < end) {
+                    long sent = System.nanoTime();
+                    HttpResponse<Void> response = client.send(HttpRequest.newBuilder(gateway)
+                            .POST(HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.discarding());
+                    long millis = (System.nanoTime() - sent) / 1_000_000;
+                    switch (response.statusCode()) {
+                        case 200 -> latencies.admitted.add(millis);
+                        case 429 -> {
+                            latencies.refused.add(millis);
+                            Thread.sleep(100); // a caller told to come back later does not spin
+                        }
+                        default -> latencies.other.add(response.statusCode());
+                    }
+                }
+                return null;
+            });
+        }
+        callers.shutdown();
+        assertThat(callers.awaitTermination(seconds + 30, TimeUnit.SECONDS)).isTrue();
+        return (System.nanoTime() - start) / 1e9;
+    }
+
+    /** What the carrier accepted and refused so far, and its quota per second. */
+    private static long[] carrier(HttpClient client) throws Exception {
+        String stats = client.send(HttpRequest.newBuilder(instances.get(0).uri().resolve("/carrier-stub/stats")).build(),
+                HttpResponse.BodyHandlers.ofString()).body();
+        Matcher carrier = STATS.matcher(stats);
+        assertThat(carrier.matches()).as(stats).isTrue();
+        return new long[] { Long.parseLong(carrier.group(1)), Long.parseLong(carrier.group(2)),
+                Long.parseLong(carrier.group(3)) };
+    }
+
+    private static List<Long> sorted(List<Long> values) {
+        List<Long> copy = new ArrayList<>(values);
+        Collections.sort(copy);
+        return copy;
+    }
+
+    private static long at(List<Long> sorted, double quantile) {
+        return sorted.isEmpty() ? -1 : sorted.get((int) Math.min(sorted.size() - 1, Math.floor(quantile * sorted.size())));
+    }
+}
