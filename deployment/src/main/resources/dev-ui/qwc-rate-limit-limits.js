@@ -45,6 +45,8 @@ export class QwcRateLimitLimits extends LitElement {
                 <vaadin-grid-column auto-width path="cost" header="Cost"></vaadin-grid-column>
                 <vaadin-grid-column auto-width path="burst" header="Burst"></vaadin-grid-column>
                 <vaadin-grid-sort-column auto-width path="failureMode" header="Failure mode"></vaadin-grid-sort-column>
+                <vaadin-grid-column auto-width path="maxWait" header="Waits up to"></vaadin-grid-column>
+                <vaadin-grid-sort-column auto-width path="direction" header="Calls"></vaadin-grid-sort-column>
             </vaadin-grid>`;
     }
 

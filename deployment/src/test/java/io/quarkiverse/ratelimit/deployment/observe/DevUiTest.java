@@ -79,6 +79,8 @@ public class DevUiTest extends DevUIJsonRPCTest {
         assertThat(limit.get("scope").asText()).isEqualTo("tenant");
         assertThat(limit.get("cost").asLong()).isEqualTo(1);
         assertThat(limit.get("failureMode").asText()).isEqualTo("fail-closed");
+        assertThat(limit.get("maxWait").asText()).as("its calls do not wait").isEmpty();
+        assertThat(limit.get("direction").asText()).isEqualTo("incoming");
     }
 
     private void looksUpATenantAndResetsIt() throws Exception {
@@ -105,5 +107,6 @@ public class DevUiTest extends DevUIJsonRPCTest {
         assertThat(breaker.get("decisions-sent-to-redis").asLong()).isPositive();
         assertThat(breaker.get("decisions-without-redis").asLong()).isZero();
         assertThat(breaker.get("scripts-preloaded").asInt()).isEqualTo(breaker.get("scripts-used").asInt());
+        assertThat(breaker.get("calls-waiting-for-a-slot").asInt()).isZero();
     }
 }

@@ -1,5 +1,6 @@
 package io.quarkiverse.ratelimit.runtime.decide;
 
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.ToLongFunction;
@@ -21,9 +22,15 @@ import io.vertx.core.Vertx;
 public class SlotWaits {
 
     private final Vertx vertx;
+    private final AtomicInteger waiting = new AtomicInteger();
 
     SlotWaits(Vertx vertx) {
         this.vertx = vertx;
+    }
+
+    /** How many calls of this instance wait for their slot now (Dev UI). */
+    public int waiting() {
+        return waiting.get();
     }
 
     /**
@@ -48,9 +55,14 @@ public class SlotWaits {
                     emission.emit(() -> answer.apply(decision));
                     return;
                 }
-                long timer = vertx.setTimer(wait, fired -> emission.emit(() -> answer.apply(decision)));
+                waiting.incrementAndGet();
+                long timer = vertx.setTimer(wait, fired -> {
+                    waiting.decrementAndGet();
+                    emission.emit(() -> answer.apply(decision));
+                });
                 emission.onCancel(() -> {
                     if (vertx.cancelTimer(timer)) {
+                        waiting.decrementAndGet();
                         giveBack.accept(decision);
                     }
                 });

@@ -6,9 +6,11 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
+import io.quarkiverse.ratelimit.CalendarPeriod;
 import io.quarkiverse.ratelimit.RateLimitDecision;
 import io.quarkiverse.ratelimit.ReactiveRateLimitAdmin;
 import io.quarkiverse.ratelimit.runtime.config.ConfigSpelling;
+import io.quarkiverse.ratelimit.runtime.decide.SlotWaits;
 import io.quarkiverse.ratelimit.runtime.limit.DeclaredLimits;
 import io.quarkiverse.ratelimit.runtime.limit.EffectiveLimits;
 import io.quarkiverse.ratelimit.runtime.limit.EffectiveMethod;
@@ -28,9 +30,11 @@ public class RateLimitJsonRpcService {
     private final EffectiveLimits effective;
     private final ReactiveRateLimitAdmin admin;
     private final LimiterStatus status;
+    private final SlotWaits waits;
 
     RateLimitJsonRpcService(DeclaredLimits declared, EffectiveLimits effective, ReactiveRateLimitAdmin admin,
-            LimiterStatus status) {
+            LimiterStatus status, SlotWaits waits) {
+        this.waits = waits;
         this.declared = declared;
         this.effective = effective;
         this.admin = admin;
@@ -55,18 +59,32 @@ public class RateLimitJsonRpcService {
                 row.put("name", configured.getName());
                 row.put("policy", limit.getPolicy() == null ? "" : limit.getPolicy());
                 row.put("limit", configured.getLimit());
-                row.put("window", window(configured.window()));
+                row.put("window", configured.getCalendarPeriod() == CalendarPeriod.NONE ? window(configured.window())
+                        : calendar(configured));
                 row.put("algorithm", name(configured.getAlgorithm()));
                 row.put("scope", name(configured.getScope()));
                 row.put("cost", configured.getCost());
                 row.put("burst", configured.getBurst());
                 row.put("failureMode", name(configured.getFailureMode()));
                 row.put("declaredLimit", limit.getLimit());
-                row.put("declaredWindow", limit.getWindowMillis() == 0 ? "" : window(limit.window()));
+                row.put("declaredWindow", limit.getWindowMillis() == 0 || limit.getCalendarPeriod() != CalendarPeriod.NONE
+                        ? ""
+                        : window(limit.window()));
+                row.put("maxWait", configured.getMaxWaitMillis() == 0 ? ""
+                        : window(Duration.ofMillis(configured
+                                .getMaxWaitMillis())));
+                row.put("direction", methodLimits.isOutgoing() ? "outgoing (REST Client)" : "incoming");
                 rows.add(row);
             }
         });
         return rows;
+    }
+
+    /** A calendar period as people say it: "a month from day 15, Europe/Berlin". */
+    private static String calendar(LimitDefinition limit) {
+        String period = limit.getCalendarPeriod().name().toLowerCase(java.util.Locale.ROOT);
+        return "a " + period + (limit.getAnchorDay() > 1 ? " from day " + limit.getAnchorDay() : "") + ", "
+                + limit.getTimeZone();
     }
 
     /** The names a tenant's status and reset take: each per-tenant limit's policy or name. */
@@ -95,6 +113,7 @@ public class RateLimitJsonRpcService {
         Map<String, Object> state = status.snapshot(null);
         Map<String, Map<String, Object>> switches = admin.switches();
         state.put("run-time-switches", switches.isEmpty() ? "none" : switches.toString());
+        state.put("calls-waiting-for-a-slot", waits.waiting());
         return state;
     }
 
