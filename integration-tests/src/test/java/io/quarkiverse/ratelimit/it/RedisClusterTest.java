@@ -4,12 +4,20 @@ import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.UUID;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 
 import jakarta.inject.Inject;
 
@@ -46,6 +54,37 @@ class RedisClusterTest {
 
     @TestHTTPResource("/exact/sliding")
     URI sliding;
+
+    @TestHTTPResource("/gateway/labels")
+    URI gateway;
+
+    @TestHTTPResource("/carrier-stub/stats")
+    URI carrierStats;
+
+    @Test
+    void outgoingCallsWaitInOneQueueAndTheCarrierRefusesNothing() throws Exception {
+        HttpClient client = HttpClient.newHttpClient();
+        long acceptedBefore = carrierCount(client, 1);
+        long refusedBefore = carrierCount(client, 2);
+        Map<Integer, Integer> byStatus = ConcurrentRequests.sendAll(Collections.nCopies(120,
+                HttpRequest.newBuilder(gateway).timeout(Duration.ofSeconds(30)).POST(HttpRequest.BodyPublishers.noBody())
+                        .build()))
+                .stream().collect(Collectors.toMap(status -> status, status -> 1, Integer::sum, TreeMap::new));
+        assertThat(byStatus.keySet()).as("served in turn or refused at once").containsOnly(200, 429);
+        assertThat(byStatus.get(200)).as("45 a second for the 2 s maxWait: about 90, at least 80")
+                .isGreaterThanOrEqualTo(80);
+        assertThat(carrierCount(client, 2) - refusedBefore).as("calls the carrier refused").isZero();
+        assertThat(carrierCount(client, 1) - acceptedBefore).isEqualTo(byStatus.get(200).longValue());
+    }
+
+    /** Group {@code group} of the carrier stub's stats: 1 accepted, 2 refused. */
+    private long carrierCount(HttpClient client, int group) throws Exception {
+        String stats = client.send(HttpRequest.newBuilder(carrierStats).build(), HttpResponse.BodyHandlers.ofString())
+                .body();
+        Matcher counts = Pattern.compile("accepted=(\\d+) refused=(\\d+).*").matcher(stats);
+        assertThat(counts.matches()).as(stats).isTrue();
+        return Long.parseLong(counts.group(group));
+    }
 
     @Test
     void tenantsOnEveryMasterAreLimitedExactly() {
