@@ -39,6 +39,7 @@ import io.quarkiverse.ratelimit.runtime.decide.GuardedRedis;
 import io.quarkiverse.ratelimit.runtime.decide.ProgrammaticRateLimiter;
 import io.quarkiverse.ratelimit.runtime.decide.QuotaThresholds;
 import io.quarkiverse.ratelimit.runtime.decide.SlotWaits;
+import io.quarkiverse.ratelimit.runtime.decide.UpstreamPauses;
 import io.quarkiverse.ratelimit.runtime.http.ConcurrencyLimitExceededExceptionMapper;
 import io.quarkiverse.ratelimit.runtime.http.RateLimitExceededExceptionMapper;
 import io.quarkiverse.ratelimit.runtime.http.RateLimitRequestFilter;
@@ -126,7 +127,7 @@ class RateLimitProcessor {
         return AdditionalBeanBuildItem.builder()
                 .addBeanClasses(RateLimitInterceptor.class, CallAdmitter.class, RedisDecisions.class,
                         DecisionGuard.class, QuotaThresholds.class, GuardedRedis.class, FailureModes.class,
-                        ProgrammaticRateLimiter.class, SlotWaits.class,
+                        ProgrammaticRateLimiter.class, SlotWaits.class, UpstreamPauses.class,
                         ConcurrencyLeases.class,
                         ConcurrencyLimitInterceptor.class,
                         ScriptRunner.class, RedisTransport.class, ClusterNodes.class, InvalidationChannel.class,

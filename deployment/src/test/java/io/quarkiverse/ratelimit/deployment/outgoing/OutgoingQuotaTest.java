@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
@@ -20,6 +21,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import io.quarkiverse.ratelimit.Algorithm;
+import io.quarkiverse.ratelimit.RateLimitExceededException;
 import io.quarkiverse.ratelimit.RateLimited;
 import io.quarkiverse.ratelimit.Scope;
 import io.quarkus.test.QuarkusUnitTest;
@@ -73,11 +75,29 @@ class OutgoingQuotaTest {
         }
     }
 
+    @Test
+    void callsThatHoldASlotDoNotGoWhileTheCarrierSaidToWait() {
+        assertThat(carrier.ping()).as("the client connected and warmed up: the first call answers at once").isEqualTo("pong");
+        List<Uni<String>> calls = new ArrayList<>();
+        for (int i = 0; i < 4; i++) { // slots at 0, 0.5, 1 and 1.5 s; the first is answered 429, Retry-After: 3
+            calls.add(carrier.quote().onFailure(RateLimitExceededException.class).recoverWithItem("refused")
+                    .onFailure(WebApplicationException.class).recoverWithItem("429"));
+        }
+        List<String> answers = Uni.join().all(calls).andFailFast().await().indefinitely();
+        assertThat(answers).containsExactlyInAnyOrder("429", "refused", "refused", "refused");
+        assertThat(carrier.quote().await().indefinitely()).as("after the pause").isEqualTo("quote");
+
+        List<Long> arrivals = List.copyOf(CarrierStub.QUOTES);
+        assertThat(arrivals).as("the carrier saw the first call and the one after the pause only").hasSize(2);
+        assertThat(Duration.ofNanos(arrivals.get(1) - arrivals.get(0))).isGreaterThanOrEqualTo(Duration.ofMillis(2900));
+    }
+
     @Path("/carrier")
     public static class CarrierStub {
 
         static final Queue<Long> LABELS = new ConcurrentLinkedQueue<>();
         static final Queue<Long> RATES = new ConcurrentLinkedQueue<>();
+        static final Queue<Long> QUOTES = new ConcurrentLinkedQueue<>();
         static final AtomicInteger TOO_MANY_FIRST = new AtomicInteger();
         static final AtomicInteger RATES_CALLS = new AtomicInteger();
 
@@ -89,6 +109,22 @@ class OutgoingQuotaTest {
                 return Response.status(429).header("Retry-After", "2").build();
             }
             return Response.ok("label").build();
+        }
+
+        @POST
+        @Path("ping")
+        public String ping() {
+            return "pong";
+        }
+
+        @POST
+        @Path("quotes")
+        public Response quotes() {
+            QUOTES.add(System.nanoTime());
+            if (QUOTES.size() == 1) {
+                return Response.status(429).header("Retry-After", "3").build();
+            }
+            return Response.ok("quote").build();
         }
 
         @POST
@@ -110,6 +146,15 @@ class OutgoingQuotaTest {
         @Path("labels")
         @RateLimited(limit = 10, window = "1s", algorithm = Algorithm.GCRA, maxWait = "5s", scope = Scope.GLOBAL)
         Uni<String> label();
+
+        @POST
+        @Path("ping")
+        String ping();
+
+        @POST
+        @Path("quotes")
+        @RateLimited(limit = 2, window = "1s", burst = 1, algorithm = Algorithm.TOKEN_BUCKET, maxWait = "5s", scope = Scope.GLOBAL)
+        Uni<String> quote();
 
         @POST
         @Path("rates")

@@ -1,5 +1,6 @@
 package io.quarkiverse.ratelimit.runtime.decide;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Function;
@@ -41,12 +42,14 @@ public class CallAdmitter {
     private final RunTimeLimits runTimeLimits;
     private final LimitModes modes;
     private final SlotWaits waits;
+    private final UpstreamPauses pauses;
     private final ShadowRefusals shadowRefusals = new ShadowRefusals();
 
     CallAdmitter(RequestTenantResolver tenants, ClientAddresses clientAddresses, TenantPlans plans,
             DecisionGuard guard, RateLimitKeys keys,
-            RunTimeLimits runTimeLimits, LimitModes modes, SlotWaits waits) {
+            RunTimeLimits runTimeLimits, LimitModes modes, SlotWaits waits, UpstreamPauses pauses) {
         this.waits = waits;
+        this.pauses = pauses;
         this.modes = modes;
         this.runTimeLimits = runTimeLimits;
         this.tenants = tenants;
@@ -127,7 +130,11 @@ public class CallAdmitter {
         }
         return waits.answered(guard.acquire(limitKeys, limits, tenant, shadow, decision), CallDecision::waitMillis,
                 answer, given -> given.admission().giveBack().subscribe().with(done -> {
-                }));
+                }), (waited, pausesHeard) -> {
+                    Duration paused = waited.admitted() ? pauses.revoking(limitKeys, pausesHeard) : null;
+                            + " heard-at-decision=" + pausesHeard);
+                    return paused == null ? waited : waited.revoked(paused);
+                });
     }
 
     /**

@@ -1,5 +1,7 @@
 package io.quarkiverse.ratelimit.runtime.decide;
 
+import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 
 import io.quarkiverse.ratelimit.RateLimitDecision;
@@ -39,6 +41,25 @@ public final class CallDecision {
      */
     static CallDecision refused(List<RateLimitDecision> shown, List<RateLimitDecision> enforced) {
         return new CallDecision(null, shown, enforced, 0);
+    }
+
+    /**
+     * This admitted call refused after all, with {@code retryAfter}: its limits were paused (an upstream's retry time)
+     * while it waited for its slot. What it consumed is not given back: the pause is later than its slot anyway.
+     */
+    CallDecision revoked(Duration retryAfter) {
+        List<RateLimitDecision> refused = revoked(shown, retryAfter);
+        return refused(refused, refused);
+    }
+
+    /** Admitting decisions turned into refusals with {@code retryAfter} (their limits were paused meanwhile). */
+    static List<RateLimitDecision> revoked(List<RateLimitDecision> decisions, Duration retryAfter) {
+        List<RateLimitDecision> refused = new ArrayList<>(decisions.size());
+        for (RateLimitDecision decision : decisions) {
+            refused.add(new RateLimitDecision(decision.limitName(), decision.limit(), decision.window(), false, 0,
+                    decision.resetAfter(), retryAfter, false));
+        }
+        return refused;
     }
 
     /** How long an admitted call waits for the later slot Redis reserved for it; 0 when it goes at once. */

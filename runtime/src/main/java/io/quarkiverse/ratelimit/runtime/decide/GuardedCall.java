@@ -11,7 +11,9 @@ import jakarta.interceptor.InvocationContext;
 import io.quarkiverse.ratelimit.runtime.limit.ReturnKind;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
+import io.smallrye.mutiny.infrastructure.Infrastructure;
 import io.vertx.core.Context;
+import io.vertx.core.Vertx;
 
 /**
  * The one shape of both interceptors: a {@link Guard} (a rate-limit {@link Admission}, a concurrency lease) is taken
@@ -51,23 +53,20 @@ public final class GuardedCall {
      */
     public static Object proceed(InvocationContext invocation, ReturnKind returnKind, Supplier<Uni<? extends Guard>> guard,
             String annotation) throws Exception {
-        if (!Context.isOnEventLoopThread()) {
-            Guard held = guard.get().await().indefinitely();
-            return switch (returnKind) {
-                case SYNCHRONOUS -> proceedBlocking(invocation, held);
-                // a reactive result is only assembled here: the guard is told how it ends when it ends
-                case UNI -> guarded(invocation, held, null);
-                case MULTI -> guardedMulti(invocation, held, null);
-                case COMPLETION_STAGE -> held.holdsNothing() ? invocation.proceed()
-                        : guardedStage(invocation, held, null).subscribeAsCompletionStage();
-            };
+        boolean onEventLoop = Context.isOnEventLoopThread();
+        if (!onEventLoop && returnKind == ReturnKind.SYNCHRONOUS) {
+            return proceedBlocking(invocation, guard.get().await().indefinitely());
         }
         if (returnKind == ReturnKind.SYNCHRONOUS) {
             throw new IllegalStateException(annotation + " method " + invocation.getMethod() + " returns a plain value"
                     + " but was called on the Vert.x event loop, where the decision cannot be awaited: return Uni,"
                     + " Multi or CompletionStage, or let it run on a worker thread");
         }
-        Executor caller = CallerContext.current();
+        // a reactive result stays lazy wherever it is called from: decided, waited for and run when subscribed
+        // (a Uni built now and subscribed later must not have spent its slot meanwhile); a thread outside Vert.x gets
+        // the method back on a worker thread, not on the event loop that brought the reply
+        Executor caller = onEventLoop || Vertx.currentContext() != null ? CallerContext.current()
+                : Infrastructure.getDefaultWorkerPool();
         Uni<? extends Guard> held = guard.get().emitOn(caller);
         return switch (returnKind) {
             case UNI -> held.chain(g -> guarded(invocation, g, caller));

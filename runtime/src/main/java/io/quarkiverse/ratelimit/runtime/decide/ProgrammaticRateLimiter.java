@@ -1,5 +1,6 @@
 package io.quarkiverse.ratelimit.runtime.decide;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -32,10 +33,12 @@ public class ProgrammaticRateLimiter implements RateLimiter {
     private final RateLimitKeys keys;
     private final RunTimeLimits runTimeLimits;
     private final SlotWaits waits;
+    private final UpstreamPauses pauses;
 
     ProgrammaticRateLimiter(DecisionGuard guard, ConcurrencyLeases concurrency,
-            RateLimitKeys keys, RunTimeLimits runTimeLimits, SlotWaits waits) {
+            RateLimitKeys keys, RunTimeLimits runTimeLimits, SlotWaits waits, UpstreamPauses pauses) {
         this.waits = waits;
+        this.pauses = pauses;
         this.runTimeLimits = runTimeLimits;
         this.guard = guard;
         this.concurrency = concurrency;
@@ -106,7 +109,10 @@ public class ProgrammaticRateLimiter implements RateLimiter {
         return waits.answered(guard.acquire(limitKeys, applied, tenant), ProgrammaticRateLimiter::waitMillis,
                 Function.identity(), decisions -> guard.refund(limitKeys, applied).subscribe().with(done -> {
                 }, failure -> {
-                }));
+                }), (waited, pausesHeard) -> {
+                    Duration paused = pauses.revoking(limitKeys, pausesHeard);
+                    return paused == null ? waited : CallDecision.revoked(waited, paused);
+                });
     }
 
     private static long waitMillis(List<RateLimitDecision> decisions) {

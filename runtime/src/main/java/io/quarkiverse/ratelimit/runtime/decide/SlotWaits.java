@@ -1,6 +1,7 @@
 package io.quarkiverse.ratelimit.runtime.decide;
 
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BiFunction;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.ToLongFunction;
@@ -22,10 +23,12 @@ import io.vertx.core.Vertx;
 public class SlotWaits {
 
     private final Vertx vertx;
+    private final UpstreamPauses pauses;
     private final AtomicInteger waiting = new AtomicInteger();
 
-    SlotWaits(Vertx vertx) {
+    SlotWaits(Vertx vertx, UpstreamPauses pauses) {
         this.vertx = vertx;
+        this.pauses = pauses;
     }
 
     /** How many calls of this instance wait for their slot now (Dev UI). */
@@ -39,9 +42,11 @@ public class SlotWaits {
      *
      * @param waitMillis how long a decision's call waits (0: it does not)
      * @param giveBack returns a waiting call's slot, when its wait is given up
+     * @param atTheSlot the decision as it stands when the slot comes, given the number of upstream pauses heard when it
+     *        was taken ({@link UpstreamPauses#heard()}): the same, or a refusal (an upstream paused the limits since)
      */
     <D, R> Uni<R> answered(Uni<D> decided, ToLongFunction<D> waitMillis, Function<D, R> answer,
-            Consumer<D> giveBack) {
+            Consumer<D> giveBack, BiFunction<D, Long, D> atTheSlot) {
         return DirectUni.emitting(emission -> decided.subscribe().withSubscriber(new UniSubscriber<D>() {
             @Override
             public void onSubscribe(UniSubscription subscription) {
@@ -55,10 +60,11 @@ public class SlotWaits {
                     emission.emit(() -> answer.apply(decision));
                     return;
                 }
+                long pausesHeard = pauses.heard();
                 waiting.incrementAndGet();
                 long timer = vertx.setTimer(wait, fired -> {
                     waiting.decrementAndGet();
-                    emission.emit(() -> answer.apply(decision));
+                    emission.emit(() -> answer.apply(atTheSlot.apply(decision, pausesHeard)));
                 });
                 emission.onCancel(() -> {
                     if (vertx.cancelTimer(timer)) {

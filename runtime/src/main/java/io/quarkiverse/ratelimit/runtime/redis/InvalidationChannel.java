@@ -55,7 +55,14 @@ public class InvalidationChannel {
 
         /** Anything may have changed: run-time limits or switches, or messages may have been missed. */
         void everythingChanged();
+
+        /** These keys' limits were paused for {@code pauseMillis} (an upstream service's retry time). */
+        default void paused(List<String> keys, long pauseMillis) {
+        }
     }
+
+    /** The first line of a pause's message (then {@code <ms>} and the keys, one per line): no key list starts so. */
+    private static final String PAUSE = "\npause ";
 
     private final RedisTransport redis;
     /** The limits' Redis client, for a connection of this channel's own. */
@@ -219,6 +226,15 @@ public class InvalidationChannel {
         String payload = message.get(2).toString();
         if (EVERYTHING.equals(payload)) {
             everythingChanged();
+            return;
+        }
+        if (payload.startsWith(PAUSE)) {
+            String[] lines = payload.substring(PAUSE.length()).split("\n");
+            long pauseMillis = Long.parseLong(lines[0]);
+            List<String> keys = List.of(lines).subList(1, lines.length);
+            for (Listener listener : listeners) {
+                listener.paused(keys, pauseMillis);
+            }
             return;
         }
         List<String> keys = List.of(payload.split("\n"));

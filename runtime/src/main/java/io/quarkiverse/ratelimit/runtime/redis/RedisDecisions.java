@@ -58,11 +58,13 @@ public class RedisDecisions {
 
     /**
      * Pauses the limits for {@code pause} from the Redis clock (an upstream's retry time): none admits a call before,
-     * on any instance; the limits that cannot pause (counting windows) are left alone.
+     * on any instance, and every instance hears of it ({@link InvalidationChannel}); the limits that cannot pause
+     * (counting windows) are left alone.
      */
     public Uni<Void> pause(List<String> limitKeys, List<LimitDefinition> limits, Duration pause) {
         return scripts.run(scripts.scripts().pause(AlgorithmSet.of(limits)), limitKeys,
-                ScriptArguments.pause(ScriptArguments.REDIS_CLOCK, limits, Math.max(1, pause.toMillis())))
+                ScriptArguments.pause(ScriptArguments.REDIS_CLOCK, limits, Math.max(1, pause.toMillis()),
+                        invalidations.channel()))
                 .replaceWithVoid();
     }
 

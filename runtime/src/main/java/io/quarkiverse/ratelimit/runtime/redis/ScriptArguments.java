@@ -83,10 +83,11 @@ public final class ScriptArguments {
         return args;
     }
 
-    /** {@code pause.lua}: the clock, each limit's values, then how long to pause in ms. */
-    public static List<String> pause(String clock, List<LimitDefinition> limits, long pauseMillis) {
+    /** {@code pause.lua}: the clock, each limit's values, how long to pause in ms, then the channel to announce on. */
+    public static List<String> pause(String clock, List<LimitDefinition> limits, long pauseMillis, String channel) {
         List<String> args = limits(clock, limits);
         args.add(Long.toString(pauseMillis));
+        args.add(channel);
         return args;
     }
 

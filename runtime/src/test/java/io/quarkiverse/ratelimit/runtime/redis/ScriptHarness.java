@@ -106,7 +106,7 @@ final class ScriptHarness implements AutoCloseable {
         List<String> command = new ArrayList<>(List.of("EVAL", scripts.pause(AlgorithmSet.of(definitions)).source(),
                 Integer.toString(keys.size())));
         command.addAll(keys);
-        command.addAll(ScriptArguments.pause(Long.toString(nowMicros), definitions, pauseMillis));
+        command.addAll(ScriptArguments.pause(Long.toString(nowMicros), definitions, pauseMillis, ""));
         return (Long) redis.command(command.toArray(String[]::new));
     }
 
