@@ -132,7 +132,6 @@ public class CallAdmitter {
                 answer, given -> given.admission().giveBack().subscribe().with(done -> {
                 }), (waited, pausesHeard) -> {
                     Duration paused = waited.admitted() ? pauses.revoking(limitKeys, pausesHeard) : null;
-                            + " heard-at-decision=" + pausesHeard);
                     return paused == null ? waited : waited.revoked(paused);
                 });
     }
