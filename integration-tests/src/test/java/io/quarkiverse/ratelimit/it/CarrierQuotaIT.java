@@ -15,9 +15,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import io.quarkiverse.ratelimit.localredis.LocalRedisServer;
 
@@ -35,22 +34,16 @@ class CarrierQuotaIT {
     private static final long RUN_SECONDS = Long.getLong("carrier-quota.seconds", 10);
     private static final Pattern STATS = Pattern.compile("accepted=(\\d+) refused=(\\d+) per-second=(\\d+)");
 
-    private static LocalRedisServer redis;
-    private static List<AppInstance> instances;
+    @RegisterExtension
+    static final Fleet fleet = Fleet.of(CarrierQuotaIT::twoInstancesOnOneCarrier);
 
-    @BeforeAll
-    static void startRedisAndTwoInstancesOnOneCarrier() {
-        redis = LocalRedisServer.start();
+    /** The first instance's carrier stub is every instance's carrier. */
+    private static List<AppInstance> twoInstancesOnOneCarrier(LocalRedisServer redis) {
         AppInstance first = AppInstance.start(redis);
         first.awaitReady();
         AppInstance second = AppInstance.start(redis, "quarkus.rest-client.carrier-api.url=" + first.uri());
         second.awaitReady();
-        instances = List.of(first, second);
-    }
-
-    @AfterAll
-    static void stopAll() {
-        AppInstance.stopAll(instances, redis);
+        return List.of(first, second);
     }
 
     @Test
@@ -95,7 +88,7 @@ class CarrierQuotaIT {
         long start = System.nanoTime();
         long end = start + TimeUnit.SECONDS.toNanos(seconds);
         for (int i = 0; i < 2 * CALLERS_PER_INSTANCE; i++) {
-            URI gateway = instances.get(i % 2).uri().resolve("/gateway/labels");
+            URI gateway = fleet.instance(i % 2).uri().resolve("/gateway/labels");
             callers.submit(() -> {
                 while (System.nanoTime() < end) {
                     long sent = System.nanoTime();
@@ -121,7 +114,7 @@ class CarrierQuotaIT {
 
     /** What the carrier accepted and refused so far, and its quota per second. */
     private static long[] carrier(HttpClient client) throws Exception {
-        String stats = client.send(HttpRequest.newBuilder(instances.get(0).uri().resolve("/carrier-stub/stats")).build(),
+        String stats = client.send(HttpRequest.newBuilder(fleet.instance(0).uri().resolve("/carrier-stub/stats")).build(),
                 HttpResponse.BodyHandlers.ofString()).body();
         Matcher carrier = STATS.matcher(stats);
         assertThat(carrier.matches()).as(stats).isTrue();

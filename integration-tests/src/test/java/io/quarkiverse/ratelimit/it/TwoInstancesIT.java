@@ -2,16 +2,12 @@ package io.quarkiverse.ratelimit.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-
-import io.quarkiverse.ratelimit.localredis.LocalRedisServer;
 
 /**
  * The production shape: two instances of the packaged application (separate JVMs) share one Redis. A burst of 300
@@ -19,19 +15,8 @@ import io.quarkiverse.ratelimit.localredis.LocalRedisServer;
  */
 class TwoInstancesIT {
 
-    private static LocalRedisServer redis;
-    private static List<AppInstance> instances;
-
-    @BeforeAll
-    static void startRedisAndTwoInstances() {
-        redis = LocalRedisServer.start();
-        instances = AppInstance.startTwo(redis);
-    }
-
-    @AfterAll
-    static void stopAll() {
-        AppInstance.stopAll(instances, redis);
-    }
+    @RegisterExtension
+    static final Fleet fleet = Fleet.of(AppInstance::startTwo);
 
     @ParameterizedTest
     @ValueSource(strings = { "sliding", "fixed", "log", "token-bucket", "gcra", "reactive" })
@@ -39,7 +24,7 @@ class TwoInstancesIT {
         String tenant = "two-instances-" + UUID.randomUUID();
         long started = System.nanoTime();
         Map<Integer, Integer> byStatus = ConcurrentRequests.send(300,
-                i -> instances.get(i % 2).uri().resolve("/exact/" + endpoint), tenant);
+                i -> fleet.instance(i % 2).uri().resolve("/exact/" + endpoint), tenant);
         System.out.printf("two instances, %s: 300 concurrent requests answered %s in %d ms%n", endpoint, byStatus,
                 (System.nanoTime() - started) / 1_000_000);
 

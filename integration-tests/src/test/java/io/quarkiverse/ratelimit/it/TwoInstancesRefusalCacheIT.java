@@ -16,11 +16,8 @@ import java.util.UUID;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import org.awaitility.Awaitility;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-
-import io.quarkiverse.ratelimit.localredis.LocalRedisServer;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Exact on a fleet with the refusal cache on (the default): two packaged instances share one Redis, and a change made
@@ -35,19 +32,8 @@ class TwoInstancesRefusalCacheIT {
     private static final Duration INVALIDATION_BOUND = Duration.ofSeconds(1);
     private static final HttpClient HTTP = HttpClient.newHttpClient();
 
-    private static LocalRedisServer redis;
-    private static List<AppInstance> instances;
-
-    @BeforeAll
-    static void startRedisAndTwoInstances() {
-        redis = LocalRedisServer.start();
-        instances = AppInstance.startTwoWithOperator(redis);
-    }
-
-    @AfterAll
-    static void stopAll() {
-        AppInstance.stopAll(instances, redis);
-    }
+    @RegisterExtension
+    static final Fleet fleet = Fleet.of(AppInstance::startTwoWithOperator);
 
     @Test
     void declinedPaymentsOnEitherInstanceConsumeNothing() {
@@ -161,7 +147,7 @@ class TwoInstancesRefusalCacheIT {
     }
 
     private static URI uri(int instance, String path) {
-        return instances.get(instance).uri().resolve(path);
+        return fleet.instance(instance).uri().resolve(path);
     }
 
     private static String tenant() {

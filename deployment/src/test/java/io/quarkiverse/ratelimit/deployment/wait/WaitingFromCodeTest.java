@@ -68,9 +68,10 @@ class WaitingFromCodeTest {
     @Test
     void severalLimitsWaitForTheSlotEveryOneAdmits() {
         String tenant = tenant();
-        RateLimit perSecond = RateLimit.of("carrier-second", 10, Duration.ofSeconds(1)).algorithm(Algorithm.GCRA)
+        // slow rates, so that the time the test takes changes no count
+        RateLimit perSecond = RateLimit.of("carrier-short", 10, Duration.ofMinutes(1)).algorithm(Algorithm.GCRA)
                 .maxWait(Duration.ofSeconds(2));
-        RateLimit perMinute = RateLimit.of("carrier-minute", 2, Duration.ofMinutes(1))
+        RateLimit perMinute = RateLimit.of("carrier-long", 2, Duration.ofHours(1))
                 .algorithm(Algorithm.TOKEN_BUCKET);
         assertThat(limiter.acquireAll(List.of(perSecond, perMinute), tenant).await().indefinitely())
                 .allMatch(RateLimitDecision::allowed);
@@ -78,9 +79,9 @@ class WaitingFromCodeTest {
                 .allMatch(RateLimitDecision::allowed);
         List<RateLimitDecision> third = limiter.acquireAll(List.of(perSecond, perMinute), tenant).await()
                 .indefinitely();
-        assertThat(third.get(1).allowed()).as("the minute's next token is 30 s away, beyond 2 s").isFalse();
+        assertThat(third.get(1).allowed()).as("the long limit's next token is 30 min away, beyond 2 s").isFalse();
         assertThat(limiter.status(perSecond, tenant).await().indefinitely().remaining())
-                .as("the refused call consumed nothing of the per-second limit").isEqualTo(8);
+                .as("the refused call consumed nothing of the short limit").isEqualTo(8);
     }
 
     @Test

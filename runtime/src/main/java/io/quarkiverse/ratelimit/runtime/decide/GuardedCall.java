@@ -53,8 +53,7 @@ public final class GuardedCall {
      */
     public static Object proceed(InvocationContext invocation, ReturnKind returnKind, Supplier<Uni<? extends Guard>> guard,
             String annotation) throws Exception {
-        boolean onEventLoop = Context.isOnEventLoopThread();
-        if (!onEventLoop && returnKind == ReturnKind.SYNCHRONOUS) {
+        if (returnKind == ReturnKind.SYNCHRONOUS && !Context.isOnEventLoopThread()) {
             return proceedBlocking(invocation, guard.get().await().indefinitely());
         }
         if (returnKind == ReturnKind.SYNCHRONOUS) {
@@ -63,9 +62,11 @@ public final class GuardedCall {
                     + " Multi or CompletionStage, or let it run on a worker thread");
         }
         // a reactive result stays lazy wherever it is called from: decided, waited for and run when subscribed
-        // (a Uni built now and subscribed later must not have spent its slot meanwhile); a thread outside Vert.x gets
-        // the method back on a worker thread, not on the event loop that brought the reply
-        Executor caller = onEventLoop || Vertx.currentContext() != null ? CallerContext.current()
+        // (a Uni built now and subscribed later must not have spent its slot meanwhile). The method goes on in the
+        // caller's event-loop context (a worker thread of a request has one); a thread outside Vert.x, or a worker
+        // context (whose ordered tasks would queue behind a caller awaiting this), gets a worker thread instead
+        Context context = Vertx.currentContext();
+        Executor caller = context != null && context.isEventLoopContext() ? CallerContext.current()
                 : Infrastructure.getDefaultWorkerPool();
         Uni<? extends Guard> held = guard.get().emitOn(caller);
         return switch (returnKind) {
