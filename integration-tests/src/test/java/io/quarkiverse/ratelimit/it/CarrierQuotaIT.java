@@ -7,6 +7,7 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
@@ -23,10 +24,9 @@ import io.quarkiverse.ratelimit.localredis.LocalRedisServer;
 /**
  * The carrier gateway's outgoing calls on a fleet: two packaged instances, one Redis, and one carrier that allows 50
  * requests in any second (the stub of the first instance, counting what it refuses). 64 callers per instance keep
- * asking for labels; every instance's calls to the carrier wait for their turn in one fleet-wide queue of 49 a second.
- * The carrier refuses nothing, gets more than 0.85 of its quota (the limit is 0.9 of it: the rest is headroom for jitter),
- * admitted calls wait at most the
- * 2 s maxWait (and a margin for this machine) and the rest are refused without waiting.
+ * asking for labels; every instance's calls to the carrier wait for their turn in one fleet-wide queue of 45 a second.
+ * The carrier refuses nothing and gets more than 0.85 of its quota (the limit is 0.9 of it: the rest is headroom for
+ * jitter); admitted calls wait at most the 2 s maxWait (and a margin for this machine); the rest are refused at once.
  */
 class CarrierQuotaIT {
 
@@ -35,25 +35,31 @@ class CarrierQuotaIT {
     private static final Pattern STATS = Pattern.compile("accepted=(\\d+) refused=(\\d+) per-second=(\\d+)");
 
     @RegisterExtension
-    static final Fleet fleet = Fleet.of(CarrierQuotaIT::twoInstancesOnOneCarrier);
+    static final Fleet fleet = Fleet.of(redis -> twoInstancesOnOneCarrier(redis));
 
     /** The first instance's carrier stub is every instance's carrier. */
-    private static List<AppInstance> twoInstancesOnOneCarrier(LocalRedisServer redis) {
-        AppInstance first = AppInstance.start(redis);
+    static List<AppInstance> twoInstancesOnOneCarrier(LocalRedisServer redis, String... properties) {
+        AppInstance first = AppInstance.start(redis, properties);
         first.awaitReady();
-        AppInstance second = AppInstance.start(redis, "quarkus.rest-client.carrier-api.url=" + first.uri());
-        second.awaitReady();
-        return List.of(first, second);
+        String[] second = Arrays.copyOf(properties, properties.length + 1);
+        second[properties.length] = "quarkus.rest-client.carrier-api.url=" + first.uri();
+        AppInstance other = AppInstance.start(redis, second);
+        other.awaitReady();
+        return List.of(first, other);
     }
 
     @Test
     void theFleetKeepsWithinTheCarriersQuotaAndUsesIt() throws Exception {
+        keepsWithinTheCarriersQuotaAndUsesIt(fleet);
+    }
+
+    static void keepsWithinTheCarriersQuotaAndUsesIt(Fleet fleet) throws Exception {
         HttpClient client = HttpClient.newHttpClient();
-        load(client, 3, new Latencies()); // both instances warmed up (JIT, connections): not measured
-        long[] before = carrier(client);
+        load(fleet, client, 3, new Latencies()); // both instances warmed up (JIT, connections): not measured
+        long[] before = carrier(fleet, client);
         Latencies latencies = new Latencies();
-        double seconds = load(client, RUN_SECONDS, latencies);
-        long[] after = carrier(client);
+        double seconds = load(fleet, client, RUN_SECONDS, latencies);
+        long[] after = carrier(fleet, client);
         long accepted = after[0] - before[0];
         long carrierRefused = after[1] - before[1];
         long quota = after[2];
@@ -83,7 +89,8 @@ class CarrierQuotaIT {
     }
 
     /** Every caller asks for labels for {@code seconds}, a refused one again after 100 ms; the seconds it took. */
-    private static double load(HttpClient client, long seconds, Latencies latencies) throws InterruptedException {
+    private static double load(Fleet fleet, HttpClient client, long seconds, Latencies latencies)
+            throws InterruptedException {
         ExecutorService callers = Executors.newFixedThreadPool(2 * CALLERS_PER_INSTANCE);
         long start = System.nanoTime();
         long end = start + TimeUnit.SECONDS.toNanos(seconds);
@@ -113,7 +120,7 @@ class CarrierQuotaIT {
     }
 
     /** What the carrier accepted and refused so far, and its quota per second. */
-    private static long[] carrier(HttpClient client) throws Exception {
+    private static long[] carrier(Fleet fleet, HttpClient client) throws Exception {
         String stats = client.send(HttpRequest.newBuilder(fleet.instance(0).uri().resolve("/carrier-stub/stats")).build(),
                 HttpResponse.BodyHandlers.ofString()).body();
         Matcher carrier = STATS.matcher(stats);
