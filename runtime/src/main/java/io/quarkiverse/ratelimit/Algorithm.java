@@ -7,7 +7,7 @@ public enum Algorithm {
 
     /**
      * Counts calls per window aligned to the clock ({@code [12:00:00, 12:01:00)}, ...). Exact within a window; a client
-     * can make up to twice the limit across a window boundary. One small hash per tenant and limit.
+     * can make up to twice the limit across a window boundary. One integer per tenant and limit.
      */
     FIXED_WINDOW,
 
@@ -26,7 +26,7 @@ public enum Algorithm {
 
     /**
      * A bucket of {@code limit} tokens refilled continuously at {@code limit} per window: bursts up to the bucket, then
-     * a steady rate. One small hash.
+     * a steady rate. One string of three packed numbers.
      */
     TOKEN_BUCKET,
 

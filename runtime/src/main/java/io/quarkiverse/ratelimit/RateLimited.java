@@ -118,8 +118,8 @@ public @interface RateLimited {
     Scope scope() default Scope.TENANT;
 
     /**
-     * How many units of {@link #limit()} one call consumes (0 to {@code limit}): an expensive endpoint can count for
-     * more. A call whose cost exceeds what is left is refused and consumes nothing.
+     * How many units of {@link #limit()} one call consumes (0 to the {@link #burst()}, else the limit): an expensive
+     * endpoint can count for more. A call whose cost exceeds what is left is refused and consumes nothing.
      */
     @Nonbinding
     long cost() default 1;

@@ -18,7 +18,7 @@ public interface RateLimiter {
         return tryAcquire(limit, tenant, 1);
     }
 
-    /** Takes {@code cost} units (0 to the limit) if that many are left; consumes nothing when refused. */
+    /** Takes {@code cost} units (0 to the burst, else the limit) if that many are left; consumes nothing when refused. */
     Uni<RateLimitDecision> tryAcquire(RateLimit limit, String tenant, long cost);
 
     /**

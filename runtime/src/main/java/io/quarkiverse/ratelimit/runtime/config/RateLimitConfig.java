@@ -27,10 +27,10 @@ import io.smallrye.config.WithDefault;
 public interface RateLimitConfig {
 
     /**
-     * The prefix of every Redis key the rate limiter writes: {@code <key-prefix>:{<tenant>}:<limit name>:<algorithm>}.
-     * At most 64 characters, without whitespace, <code>{</code> or <code>}</code> (they would break the hash tag that
-     * keeps a tenant's keys in one Redis Cluster slot). Change it to run several applications on one Redis without
-     * sharing counters.
+     * The prefix of every Redis key the rate limiter writes: the prefix, then the tenant in braces (the hash tag that
+     * keeps a tenant's keys in one Redis Cluster slot), the limit's name and the algorithm, separated by colons. At
+     * most 64 characters, without whitespace or braces (they would break that hash tag). Change it to run several
+     * applications on one Redis without sharing counters.
      */
     @WithDefault("rate-limit")
     String keyPrefix();
