@@ -106,7 +106,7 @@ class CarrierQuotaIT {
                         case 200 -> latencies.admitted.add(millis);
                         case 429 -> {
                             latencies.refused.add(millis);
-                            Thread.sleep(100); // a caller told to come back later does not spin
+                            Thread.sleep(100); // a caller told to come back later backs off: its think time, not a wait for a condition
                         }
                         default -> latencies.other.add(response.statusCode());
                     }

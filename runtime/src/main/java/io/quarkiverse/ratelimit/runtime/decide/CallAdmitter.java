@@ -1,6 +1,5 @@
 package io.quarkiverse.ratelimit.runtime.decide;
 
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Function;
@@ -42,14 +41,12 @@ public class CallAdmitter {
     private final RunTimeLimits runTimeLimits;
     private final LimitModes modes;
     private final SlotWaits waits;
-    private final UpstreamPauses pauses;
     private final ShadowRefusals shadowRefusals = new ShadowRefusals();
 
     CallAdmitter(RequestTenantResolver tenants, ClientAddresses clientAddresses, TenantPlans plans,
             DecisionGuard guard, RateLimitKeys keys,
-            RunTimeLimits runTimeLimits, LimitModes modes, SlotWaits waits, UpstreamPauses pauses) {
+            RunTimeLimits runTimeLimits, LimitModes modes, SlotWaits waits) {
         this.waits = waits;
-        this.pauses = pauses;
         this.modes = modes;
         this.runTimeLimits = runTimeLimits;
         this.tenants = tenants;
@@ -104,14 +101,13 @@ public class CallAdmitter {
         }
         return answered(limitKeys, limits.getLimits(), tenantId, ShadowMask.NONE, decisions -> {
             boolean degraded = false;
-            long waitMillis = 0;
             for (RateLimitDecision decision : decisions) {
                 if (!decision.allowed()) {
                     return CallDecision.refused(decisions, decisions);
                 }
                 degraded |= decision.degraded();
-                waitMillis = Math.max(waitMillis, decision.waitTime().toMillis());
             }
+            long waitMillis = CallDecision.waitMillis(decisions);
             return CallDecision.admitted(
                     admission(request, limitKeys, limits.getLimits(), limits, degraded, waitMillis),
                     decisions, waitMillis);
@@ -128,12 +124,9 @@ public class CallAdmitter {
         if (WaitingCalls.maxWaitMillis(limits) == 0) {
             return guard.acquire(limitKeys, limits, tenant, shadow, decisions -> answer.apply(decision.apply(decisions)));
         }
-        return waits.answered(guard.acquire(limitKeys, limits, tenant, shadow, decision), CallDecision::waitMillis,
-                answer, given -> given.admission().giveBack().subscribe().with(done -> {
-                }), (waited, pausesHeard) -> {
-                    Duration paused = waited.admitted() ? pauses.revoking(limitKeys, pausesHeard) : null;
-                    return paused == null ? waited : waited.revoked(paused);
-                });
+        return waits.answered(guard.acquire(limitKeys, limits, tenant, shadow, decision), limitKeys,
+                CallDecision::waitMillis, answer, given -> given.admission().giveBack().subscribe().with(done -> {
+                }), (waited, paused) -> waited.admitted() ? waited.revoked(paused) : waited);
     }
 
     /**
@@ -165,7 +158,6 @@ public class CallAdmitter {
             List<RateLimitDecision> enforced = shadowed.enforcedOnly(decisions);
             List<RateLimitDecision> shown = modes.shadowHeaders() ? decisions : enforced;
             boolean degraded = false;
-            long waitMillis = 0;
             List<LimitDefinition> recorded = new ArrayList<>(decided.size());
             List<String> recordedKeys = new ArrayList<>(decided.size());
             for (int i = 0; i < decisions.size(); i++) {
@@ -178,10 +170,10 @@ public class CallAdmitter {
                     continue; // recorded nothing: nothing to refund
                 }
                 degraded |= decision.degraded();
-                waitMillis = Math.max(waitMillis, decision.waitTime().toMillis());
                 recorded.add(decided.get(i));
                 recordedKeys.add(decidedKeys.get(i));
             }
+            long waitMillis = CallDecision.waitMillis(decisions);
             return CallDecision.admitted(
                     admission(request, recordedKeys, recorded, limits, degraded, waitMillis), shown,
                     waitMillis);

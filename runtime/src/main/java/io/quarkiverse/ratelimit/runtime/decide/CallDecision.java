@@ -62,6 +62,18 @@ public final class CallDecision {
         return refused;
     }
 
+    /**
+     * How long the call of {@code decisions} waits for the slot Redis reserved for it (every limit that records it says
+     * the same wait); 0 when it goes at once or was refused.
+     */
+    static long waitMillis(List<RateLimitDecision> decisions) {
+        long wait = 0;
+        for (int i = 0; i < decisions.size(); i++) {
+            wait = Math.max(wait, decisions.get(i).waitTime().toMillis());
+        }
+        return wait;
+    }
+
     /** How long an admitted call waits for the later slot Redis reserved for it; 0 when it goes at once. */
     public long waitMillis() {
         return waitMillis;

@@ -1,6 +1,5 @@
 package io.quarkiverse.ratelimit.runtime.decide;
 
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -33,12 +32,10 @@ public class ProgrammaticRateLimiter implements RateLimiter {
     private final RateLimitKeys keys;
     private final RunTimeLimits runTimeLimits;
     private final SlotWaits waits;
-    private final UpstreamPauses pauses;
 
     ProgrammaticRateLimiter(DecisionGuard guard, ConcurrencyLeases concurrency,
-            RateLimitKeys keys, RunTimeLimits runTimeLimits, SlotWaits waits, UpstreamPauses pauses) {
+            RateLimitKeys keys, RunTimeLimits runTimeLimits, SlotWaits waits) {
         this.waits = waits;
-        this.pauses = pauses;
         this.runTimeLimits = runTimeLimits;
         this.guard = guard;
         this.concurrency = concurrency;
@@ -106,24 +103,10 @@ public class ProgrammaticRateLimiter implements RateLimiter {
         if (WaitingCalls.maxWaitMillis(applied) == 0) {
             return guard.acquire(limitKeys, applied, tenant);
         }
-        return waits.answered(guard.acquire(limitKeys, applied, tenant), ProgrammaticRateLimiter::waitMillis,
+        return waits.answered(guard.acquire(limitKeys, applied, tenant), limitKeys, CallDecision::waitMillis,
                 Function.identity(), decisions -> guard.refund(limitKeys, applied).subscribe().with(done -> {
                 }, failure -> {
-                }), (waited, pausesHeard) -> {
-                    Duration paused = pauses.revoking(limitKeys, pausesHeard);
-                    return paused == null ? waited : CallDecision.revoked(waited, paused);
-                });
-    }
-
-    private static long waitMillis(List<RateLimitDecision> decisions) {
-        long wait = 0;
-        for (RateLimitDecision decision : decisions) {
-            if (!decision.allowed()) {
-                return 0;
-            }
-            wait = Math.max(wait, decision.waitTime().toMillis());
-        }
-        return wait;
+                }), CallDecision::revoked);
     }
 
     @Override

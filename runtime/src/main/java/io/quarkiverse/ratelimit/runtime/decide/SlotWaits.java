@@ -1,5 +1,7 @@
 package io.quarkiverse.ratelimit.runtime.decide;
 
+import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BiFunction;
 import java.util.function.Consumer;
@@ -40,13 +42,14 @@ public class SlotWaits {
      * The answer to what {@code decided} emits: at once when the call proceeds at once or is refused, after its wait
      * when Redis reserved a later slot for it.
      *
+     * @param keys the limits' keys: a call whose limits an upstream paused after its decision does not go at its slot
+     *        ({@link UpstreamPauses})
      * @param waitMillis how long a decision's call waits (0: it does not)
      * @param giveBack returns a waiting call's slot, when its wait is given up
-     * @param atTheSlot the decision as it stands when the slot comes, given the number of upstream pauses heard when it
-     *        was taken ({@link UpstreamPauses#heard()}): the same, or a refusal (an upstream paused the limits since)
+     * @param revoked the decision refused after all, with the pause's remaining time as its retry time
      */
-    <D, R> Uni<R> answered(Uni<D> decided, ToLongFunction<D> waitMillis, Function<D, R> answer,
-            Consumer<D> giveBack, BiFunction<D, Long, D> atTheSlot) {
+    <D, R> Uni<R> answered(Uni<D> decided, List<String> keys, ToLongFunction<D> waitMillis, Function<D, R> answer,
+            Consumer<D> giveBack, BiFunction<D, Duration, D> revoked) {
         return DirectUni.emitting(emission -> decided.subscribe().withSubscriber(new UniSubscriber<D>() {
             @Override
             public void onSubscribe(UniSubscription subscription) {
@@ -64,7 +67,8 @@ public class SlotWaits {
                 waiting.incrementAndGet();
                 long timer = vertx.setTimer(wait, fired -> {
                     waiting.decrementAndGet();
-                    emission.emit(() -> answer.apply(atTheSlot.apply(decision, pausesHeard)));
+                    Duration paused = pauses.revoking(keys, pausesHeard);
+                    emission.emit(() -> answer.apply(paused == null ? decision : revoked.apply(decision, paused)));
                 });
                 emission.onCancel(() -> {
                     if (vertx.cancelTimer(timer)) {

@@ -26,23 +26,35 @@ public final class CalendarBoundaries {
     private record Current(long fromMillis, long untilMillis, String boundaries) {
     }
 
-    private static final ConcurrentMap<Calendar, Current> CURRENT = new ConcurrentHashMap<>();
+    /** One per calendar, shared by the limits that count in it (made when a limit is, never per call). */
+    private static final ConcurrentMap<Calendar, CalendarBoundaries> CALENDARS = new ConcurrentHashMap<>();
 
-    private CalendarBoundaries() {
+    private final CalendarPeriod period;
+    private final ZoneId zone;
+    private final int anchorDay;
+    private volatile Current current;
+
+    private CalendarBoundaries(Calendar calendar) {
+        this.period = calendar.period();
+        this.zone = ZoneId.of(calendar.zone());
+        this.anchorDay = calendar.anchorDay();
     }
 
-    /** The script's window argument of a calendar limit at {@code nowMillis}: {@code "b0 b1 b2 b3"}, ms since the epoch. */
-    public static String around(LimitDefinition limit, long nowMillis) {
-        Calendar calendar = new Calendar(limit.getCalendarPeriod(), limit.getTimeZone(), limit.getAnchorDay());
-        Current current = CURRENT.get(calendar);
-        if (current == null || nowMillis < current.fromMillis() || nowMillis >= current.untilMillis()) {
-            long[] boundaries = boundaries(calendar.period(), ZoneId.of(calendar.zone()), calendar.anchorDay(),
-                    Instant.ofEpochMilli(nowMillis));
-            current = new Current(boundaries[1], boundaries[2],
+    /** The boundaries of the periods of {@code period} in {@code zone}, starting on {@code anchorDay}. */
+    static CalendarBoundaries of(CalendarPeriod period, String zone, int anchorDay) {
+        return CALENDARS.computeIfAbsent(new Calendar(period, zone, anchorDay), CalendarBoundaries::new);
+    }
+
+    /** The script's window argument at {@code nowMillis}: {@code "b0 b1 b2 b3"}, ms since the epoch. */
+    public String around(long nowMillis) {
+        Current held = current;
+        if (held == null || nowMillis < held.fromMillis() || nowMillis >= held.untilMillis()) {
+            long[] boundaries = boundaries(period, zone, anchorDay, Instant.ofEpochMilli(nowMillis));
+            held = new Current(boundaries[1], boundaries[2],
                     boundaries[0] + " " + boundaries[1] + " " + boundaries[2] + " " + boundaries[3]);
-            CURRENT.put(calendar, current);
+            current = held;
         }
-        return current.boundaries();
+        return held.boundaries();
     }
 
     /** The starts of the period before {@code now}'s, of its own, of the next and of the one after, in ms. */

@@ -156,6 +156,7 @@ public class EffectiveLimits {
         if (limit.getAlgorithm() != Algorithm.CALENDAR_WINDOW || limit.getTimeZone() != null) {
             return limit;
         }
+        ConfigChecks.timeZone(PREFIX + "time-zone", config.timeZone());
         return limit.toBuilder().calendar(limit.getCalendarPeriod(), config.timeZone(), limit.getAnchorDay()).build();
     }
 

@@ -34,6 +34,8 @@ public final class LimitDefinition {
     private final CalendarPeriod calendarPeriod;
     private final String timeZone;
     private final int anchorDay;
+    /** The calendar's boundaries, for a calendar window whose time zone is known; else {@code null}. */
+    private final CalendarBoundaries calendarBoundaries;
 
     /**
      * A limit of {@code limit} units per {@code windowMillis} named {@code name}, built by name: the other values start
@@ -82,6 +84,9 @@ public final class LimitDefinition {
         this.calendarPeriod = calendarPeriod;
         this.timeZone = timeZone;
         this.anchorDay = anchorDay;
+        this.calendarBoundaries = algorithm == Algorithm.CALENDAR_WINDOW && timeZone != null
+                ? CalendarBoundaries.of(calendarPeriod, timeZone, anchorDay)
+                : null;
         this.cacheRefusals = cacheRefusals;
         this.maxWaitMillis = maxWaitMillis;
         this.policy = policy;
@@ -119,6 +124,11 @@ public final class LimitDefinition {
     /** The calendar period's time zone; {@code null} for the configured one (start-up sets it). */
     public String getTimeZone() {
         return timeZone;
+    }
+
+    /** Where the periods of this calendar window start; {@code null} for another algorithm or an unknown zone yet. */
+    public CalendarBoundaries calendarBoundaries() {
+        return calendarBoundaries;
     }
 
     /** The day a calendar week (1 Monday to 7 Sunday) or month (1 to 31) starts on. */

@@ -46,17 +46,25 @@ final class MicrometerWaitMeters {
         for (int i = 0; i < decisions.size(); i++) {
             RateLimitDecision decision = decisions.get(i);
             if (admitted) {
-                waits.computeIfAbsent(decision.limitName(), name -> Timer.builder(WAIT)
-                        .description("How long calls that may wait (maxWait) waited for their slot; 0 for a call that"
-                                + " went at once")
-                        .tag("limit", name)
-                        .serviceLevelObjectives(WAIT_BUCKETS)
-                        .register(registry)).record(decision.waitTime());
+                Timer wait = waits.get(decision.limitName()); // found without a lambda, created once
+                if (wait == null) {
+                    wait = waits.computeIfAbsent(decision.limitName(), name -> Timer.builder(WAIT)
+                            .description("How long calls that may wait (maxWait) waited for their slot; 0 for a call"
+                                    + " that went at once")
+                            .tag("limit", name)
+                            .serviceLevelObjectives(WAIT_BUCKETS)
+                            .register(registry));
+                }
+                wait.record(decision.waitTime());
             } else if (!decision.allowed()) {
-                refusals.computeIfAbsent(decision.limitName(), name -> Counter.builder(WAIT_REFUSED)
-                        .description("Calls that may wait (maxWait) refused because their slot lay further ahead")
-                        .tag("limit", name)
-                        .register(registry)).increment();
+                Counter refused = refusals.get(decision.limitName());
+                if (refused == null) {
+                    refused = refusals.computeIfAbsent(decision.limitName(), name -> Counter.builder(WAIT_REFUSED)
+                            .description("Calls that may wait (maxWait) refused because their slot lay further ahead")
+                            .tag("limit", name)
+                            .register(registry));
+                }
+                refused.increment();
             }
         }
     }

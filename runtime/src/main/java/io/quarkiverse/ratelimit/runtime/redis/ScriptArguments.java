@@ -4,7 +4,6 @@ import java.util.ArrayList;
 import java.util.List;
 
 import io.quarkiverse.ratelimit.Algorithm;
-import io.quarkiverse.ratelimit.runtime.limit.CalendarBoundaries;
 import io.quarkiverse.ratelimit.runtime.limit.ConcurrencyDefinition;
 import io.quarkiverse.ratelimit.runtime.limit.LimitDefinition;
 import io.quarkiverse.ratelimit.runtime.limit.ShadowMask;
@@ -50,7 +49,7 @@ public final class ScriptArguments {
      */
     private static String calendarBoundaries(String clock, LimitDefinition limit) {
         long nowMillis = clock.equals(REDIS_CLOCK) ? System.currentTimeMillis() : Long.parseLong(clock) / 1000;
-        return CalendarBoundaries.around(limit, nowMillis);
+        return limit.calendarBoundaries().around(nowMillis);
     }
 
     /**
