@@ -4,8 +4,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
- * {@link CarrierQuotaIT} on the Redis Cluster topology (three masters with replicas): the same fleet, the same carrier,
- * the same figures; the reservations and the pause run as scripts on the master of the limit's slot.
+ * {@link CarrierQuotaIT} on the Redis Cluster topology (three masters; without replicas, which would only add
+ * processes to the machine's two cores and jitter to the calls): the same fleet, the same carrier, the same figures;
+ * the reservations and the pause run as scripts on the master of the limit's slot.
  */
 class CarrierQuotaOnClusterIT {
 

@@ -37,9 +37,9 @@ final class Fleet implements BeforeAllCallback, AfterAllCallback {
         return new Fleet(LocalRedisServer::start, redis -> start.apply((LocalRedisServer) redis));
     }
 
-    /** The instances on a Redis Cluster of three masters with replicas (the instances set its hosts themselves). */
+    /** The instances on a Redis Cluster of three masters (the instances set its hosts themselves). */
     static Fleet onCluster(Function<LocalRedisCluster, List<AppInstance>> start) {
-        return new Fleet(() -> LocalRedisCluster.start(3, true), cluster -> start.apply((LocalRedisCluster) cluster));
+        return new Fleet(() -> LocalRedisCluster.start(3, false), cluster -> start.apply((LocalRedisCluster) cluster));
     }
 
     @Override
