@@ -13,8 +13,12 @@
 --   window     'b0 b1 b2 b3': boundaries in ms since the epoch, the periods [b0, b1), [b1, b2), [b2, b3)
 --   reset_ms   until the period ends (the real reset: midnight in the zone, the anchor day)
 --   refund     never below zero, and only while the call's period lasts
--- State: 16 bytes, two little-endian doubles (struct.pack '<dd'): the period's start in ms and the units
--- used in it; a stored period that is not the current one counts nothing. TTL: until the period ends.
+-- State: the units used in the period and a tag of the period's start, in one integer, units * 2^23 +
+-- (start in whole seconds mod 2^23), which Redis stores in the key's object with no string allocation;
+-- once the units reach 2^30, packed instead (struct '<ddB', 17 bytes, which no integer below 2^53 is as
+-- long as). Two periods starting more than a second and less than 97 days (2^23 s) apart never share a
+-- tag, so a stored period that is not the current one counts nothing.
+-- TTL: until the period ends.
 -- O(1).
 
 -- the period [start_ms, end_ms) that holds now, from the boundaries the application sent
@@ -35,17 +39,41 @@ local function period(window, now_us)
   return b2 + 0, b3 + 0
 end
 
+local TAG = 8388608 -- 2^23 seconds
+local LARGE = 1073741824 -- 2^30: units below it and a tag fit in an integer below 2^53
+
+local function tag(start_ms)
+  return math.floor(start_ms / 1000) % TAG
+end
+
 -- the units used in the period starting at start_ms
 local function used_in(key, start_ms)
   local state = redis.call('GET', key)
   if not state then
     return 0
   end
-  local stored_start, used = struct.unpack('<dd', state)
-  if stored_start ~= start_ms then
+  if #state == 17 then
+    local stored_start, used = struct.unpack('<ddB', state)
+    if stored_start ~= start_ms then
+      return 0
+    end
+    return used
+  end
+  local packed = state + 0
+  local stored_tag = packed % TAG
+  if stored_tag ~= tag(start_ms) then
     return 0
   end
-  return used
+  return (packed - stored_tag) / TAG
+end
+
+-- Numbers are sent as string.format('%d', n): Redis would print a number argument with '%.17g', which
+-- costs it more than the rest of the decision.
+local function encode(start_ms, used)
+  if used < LARGE then
+    return string.format('%d', used * TAG + tag(start_ms))
+  end
+  return struct.pack('<ddB', start_ms, used, 0)
 end
 
 local function check(key, now_us, limit, window, cost)
@@ -59,7 +87,7 @@ local function check(key, now_us, limit, window, cost)
     end
     return 0, limit - used, reset_ms, retry_ms
   end
-  return 1, limit - used - cost, reset_ms, 0, struct.pack('<dd', start_ms, used + cost), reset_ms
+  return 1, limit - used - cost, reset_ms, 0, encode(start_ms, used + cost), reset_ms
 end
 
 local function commit(key, state, ttl_ms)
@@ -72,7 +100,7 @@ local function refund(key, now_us, limit, window, cost)
   if used == 0 then
     return
   end
-  redis.call('SET', key, struct.pack('<dd', start_ms, math.max(0, used - cost)), 'PX',
+  redis.call('SET', key, encode(start_ms, math.max(0, used - cost)), 'PX',
     string.format('%d', math.max(1, math.ceil(end_ms - now_us / 1000))))
 end
 

@@ -4,75 +4,107 @@
 --     and, when it admits, the values commit needs;
 --   commit(key, ...) records the admitted call with those values;
 --   refund(key, now_us, limit, window_us, cost, burst) gives back what an admitted call consumed.
--- GCRA (generic cell rate algorithm): calls are spaced by the emission interval window / limit, with a
--- tolerance of `burst` intervals (the limit unless configured: one window), so `burst` calls may come at
--- once and then one per emission interval. One key holds the theoretical arrival time (TAT);
--- retry-after is exact to the millisecond. Times relative to now are computed times `limit`, where an
--- interval is window_us: every value is an integer.
+-- GCRA (generic cell rate algorithm), and the token bucket: calls are spaced by the emission interval
+-- window / limit, with a tolerance of `burst` intervals (the limit unless configured: one window), so
+-- `burst` calls may come at once and then one per emission interval. One key holds the theoretical arrival
+-- time (TAT); retry-after is exact to the millisecond. Times relative to now are computed times `limit`,
+-- where an interval is window_us: every value is an integer.
+-- A bucket of `burst` tokens refilled at `limit` per window holds burst - (full - now) / interval tokens,
+-- where `full` is the time it is full again, and a call taking `cost` tokens fits when that leaves none
+-- missing: exactly GCRA's test with the TAT as `full`. So this module is the token bucket too
+-- (runtime/redis/RateLimitScripts.java builds it under both names); the two differ in the words users
+-- choose, not in a decision, a remaining count, a reset or a retry time.
 --   refund     gives back what the call consumed, by moving the theoretical arrival time back, never
---              before now
---   remaining  calls that could still come now
+--              before now (a bucket never above its capacity)
+--   remaining  calls that could still come now (the bucket's whole tokens)
 --   reset_ms   until the TAT is reached (the full burst is available again)
--- State: the TAT in whole microseconds, an integer (Redis stores it in the key's object, with no string
--- allocation), rounded to the nearest microsecond. An absent key means TAT = now.
--- TTL: until the TAT (the key then says nothing an absent one would not). O(1).
+-- State: the TAT exactly, as whole microseconds and the fraction of one in 1/limit units (an interval
+-- is window_us / limit microseconds, rarely a whole number of them). While the fraction is zero, as it
+-- always is when window_us is a multiple of limit (100 a second, 1,000 an hour), the state is the whole
+-- microseconds as an integer, which Redis stores in the key's object with no string allocation; else both,
+-- packed (struct '<ddB', 17 bytes, which no integer below 2^53 is as long as). An absent key means TAT =
+-- now. TTL: until the TAT (the key then says nothing an absent one would not). O(1).
 -- Reserves: a call checked at a later time than now is recorded at that time (the TAT moves on from
 -- there), so a call that waits holds its slot and every later call comes after it.
 
-local function check(key, now_us, limit, window_us, cost, burst)
-  local tat = redis.call('GET', key)
-  if not tat then
-    tat = now_us
-  else
-    tat = tat + 0
-    if tat < now_us then
-      tat = now_us
-    end
+-- TAT - now, times limit (0 when the TAT has passed or the key is absent)
+local function ahead_of(key, now_us, limit)
+  local state = redis.call('GET', key)
+  if not state then
+    return 0
   end
+  local ahead
+  if #state == 17 then
+    local tat_us, fraction = struct.unpack('<ddB', state)
+    ahead = (tat_us - now_us) * limit + fraction
+  else
+    ahead = (state - now_us) * limit
+  end
+  if ahead < 0 then
+    return 0
+  end
+  return ahead
+end
+
+-- the state of TAT = now + ahead / limit; numbers are sent as string.format('%d', n): Redis would print a
+-- number argument with '%.17g', which costs it more than the rest of the decision
+local function encode(now_us, ahead, limit)
+  local whole = math.floor(ahead / limit)
+  local fraction = ahead - whole * limit
+  if fraction < 0 then -- the division rounded up
+    whole, fraction = whole - 1, fraction + limit
+  elseif fraction >= limit then
+    whole, fraction = whole + 1, fraction - limit
+  end
+  if fraction == 0 then
+    return string.format('%d', now_us + whole)
+  end
+  return struct.pack('<ddB', now_us + whole, fraction, 0)
+end
+
+local function check(key, now_us, limit, window_us, cost, burst)
   local tolerance = burst * window_us
-  local ahead = (tat - now_us) * limit          -- TAT - now, times limit
-  local after = ahead + cost * window_us        -- the new TAT - now, times limit
+  local ahead = ahead_of(key, now_us, limit) -- TAT - now, times limit
+  local after = ahead + cost * window_us     -- the new TAT - now, times limit
 
   if after > tolerance then
     local retry_ms = -1
     if cost <= burst then
       retry_ms = math.max(1, math.ceil((after - tolerance) / (limit * 1000)))
     end
-    return 0, math.max(0, burst - math.ceil(ahead / window_us)), math.ceil((tat - now_us) / 1000), retry_ms
+    return 0, math.max(0, burst - math.ceil(ahead / window_us)), math.ceil(ahead / (limit * 1000)), retry_ms
   end
 
   local reset_ms = math.max(1, math.ceil(after / (limit * 1000)))
-  return 1, burst - cost - math.ceil(ahead / window_us), reset_ms, 0,
-    now_us + math.floor(after / limit + 0.5), reset_ms
+  return 1, burst - cost - math.ceil(ahead / window_us), reset_ms, 0, encode(now_us, after, limit), reset_ms
 end
 
-local function commit(key, new_tat, reset_ms)
-  redis.call('SET', key, string.format('%d', new_tat), 'PX', string.format('%d', reset_ms))
+local function commit(key, state, reset_ms)
+  redis.call('SET', key, state, 'PX', string.format('%d', reset_ms))
 end
 
 local function refund(key, now_us, limit, window_us, cost, burst)
-  local tat = redis.call('GET', key)
-  if not tat then
+  if redis.call('EXISTS', key) == 0 then
     return
   end
-  local ahead = (tat - now_us) * limit - cost * window_us  -- the new TAT - now, times limit
+  local ahead = ahead_of(key, now_us, limit) - cost * window_us -- the new TAT - now, times limit
   if ahead <= 0 then
     redis.call('DEL', key)
     return
   end
-  redis.call('SET', key, string.format('%d', now_us + math.floor(ahead / limit + 0.5)), 'PX',
+  redis.call('SET', key, encode(now_us, ahead, limit), 'PX',
     string.format('%d', math.max(1, math.ceil(ahead / (limit * 1000)))))
 end
 
 -- no call before until_us, then one, then one per emission interval: the TAT that admits one call at
 -- until_us is (burst - 1) intervals after it; a TAT already later stays
 local function pause(key, now_us, limit, window_us, burst, until_us)
-  local tat = until_us + math.floor((burst - 1) * window_us / limit + 0.5)
-  local stored = redis.call('GET', key)
-  if stored and stored + 0 >= tat then
+  local ahead = (until_us - now_us) * limit + (burst - 1) * window_us
+  if ahead_of(key, now_us, limit) >= ahead then
     return
   end
-  redis.call('SET', key, string.format('%d', tat), 'PX', string.format('%d', math.ceil((tat - now_us) / 1000)))
+  redis.call('SET', key, encode(now_us, ahead, limit), 'PX',
+    string.format('%d', math.ceil(ahead / (limit * 1000))))
 end
 
 return { check = check, commit = commit, refund = refund, reserves = true, pause = pause }

@@ -2,8 +2,8 @@
 -- time (Retry-After) by the service it went to, whose real quota is then used up or lower than ours. No call
 -- of these limits is admitted before that time, on any instance, and from then on one call at a time at the
 -- limit's rate (its burst regrows at that rate), so the fleet does not hammer the service when it reopens.
--- Only modules that schedule calls in time can pause (pause in lua/gcra.lua and lua/token_bucket.lua); a
--- counting window is left alone. A pause only ever moves a limit's next slot later; it is announced to every
+-- Only modules that schedule calls in time can pause (pause in lua/gcra.lua, the token bucket's module
+-- too); a counting window is left alone. A pause only ever moves a limit's next slot later; it is announced to every
 -- instance (a message '\npause <ms>' followed by the keys, on the invalidation channel), so that calls which
 -- already hold a slot before its end do not go either (runtime/decide/UpstreamPauses.java).
 -- Runs after lua/prelude.lua and ALGORITHMS, as rate_limit.lua does.

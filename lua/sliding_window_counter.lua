@@ -12,27 +12,35 @@
 --   reset_ms   until nothing counted so far weighs any more: the end of the next window while the
 --              current one holds calls, else the end of this one
 --   refund     never below zero: from the current window's count, the rest from the previous one
--- State: the window index mod 4, the units in that window and the units in the window before, packed
--- (struct '<BI4I4', 9 bytes, or '<Bdd', 17 bytes, once a count reaches 2^32): read and written without
--- printing or parsing a number, which would cost Redis more than the rest of the decision. The key lives
--- until the end of the window after its own, so a stored window is the current or the previous one
--- (or, within the millisecond the expiry rounds up, the one before), which the index tells apart.
+-- State: the window index mod 4, the units in that window and the units in the window before, in one
+-- integer, (previous * 2^25 + current) * 4 + index, which Redis stores in the key's object with no
+-- string allocation (and not at all, one of its shared integers, while the window before is empty and the
+-- current one holds under 2,500 units); once a count reaches 2^25, packed instead (struct '<Bdd', 17
+-- bytes, which no integer below 2^53 is as long as). The key lives until the end of the window after its
+-- own, so a stored window is the current or the previous one (or, within the millisecond the expiry
+-- rounds up, the one before), which the index tells apart.
 -- The previous window's weight is computed times window_us (previous * left_us, an integer).
 -- TTL: until the end of the window after the current one, set by the window's first write (later writes
 -- in the window keep it). O(1).
 
-local SMALL = 4294967296 -- 2^32
+local SMALL = 33554432 -- 2^25: two counts below it and the index fit in an integer below 2^53
 
 local function decode(state)
-  if #state == 9 then
-    return struct.unpack('<BI4I4', state)
+  if #state == 17 then
+    return struct.unpack('<Bdd', state)
   end
-  return struct.unpack('<Bdd', state)
+  local packed = state + 0
+  local window = packed % 4
+  local counts = (packed - window) / 4
+  local current = counts % SMALL
+  return window, current, (counts - current) / SMALL
 end
 
+-- Numbers are sent as string.format('%d', n): Redis would print a number argument with '%.17g', which
+-- costs it more than the rest of the decision.
 local function encode(window, current, previous)
   if current < SMALL and previous < SMALL then
-    return struct.pack('<BI4I4', window % 4, current, previous)
+    return string.format('%d', (previous * SMALL + current) * 4 + window % 4)
   end
   return struct.pack('<Bdd', window % 4, current, previous)
 end

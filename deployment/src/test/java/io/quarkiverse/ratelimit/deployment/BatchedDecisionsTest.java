@@ -93,7 +93,7 @@ class BatchedDecisionsTest {
     @Test
     void aDecisionThatFailsInABatchFailsAlone() {
         String broken = "broken-" + UUID.randomUUID();
-        redis.send(Request.cmd(Command.HSET).arg("rate-limit:{" + broken + "}:batched:swc").arg("not").arg("a counter"))
+        redis.send(Request.cmd(Command.HSET).arg("rate-limit:{" + broken + "}:batched:sw").arg("not").arg("a counter"))
                 .await().indefinitely();
         String healthy = "healthy-" + UUID.randomUUID();
         List<Uni<RateLimitDecision>> inFlight = new ArrayList<>();

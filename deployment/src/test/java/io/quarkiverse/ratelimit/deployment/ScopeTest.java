@@ -84,8 +84,8 @@ class ScopeTest {
         try (RespConnection connection = RespConnection.open(redis.getHost(), redis.getPort(),
                 java.time.Duration.ofSeconds(5))) {
             assertThat(connection.command("EXISTS",
-                    "rate-limit:{~m:layout-everyone}:" + tenant + ":layout-tenant:swc",
-                    "rate-limit:{~m:layout-everyone}:~global:layout-everyone:swc")).isEqualTo(2L);
+                    "rate-limit:{~m:layout-everyone}:" + tenant + ":layout-tenant:sw",
+                    "rate-limit:{~m:layout-everyone}:~global:layout-everyone:sw")).isEqualTo(2L);
         }
     }
 

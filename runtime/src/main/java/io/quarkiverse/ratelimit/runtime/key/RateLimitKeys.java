@@ -150,11 +150,11 @@ public class RateLimitKeys {
     static String suffix(Algorithm algorithm) {
         return switch (algorithm) {
             case FIXED_WINDOW -> "fw";
-            case SLIDING_WINDOW_COUNTER -> "swc";
-            case SLIDING_WINDOW_LOG -> "swl";
+            case SLIDING_WINDOW_COUNTER -> "sw";
+            case SLIDING_WINDOW_LOG -> "sl";
             case TOKEN_BUCKET -> "tb";
-            case GCRA -> "gcra";
-            case CALENDAR_WINDOW -> "cal";
+            case GCRA -> "gc";
+            case CALENDAR_WINDOW -> "cw";
         };
     }
 }

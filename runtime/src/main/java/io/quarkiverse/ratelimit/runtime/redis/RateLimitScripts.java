@@ -35,7 +35,7 @@ public final class RateLimitScripts {
 
     /** The script files in the runtime jar; the deployment module registers them as native-image resources. */
     public static final List<String> FILES = List.of(DECIDE, DECIDE_BATCH, REFUND, PRELUDE, CONCURRENCY, RESET, PAUSE,
-            "fixed_window.lua", "sliding_window_counter.lua", "sliding_window_log.lua", "token_bucket.lua", "gcra.lua",
+            "fixed_window.lua", "sliding_window_counter.lua", "sliding_window_log.lua", "gcra.lua",
             "calendar_window.lua");
 
     private static final int SETS = AlgorithmSet.SETS;
@@ -62,7 +62,7 @@ public final class RateLimitScripts {
         String resetSource = LuaScript.load(RESET).source();
         String batchSource = LuaScript.load(DECIDE_BATCH).source();
         for (Algorithm algorithm : Algorithm.values()) {
-            modules[algorithm.ordinal()] = LuaScript.load(moduleName(algorithm) + ".lua").source();
+            modules[algorithm.ordinal()] = LuaScript.load(moduleFile(algorithm)).source();
         }
         this.library = LuaLibrary.of(prelude + "\n" + algorithms(SETS - 1) + "\n" + decideSource + "\n" + batchSource
                 + "\n" + refundSource + "\n" + concurrencySource + "\n" + resetSource + "\n" + pauseSource);
@@ -137,6 +137,14 @@ public final class RateLimitScripts {
     /** The module an algorithm's limits name in {@code ARGV}: its file name without {@code .lua}. */
     public static String moduleName(Algorithm algorithm) {
         return MODULE_NAMES[algorithm.ordinal()];
+    }
+
+    /**
+     * The file of an algorithm's module: its module name, but for the token bucket, which is GCRA's module (the time a
+     * bucket is full again is GCRA's theoretical arrival time: {@code lua/gcra.lua} says why they decide alike).
+     */
+    static String moduleFile(Algorithm algorithm) {
+        return (algorithm == Algorithm.TOKEN_BUCKET ? moduleName(Algorithm.GCRA) : moduleName(algorithm)) + ".lua";
     }
 
     /** A name for the set in file names: its modules joined by {@code +}. */

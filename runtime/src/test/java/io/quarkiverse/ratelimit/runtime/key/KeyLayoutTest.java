@@ -24,15 +24,15 @@ class KeyLayoutTest {
     @Test
     void aTenantsCounterPerAlgorithm() {
         assertThat(keys.key("acme", limit("search", Algorithm.SLIDING_WINDOW_COUNTER, Scope.TENANT)))
-                .isEqualTo("rate-limit:{acme}:search:swc");
+                .isEqualTo("rate-limit:{acme}:search:sw");
         assertThat(keys.key("acme", limit("search", Algorithm.FIXED_WINDOW, Scope.TENANT)))
                 .isEqualTo("rate-limit:{acme}:search:fw");
         assertThat(keys.key("acme", limit("search", Algorithm.SLIDING_WINDOW_LOG, Scope.TENANT)))
-                .isEqualTo("rate-limit:{acme}:search:swl");
+                .isEqualTo("rate-limit:{acme}:search:sl");
         assertThat(keys.key("acme", limit("search", Algorithm.TOKEN_BUCKET, Scope.TENANT)))
                 .isEqualTo("rate-limit:{acme}:search:tb");
         assertThat(keys.key("acme", limit("search", Algorithm.GCRA, Scope.TENANT)))
-                .isEqualTo("rate-limit:{acme}:search:gcra");
+                .isEqualTo("rate-limit:{acme}:search:gc");
     }
 
     @Test
@@ -43,11 +43,11 @@ class KeyLayoutTest {
                 false);
 
         assertThat(keys.keys(method, "tiny-shop", null, new Object[] { "ups" }))
-                .containsExactly("rate-limit:{tiny-shop}:labels:POST:/carriers/{carrier}/labels:ups:swc");
+                .containsExactly("rate-limit:{tiny-shop}:labels:POST:/carriers/{carrier}/labels:ups:sw");
         assertThat(keys.keys(method, "tiny-shop", null, new Object[] { null }))
-                .containsExactly("rate-limit:{tiny-shop}:labels:POST:/carriers/{carrier}/labels:~null:swc");
+                .containsExactly("rate-limit:{tiny-shop}:labels:POST:/carriers/{carrier}/labels:~null:sw");
         assertThat(keys.keys(method, "tiny-shop", null, new Object[] { "a:b{c}" }))
-                .containsExactly("rate-limit:{tiny-shop}:labels:POST:/carriers/{carrier}/labels:a%3Ab%7Bc%7D:swc");
+                .containsExactly("rate-limit:{tiny-shop}:labels:POST:/carriers/{carrier}/labels:a%3Ab%7Bc%7D:sw");
     }
 
     @Test
@@ -58,9 +58,9 @@ class KeyLayoutTest {
 
         assertThat(RateLimitKeys.callTag(method)).isEqualTo("~m:mixed-global");
         assertThat(keys.keys(method, "acme", TenantTags.forClientAddress("10.0.0.1"), null)).containsExactly(
-                "rate-limit:{~m:mixed-global}:acme:mixed-tenant:swc",
+                "rate-limit:{~m:mixed-global}:acme:mixed-tenant:sw",
                 "rate-limit:{~m:mixed-global}:~global:mixed-global:fw",
-                "rate-limit:{~m:mixed-global}:~ip:10.0.0.1:mixed-address:gcra");
+                "rate-limit:{~m:mixed-global}:~ip:10.0.0.1:mixed-address:gc");
     }
 
     @Test

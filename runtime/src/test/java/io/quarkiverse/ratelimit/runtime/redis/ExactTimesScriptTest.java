@@ -85,10 +85,10 @@ class ExactTimesScriptTest {
     void gcraSpacesCallsByExactlyTheInterval() {
         Limit third = new Limit("{exact}:gcra", Algorithm.GCRA, 3, 1, 1, 1_000);
         assertThat(call(third, NOW).allowed()).isTrue();
-        // one call per 333,333.3 us, the arrival time kept to the microsecond: 333,333
+        // one call per 333,333 1/3 us, the arrival time kept exactly (a third of a microsecond included)
         assertThat(call(third, NOW + 100_000).retryAfterMillis()).isEqualTo(234);
-        assertThat(call(third, NOW + 333_332).allowed()).isFalse();
-        assertThat(call(third, NOW + 333_333).allowed()).isTrue();
-        assertThat(call(third, NOW + 333_333).retryAfterMillis()).isEqualTo(334);
+        assertThat(call(third, NOW + 333_333).allowed()).isFalse();
+        assertThat(call(third, NOW + 333_334).allowed()).isTrue();
+        assertThat(call(third, NOW + 333_334).retryAfterMillis()).isEqualTo(334);
     }
 }

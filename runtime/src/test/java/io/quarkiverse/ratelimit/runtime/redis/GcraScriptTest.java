@@ -25,6 +25,16 @@ class GcraScriptTest {
     }
 
     @Test
+    void aBurstWhoseIntervalIsNoWholeNumberOfMicrosecondsComesWholeAtOnce() {
+        // 6 a second: an interval of 166,666 2/3 us; a TAT rounded to the microsecond grew by 1/3 us too much a call
+        // and refused the sixth call of the burst
+        for (long limit : new long[] { 6, 7, 45, 997 }) {
+            assertThat(script.admitUntilRefused("gcra:odd-" + limit, limit, WINDOW_START_US + 7)).as("limit %d", limit)
+                    .isEqualTo(limit);
+        }
+    }
+
+    @Test
     void thenSpacesCallsByTheEmissionIntervalWithAnExactRetryAfter() {
         script.admitUntilRefused("gcra:spacing", 4, WINDOW_START_US);
         Reply refused = script.call("gcra:spacing", 4, 1, WINDOW_START_US + 100_000);

@@ -10,14 +10,14 @@ import io.quarkiverse.ratelimit.Algorithm;
 import io.quarkiverse.ratelimit.runtime.redis.ScriptHarness.Reply;
 
 /**
- * The counting algorithms are exact at the largest limit a limit may have (Lua numbers are doubles). Not GCRA, whose
- * arrival time in whole microseconds loses calls spaced less than about a microsecond apart, nor the sliding log, which
- * keeps one entry per unit: both are bounded by what they store (the algorithms page).
+ * The algorithms are exact at the largest limit a limit may have (Lua numbers are doubles), GCRA and the token bucket
+ * included, whose calls are then spaced a millionth of a microsecond apart. Not the sliding log, which keeps one entry
+ * per unit: it is bounded by what it stores (the algorithms page).
  */
 class LargeLimitsScriptTest {
 
     @ParameterizedTest
-    @EnumSource(value = Algorithm.class, names = { "FIXED_WINDOW", "SLIDING_WINDOW_COUNTER", "TOKEN_BUCKET" })
+    @EnumSource(value = Algorithm.class, names = { "FIXED_WINDOW", "SLIDING_WINDOW_COUNTER", "TOKEN_BUCKET", "GCRA" })
     void theLargestLimitCountsEveryCall(Algorithm algorithm) {
         try (ScriptHarness script = new ScriptHarness(algorithm)) {
             long limit = io.quarkiverse.ratelimit.LimitRules.MAX_LIMIT;

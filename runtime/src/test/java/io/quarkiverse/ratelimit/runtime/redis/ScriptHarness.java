@@ -196,14 +196,20 @@ final class ScriptHarness implements AutoCloseable {
         return (String) redis.command("GET", key);
     }
 
-    /** The units a sliding window counter's key counts in its window and the one before (its packed state). */
+    /**
+     * The units a sliding window counter's key counts in its window and the one before: its state is
+     * {@code (previous * 2^25 + current) * 4 + window index mod 4}, or the three packed once a count reaches 2^25.
+     */
     @SuppressWarnings("unchecked")
     List<Long> slidingWindowCounts(String key) {
         List<Long> state = (List<Long>) redis.command("EVAL", """
                 local state = redis.call('GET', KEYS[1])
-                local format = #state == 9 and '<BI4I4' or '<Bdd'
-                local _, current, previous = struct.unpack(format, state)
-                return { current, previous }
+                if #state == 17 then
+                  local _, current, previous = struct.unpack('<Bdd', state)
+                  return { current, previous }
+                end
+                local counts = math.floor(state / 4)
+                return { counts % 33554432, math.floor(counts / 33554432) }
                 """, "1", key);
         return state;
     }

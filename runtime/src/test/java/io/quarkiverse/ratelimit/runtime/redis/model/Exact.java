@@ -74,17 +74,16 @@ public record Exact(BigInteger numerator, BigInteger denominator) implements Com
         return -negate().floor();
     }
 
-    /** To the nearest integer, halves away from zero. */
-    public long round() {
-        return signum() < 0 ? -negate().plus(ratio(1, 2)).floor() : plus(ratio(1, 2)).floor();
-    }
-
     public int signum() {
         return numerator.signum();
     }
 
     public static Exact min(Exact a, Exact b) {
         return a.compareTo(b) <= 0 ? a : b;
+    }
+
+    public static Exact max(Exact a, Exact b) {
+        return a.compareTo(b) >= 0 ? a : b;
     }
 
     @Override

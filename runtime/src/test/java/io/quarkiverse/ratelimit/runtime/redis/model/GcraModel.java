@@ -2,12 +2,13 @@ package io.quarkiverse.ratelimit.runtime.redis.model;
 
 /**
  * Calls spaced by the emission interval {@code window / limit}, with a tolerance of {@code burst} intervals. The state,
- * the theoretical arrival time, is kept in whole microseconds (as specified); an absent key means "now".
+ * the theoretical arrival time, is exact (an interval is rarely a whole number of microseconds); an absent key means
+ * "now".
  */
 final class GcraModel extends LimitModel {
 
-    /** The theoretical arrival time in microseconds, {@code -1} when absent. */
-    private long tatUs = -1;
+    /** The theoretical arrival time in microseconds, {@code null} when absent. */
+    private Exact tat;
 
     GcraModel(long limit, long windowMillis, long burst) {
         super(limit, windowMillis, burst);
@@ -20,7 +21,7 @@ final class GcraModel extends LimitModel {
     @Override
     public Check check(long nowUs, long cost) {
         Exact now = Exact.of(nowUs);
-        Exact tat = present() ? Exact.of(Math.max(tatUs, nowUs)) : now;
+        Exact tat = present() ? Exact.max(this.tat, now) : now;
         Exact tolerance = interval().times(burst);
         Exact newTat = tat.plus(interval().times(cost));
         Exact allowAt = newTat.minus(tolerance);
@@ -31,7 +32,7 @@ final class GcraModel extends LimitModel {
         }
         long reset = Math.max(1, ceilMillis(newTat.minus(now)));
         return new Check(new Reply(true, now.minus(allowAt).dividedBy(interval()).floor(), reset, 0), () -> {
-            tatUs = newTat.round();
+            this.tat = newTat;
             expiresIn(nowUs, reset);
         });
     }
@@ -42,23 +43,23 @@ final class GcraModel extends LimitModel {
             untouched();
             return;
         }
-        Exact newTat = Exact.of(tatUs).minus(interval().times(cost));
+        Exact newTat = tat.minus(interval().times(cost));
         if (newTat.compareTo(Exact.of(nowUs)) <= 0) {
             clear();
             untouched();
             return;
         }
-        tatUs = newTat.round();
+        tat = newTat;
         expiresIn(nowUs, Math.max(1, ceilMillis(newTat.minus(nowUs))));
     }
 
     @Override
     public boolean present() {
-        return tatUs >= 0;
+        return tat != null;
     }
 
     @Override
     protected void clear() {
-        tatUs = -1;
+        tat = null;
     }
 }
