@@ -63,6 +63,7 @@ import io.quarkiverse.ratelimit.runtime.redis.ClusterNodes;
 import io.quarkiverse.ratelimit.runtime.redis.InvalidationChannel;
 import io.quarkiverse.ratelimit.runtime.redis.LuaScript;
 import io.quarkiverse.ratelimit.runtime.redis.RateLimitScripts;
+import io.quarkiverse.ratelimit.runtime.redis.RedisClientOptions;
 import io.quarkiverse.ratelimit.runtime.redis.RedisDecisions;
 import io.quarkiverse.ratelimit.runtime.redis.RedisTransport;
 import io.quarkiverse.ratelimit.runtime.redis.ScriptRunner;
@@ -130,7 +131,8 @@ class RateLimitProcessor {
                         ProgrammaticRateLimiter.class, SlotWaits.class, UpstreamPauses.class,
                         ConcurrencyLeases.class,
                         ConcurrencyLimitInterceptor.class,
-                        ScriptRunner.class, RedisTransport.class, ClusterNodes.class, InvalidationChannel.class,
+                        ScriptRunner.class, RedisTransport.class, RedisClientOptions.class, ClusterNodes.class,
+                        InvalidationChannel.class,
                         RateLimitKeys.class,
                         RequestTenantResolver.class,
                         ClientAddresses.class,

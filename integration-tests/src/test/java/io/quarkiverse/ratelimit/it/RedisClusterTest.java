@@ -36,8 +36,8 @@ import io.quarkus.test.junit.QuarkusTest;
 
 /**
  * {@code quarkus.redis.client-type=cluster} on three masters with replicas: every decision touches one key, so it runs
- * on the master of its tenant's slot (never CROSSSLOT); scripts reach masters that never saw SCRIPT LOAD through the
- * NOSCRIPT recovery; and a coordinated failover keeps counting where it was.
+ * on the master of its tenant's slot (never CROSSSLOT); every master holds the function library and decides with it,
+ * and a master that lost it is given it again; and a coordinated failover keeps counting where it was.
  */
 @QuarkusTest
 @WithTestResource(value = RedisClusterResource.class, scope = TestResourceScope.RESTRICTED_TO_CLASS)
@@ -87,6 +87,39 @@ class RedisClusterTest {
     }
 
     @Test
+    void everyMasterHoldsTheFunctionLibraryAndDecidesWithIt() {
+        Awaitility.await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(50))
+                .until(() -> cluster.currentMasters().stream().allMatch(RedisClusterTest::holdsTheLibrary));
+        Map<LocalRedisServer, List<String>> tenantsByMaster = tenantsOnEachMaster(1);
+        tenantsByMaster.forEach((master, tenants) -> {
+            long before = functionCalls(master);
+            assertThat(ConcurrentRequests.send(60, i -> sliding, tenants.get(0)))
+                    .containsExactlyInAnyOrderEntriesOf(
+                            Map.of(200, ExactnessResource.LIMIT, 429, 60 - ExactnessResource.LIMIT));
+            assertThat(functionCalls(master) - before).as("FCALLs on master " + master.port()).isPositive();
+        });
+
+        // a master that lost its functions (as a new master has none): its tenants stay exact, and it gets them back
+        LocalRedisServer master = tenantsByMaster.keySet().iterator().next();
+        master.command("FUNCTION", "FLUSH");
+        String tenant = tenantsOnEachMaster(2).get(master).get(1);
+        assertThat(ConcurrentRequests.send(60, i -> sliding, tenant))
+                .containsExactlyInAnyOrderEntriesOf(Map.of(200, ExactnessResource.LIMIT, 429, 60 - ExactnessResource.LIMIT));
+        Awaitility.await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(50))
+                .until(() -> holdsTheLibrary(master));
+    }
+
+    private static boolean holdsTheLibrary(LocalRedisServer master) {
+        return !((List<?>) master.command("FUNCTION", "LIST", "LIBRARYNAME", "quarkus_rate_limit_*")).isEmpty();
+    }
+
+    /** How many FCALLs a node ran since it started ({@code INFO commandstats}). */
+    private static long functionCalls(LocalRedisServer node) {
+        Matcher calls = Pattern.compile("cmdstat_fcall:calls=(\\d+)").matcher((String) node.command("INFO", "commandstats"));
+        return calls.find() ? Long.parseLong(calls.group(1)) : 0;
+    }
+
+    @Test
     void tenantsOnEveryMasterAreLimitedExactly() {
         Map<LocalRedisServer, List<String>> tenantsByMaster = tenantsOnEachMaster(2);
         long degradedBefore = limiter.decisionsWithoutRedis();
@@ -101,6 +134,31 @@ class RedisClusterTest {
         assertThat(limiter.decisionsWithoutRedis()).as("calls decided without Redis").isEqualTo(degradedBefore);
         tenantsByMaster.forEach((master, tenants) -> assertThat((Long) master.command("DBSIZE"))
                 .as("keys on master " + master.port()).isGreaterThanOrEqualTo(tenants.size()));
+    }
+
+    @Test
+    void decisionsOfManyTenantsAtOnceTravelInBatchesOfOneSlotEach() {
+        long degradedBefore = limiter.decisionsWithoutRedis();
+        List<String> tenants = new ArrayList<>();
+        List<HttpRequest> requests = new ArrayList<>();
+        for (int t = 0; t < 12; t++) {
+            String tenant = "cluster-" + UUID.randomUUID();
+            tenants.add(tenant);
+            for (int i = 0; i < 60; i++) {
+                requests.add(HttpRequest.newBuilder(sliding).header("X-Tenant-Id", tenant).timeout(Duration.ofSeconds(30))
+                        .GET().build());
+            }
+        }
+        Collections.shuffle(requests);
+        List<Integer> statuses = ConcurrentRequests.sendAll(requests);
+        assertThat(statuses.stream().filter(status -> status == 200).count()).as("admitted: 50 for each of 12 tenants")
+                .isEqualTo(12L * ExactnessResource.LIMIT);
+        assertThat(statuses).containsOnly(200, 429);
+        assertThat(limiter.decisionsWithoutRedis()).as("no CROSSSLOT, no call decided without Redis")
+                .isEqualTo(degradedBefore);
+        for (String tenant : tenants) {
+            assertThat(ConcurrentRequests.send(1, i -> sliding, tenant)).as(tenant).isEqualTo(Map.of(429, 1));
+        }
     }
 
     @Test

@@ -1,7 +1,9 @@
 package io.quarkiverse.ratelimit.runtime.redis;
 
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.function.Function;
 
 import io.vertx.core.AsyncResult;
@@ -20,7 +22,8 @@ import io.vertx.redis.client.ResponseType;
  * Redis runs one command for many decisions. An event loop's turn handles whatever arrived at once (the requests read
  * together, the replies of a batch and the calls they let go on), so there is no timer and no wait: a lone decision is
  * sent at the end of its turn, alone, as before. Batches stay pipelined with everything else in flight. A decision
- * asked for off the event loop (a blocking caller's worker thread) goes alone.
+ * asked for off the event loop (a blocking caller's worker thread) goes alone. In a cluster, a batch holds the decisions
+ * of one hash slot (one tenant's, or tenants whose tags share a slot).
  * <p>
  * A batch that fails fails each of its decisions, which their failure modes then decide, as a failed decision always
  * was; one that found the library missing (a restarted Redis) sends each decision again alone, on the path that
@@ -40,17 +43,21 @@ final class DecisionBatches {
     private final String batchFunction;
     private final Alone alone;
     private final Function<Request, Future<Response>> transmit;
+    private final boolean cluster;
 
     /**
      * @param maxDecisions the most decisions one batch carries
      * @param batchFunction the library's batch function
      * @param transmit sends a request on the decisions' connections
+     * @param cluster whether Redis is a cluster: a batch then holds decisions of one hash slot
      */
-    DecisionBatches(int maxDecisions, String batchFunction, Alone alone, Function<Request, Future<Response>> transmit) {
+    DecisionBatches(int maxDecisions, String batchFunction, Alone alone, Function<Request, Future<Response>> transmit,
+            boolean cluster) {
         this.maxDecisions = maxDecisions;
         this.batchFunction = batchFunction;
         this.alone = alone;
         this.transmit = transmit;
+        this.cluster = cluster;
     }
 
     /** The reply of one decision ({@code rate_limit.lua}'s), sent alone or in a batch. */
@@ -72,6 +79,20 @@ final class DecisionBatches {
     private void send(Turn turn) {
         List<Pending> queued = turn.queued;
         turn.queued = new ArrayList<>();
+        if (!cluster || queued.size() == 1) {
+            send(queued);
+            return;
+        }
+        // a cluster runs one command on one slot's master: the decisions of one slot go together (all keys of a
+        // decision share its hash tag), in the order they came
+        Map<Integer, List<Pending>> bySlot = new LinkedHashMap<>();
+        for (Pending pending : queued) {
+            bySlot.computeIfAbsent(HashSlot.of(pending.keys.get(0)), ignored -> new ArrayList<>()).add(pending);
+        }
+        bySlot.values().forEach(this::send);
+    }
+
+    private void send(List<Pending> queued) {
         // at least two calls, so that the client works on the first one's replies while Redis runs the second
         int size = Math.min(maxDecisions, (queued.size() + 1) / 2);
         for (int from = 0; from < queued.size(); from += size) {

@@ -3,13 +3,13 @@ package io.quarkiverse.ratelimit.runtime.redis;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Function;
+import java.util.function.Supplier;
 
 import org.jboss.logging.Logger;
 
 import io.vertx.core.Future;
 import io.vertx.redis.client.Command;
 import io.vertx.redis.client.Request;
-import io.vertx.redis.client.Response;
 
 /**
  * Whether Redis holds the {@link LuaLibrary}, and loading it there: at start-up, and again whenever a node answers that
@@ -17,11 +17,9 @@ import io.vertx.redis.client.Response;
  * and for good on a Redis without functions (before 7.0), calls run the equivalent scripts ({@code EVALSHA}).
  * <p>
  * {@code FUNCTION LOAD REPLACE}: loading the same code again is harmless, so instances starting together need no
- * coordination; replicas get the library by replication, so a Sentinel failover keeps it.
- * <p>
- * Standalone and Sentinel only: in a cluster the library would have to reach every master, which Quarkus's Redis
- * client offers no way to do (it wraps the cluster client, which Vert.x's {@code RedisCluster} then refuses), and a
- * keyless {@code FUNCTION LOAD} would reach one master. A cluster's calls run as scripts.
+ * coordination; replicas get the library by replication, so a Sentinel failover keeps it. In a cluster the library is
+ * loaded into every master ({@link EveryMaster}); a master that appears later (a resharding onto a new node) answers
+ * that the function is missing, and the library is loaded into every master again.
  */
 final class LibraryLoader {
 
@@ -34,25 +32,23 @@ final class LibraryLoader {
         UNKNOWN,
         LOADED,
         /** Redis before 7.0: scripts only. */
-        UNSUPPORTED,
-        /** A cluster: scripts only. */
-        CLUSTER
+        UNSUPPORTED
     }
 
     private final LuaLibrary library;
-    private final Function<Request, Future<Response>> send;
+    private final Function<Supplier<Request>, Future<?>> load;
     private final AtomicBoolean loading = new AtomicBoolean();
     private volatile State state;
     private volatile long nextAttemptNanos = System.nanoTime();
 
     /**
-     * @param send sends one command on the decisions' connections
-     * @param enabled false in a cluster: calls run as scripts
+     * @param load sends the request it is given to Redis: to the decisions' connections, or in a cluster to every
+     *        master
      */
-    LibraryLoader(LuaLibrary library, Function<Request, Future<Response>> send, boolean enabled) {
+    LibraryLoader(LuaLibrary library, Function<Supplier<Request>, Future<?>> load) {
         this.library = library;
-        this.send = send;
-        this.state = enabled ? State.UNKNOWN : State.CLUSTER;
+        this.load = load;
+        this.state = State.UNKNOWN;
     }
 
     /** Whether calls can use the library's functions ({@code FCALL}) now. */
@@ -82,25 +78,25 @@ final class LibraryLoader {
 
     /** Loads the library now (start-up); completes when Redis answered, whatever it answered. */
     Future<Void> load() {
-        if (state == State.CLUSTER || !loading.compareAndSet(false, true)) {
+        if (!loading.compareAndSet(false, true)) {
             return Future.succeededFuture();
         }
         nextAttemptNanos = System.nanoTime() + RETRY_NANOS;
-        Request load = Request.cmd(Command.FUNCTION).arg("LOAD").arg("REPLACE").arg(library.source());
-        return send.apply(load).transform(result -> {
-            loading.set(false);
-            if (result.succeeded()) {
-                state = State.LOADED;
-            } else if (isUnknownCommand(result.cause())) {
-                state = State.UNSUPPORTED;
-                LOG.info("Rate limiter: this Redis has no functions (Redis 7 has), so decisions run as scripts"
-                        + " (EVALSHA), which cost Redis more CPU per call");
-            } else {
-                LOG.debugf("Could not load the function library %s into Redis (%s); calls run as scripts until it"
-                        + " is loaded", library.name(), result.cause().getMessage());
-            }
-            return Future.succeededFuture();
-        });
+        return load.apply(() -> Request.cmd(Command.FUNCTION).arg("LOAD").arg("REPLACE").arg(library.source()))
+                .transform(result -> {
+                    loading.set(false);
+                    if (result.succeeded()) {
+                        state = State.LOADED;
+                    } else if (isUnknownCommand(result.cause())) {
+                        state = State.UNSUPPORTED;
+                        LOG.info("Rate limiter: this Redis has no functions (Redis 7 has), so decisions run as scripts"
+                                + " (EVALSHA), which cost Redis more CPU per call");
+                    } else {
+                        LOG.debugf("Could not load the function library %s into Redis (%s); calls run as scripts until it"
+                                + " is loaded", library.name(), result.cause().getMessage());
+                    }
+                    return Future.succeededFuture();
+                });
     }
 
     /** What the readiness check and the Dev UI show. */
@@ -109,7 +105,6 @@ final class LibraryLoader {
             case LOADED -> "loaded: " + library.name();
             case UNKNOWN -> "loading: " + library.name() + " (scripts meanwhile)";
             case UNSUPPORTED -> "none: Redis before 7.0 has no functions (scripts)";
-            case CLUSTER -> "none: not loaded into a cluster (scripts)";
         };
     }
 

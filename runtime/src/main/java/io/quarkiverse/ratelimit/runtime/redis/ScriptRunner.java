@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
 
+import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.event.Observes;
 import jakarta.inject.Singleton;
 
@@ -16,6 +17,7 @@ import io.quarkiverse.ratelimit.runtime.observe.RateLimitMetrics;
 import io.quarkus.runtime.StartupEvent;
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.Future;
+import io.vertx.core.Vertx;
 import io.vertx.mutiny.redis.client.Command;
 import io.vertx.mutiny.redis.client.Request;
 import io.vertx.mutiny.redis.client.Response;
@@ -40,6 +42,8 @@ public class ScriptRunner {
     private final RedisTransport transport;
     private final RateLimitScripts scripts = new RateLimitScripts();
     private final LibraryLoader library;
+    /** In a cluster, where the function library is loaded; {@code null} otherwise. */
+    private final EveryMaster everyMaster;
     private final LongAdder noScriptRecoveries = new LongAdder();
     private final AtomicInteger scriptsPreloaded = new AtomicInteger();
     private volatile int scriptsUsed;
@@ -48,14 +52,25 @@ public class ScriptRunner {
     /** {@code null} when decisions go alone ({@code max-decisions-per-call=1}, durable decisions). */
     private final DecisionBatches batches;
 
-    ScriptRunner(RedisTransport transport, RateLimitConfig config, RateLimitMetrics metrics) {
+    ScriptRunner(RedisTransport transport, RateLimitConfig config, RateLimitMetrics metrics, Vertx vertx,
+            RedisClientOptions clientOptions) {
         this.transport = transport;
         this.metrics = metrics;
         this.durable = config.durable().replicas() > 0;
-        this.library = new LibraryLoader(scripts.library(), transport::send, !transport.cluster());
+        this.everyMaster = transport.cluster() ? new EveryMaster(vertx, clientOptions, transport::send) : null;
+        this.library = new LibraryLoader(scripts.library(),
+                everyMaster != null ? everyMaster::send : request -> transport.send(request.get()));
         this.batches = durable || config.maxDecisionsPerCall() <= 1 ? null
                 : new DecisionBatches(config.maxDecisionsPerCall(),
-                        scripts.library().function(RateLimitScripts.DECIDE_BATCH), this::send, transport::send);
+                        scripts.library().function(RateLimitScripts.DECIDE_BATCH), this::send, transport::send,
+                        transport.cluster());
+    }
+
+    @PreDestroy
+    void close() {
+        if (everyMaster != null) {
+            everyMaster.close();
+        }
     }
 
     public RateLimitScripts scripts() {
