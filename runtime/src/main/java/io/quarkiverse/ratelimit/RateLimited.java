@@ -166,8 +166,10 @@ public @interface RateLimited {
     /**
      * Whether this instance may refuse calls locally, without asking Redis, while Redis has said this limit is over
      * until a known time ({@code quarkus.rate-limit.refusal-cache}): a flood from a refused tenant then costs Redis
-     * nothing. It never admits a call Redis would refuse; it may refuse a call that a refund, a reset on another
-     * instance or a raised run-time limit would let through before that time.
+     * nothing. It never admits a call Redis would refuse, and it ends as soon as Redis would admit again: a refund, a
+     * reset, a raised run-time limit or an unblock, made on any instance, is announced to every instance and clears the
+     * refusals it concerns; an instance that cannot confirm it hears those announcements stops answering from the cache
+     * within {@code quarkus.rate-limit.refusal-cache.unconfirmed-lifetime}.
      */
     @Nonbinding
     boolean cacheRefusals() default true;

@@ -121,7 +121,8 @@ public interface RateLimitConfig {
     /**
      * What a limit does when Redis cannot decide (down, paused, timing out, or the circuit breaker is open), unless
      * its annotation sets {@code failureMode}: {@code local} (this instance's in-process limiter), {@code fail-open}
-     * (admit) or {@code fail-closed} (refuse with 503).
+     * (admit) or {@code fail-closed} (refuse with 503). The value {@code default} is what an annotation says to mean
+     * "as configured here"; configured here, it fails start-up.
      */
     @WithDefault("local")
     FailureMode failureMode();
@@ -351,7 +352,8 @@ public interface RateLimitConfig {
         /**
          * Where the tenant of a limit comes from, unless its annotation or policy says otherwise: {@code header},
          * {@code principal}, {@code jwt-claim}, {@code path-parameter} or {@code resolver}. When not set: the header if
-         * {@code tenant.header} is set, else the principal, with anonymous calls counted per client address.
+         * {@code tenant.header} is set, else the principal, with anonymous calls counted per client address. The
+         * value {@code default} is what an annotation says to mean "as configured here"; configured, it fails start-up.
          */
         Optional<TenantSource> source();
 
@@ -440,7 +442,10 @@ public interface RateLimitConfig {
         /** Whose calls one counter counts: {@code tenant}, {@code client-address} or {@code global}. */
         Optional<Scope> scope();
 
-        /** What the limit does when Redis cannot decide. */
+        /**
+         * What the limit does when Redis cannot decide: {@code local}, {@code fail-open} or {@code fail-closed} (see
+         * {@code quarkus.rate-limit.failure-mode}; {@code default} fails start-up).
+         */
         Optional<FailureMode> failureMode();
 
         /** Where the tenant comes from, and what happens without one. */
@@ -449,7 +454,10 @@ public interface RateLimitConfig {
 
     interface PolicyTenant {
 
-        /** Where the tenant of this policy's limits comes from (see {@code quarkus.rate-limit.tenant.source}). */
+        /**
+         * Where the tenant of this policy's limits comes from (see {@code quarkus.rate-limit.tenant.source};
+         * {@code default} fails start-up).
+         */
         Optional<TenantSource> source();
 
         /** What this policy's limits do without a tenant (see {@code quarkus.rate-limit.tenant.missing}). */

@@ -1,0 +1,3 @@
+'use strict'
+
+module.exports = (a, b) => a === b
