@@ -150,8 +150,10 @@ public @interface RateLimited {
      * The name of this limit, used in the {@code RateLimit-Policy} and {@code RateLimit} headers and in the Redis key.
      * Letters, digits, {@code .}, {@code _} and {@code -}; at most 100 characters. Defaults to
      * {@code <SimpleClassName>.<method>} (plus {@code -<window>} when the method has several limits). Methods that
-     * declare the same name share one counter, and must then agree on it: limit, window, algorithm, scope, policy and key
-     * layout ({@link #perEndpoint()}, the number of {@link #perParameter()}).
+     * declare the same name share one counter, so they must count alike: the same limit, window (or calendar period,
+     * time zone and anchor day), algorithm, burst, scope, policy and key layout ({@link #perEndpoint()}, the number of
+     * {@link #perParameter()}); each may have its own cost, failure mode, refunds and wait. Checked at build time and
+     * again at start-up.
      */
     @Nonbinding
     String name() default "";

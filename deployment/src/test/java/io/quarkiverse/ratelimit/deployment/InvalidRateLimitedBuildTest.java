@@ -21,7 +21,8 @@ class InvalidRateLimitedBuildTest {
 
     @RegisterExtension
     static final QuarkusUnitTest app = new QuarkusUnitTest()
-            .withApplicationRoot(jar -> jar.addClasses(Invalid.class, OnInterface.class, NotABean.class, Shared.class))
+            .withApplicationRoot(jar -> jar.addClasses(Invalid.class, OnInterface.class, NotABean.class, Shared.class,
+                    SharedBurst.class))
             .assertException(failure -> {
                 String messages = Throwables.allMessages(failure);
                 String invalid = "@RateLimited on " + Invalid.class.getName();
@@ -46,7 +47,11 @@ class InvalidRateLimitedBuildTest {
                                 + NotABean.class.getName() + " is not a CDI bean")
                         .contains("@RateLimited on " + Shared.class.getName() + "#second() declares limit 'shared' as"
                                 + " shared (20 per PT1M, SLIDING_WINDOW_COUNTER), but " + Shared.class.getName()
-                                + "#first() declares it as shared (10 per PT1M, SLIDING_WINDOW_COUNTER)");
+                                + "#first() declares it as shared (10 per PT1M, SLIDING_WINDOW_COUNTER)")
+                        .contains("@RateLimited on " + SharedBurst.class.getName() + "#second() declares limit"
+                                + " 'shared-burst' as shared-burst (10 per PT1M, GCRA, burst 1), but "
+                                + SharedBurst.class.getName() + "#first() declares it as shared-burst (10 per PT1M, GCRA,"
+                                + " burst 5); methods sharing a limit name share its counter and must count alike");
             });
 
     @Path("/invalid")
@@ -133,6 +138,20 @@ class InvalidRateLimitedBuildTest {
     public static class NotABean {
         @RateLimited(limit = 1, window = "1m")
         public String limited() {
+            return "";
+        }
+    }
+
+    /** One counter cannot have two bursts: the second method would decide another bucket on the same key. */
+    @ApplicationScoped
+    public static class SharedBurst {
+        @RateLimited(limit = 10, window = "1m", name = "shared-burst", algorithm = Algorithm.GCRA, burst = 5)
+        public String first() {
+            return "";
+        }
+
+        @RateLimited(limit = 10, window = "1m", name = "shared-burst", algorithm = Algorithm.GCRA, burst = 1)
+        public String second() {
             return "";
         }
     }

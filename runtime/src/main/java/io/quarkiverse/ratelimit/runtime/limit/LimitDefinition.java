@@ -2,6 +2,7 @@ package io.quarkiverse.ratelimit.runtime.limit;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Locale;
 import java.util.Objects;
 
 import io.quarkiverse.ratelimit.Algorithm;
@@ -222,19 +223,30 @@ public final class LimitDefinition {
         return cost;
     }
 
-    /** Why {@link #sameLimitAs} must hold, as the build and start-up failures both say it. */
-    public static final String SHARED_NAME_RULE = "methods sharing a limit name share its counter and must agree";
+    /**
+     * The one rule for methods that declare the same limit name: they share its counter, so they must count alike:
+     * the same limit, window (or calendar period, time zone and anchor day), algorithm, burst, scope and policy, and
+     * the same key layout (both or neither per endpoint, as many parameters per parameter). Each may have its own
+     * cost, failure mode, refunds and wait.
+     */
+    public static final String SHARED_NAME_RULE = "methods sharing a limit name share its counter and must count alike:"
+            + " the same limit, window or calendar period, algorithm, burst, scope, policy and key layout";
 
     /** Same counter semantics: two methods may share a name only if this holds ({@link #SHARED_NAME_RULE}). */
     public boolean sameLimitAs(LimitDefinition other) {
         return limit == other.limit && windowMillis == other.windowMillis && algorithm == other.algorithm
+                && burst == other.burst && calendarPeriod == other.calendarPeriod
+                && Objects.equals(timeZone, other.timeZone) && anchorDay == other.anchorDay
                 && scope == other.scope && Objects.equals(policy, other.policy)
                 && (endpoint == null) == (other.endpoint == null) && keyParameters.size() == other.keyParameters.size();
     }
 
     @Override
     public String toString() {
-        return name + " (" + limit + " per " + window + ", " + algorithm + (scope == Scope.TENANT ? "" : ", " + scope)
-                + ")";
+        String counted = calendarPeriod == CalendarPeriod.NONE ? limit + " per " + window
+                : limit + " a " + calendarPeriod.name().toLowerCase(Locale.ROOT) + " in "
+                        + (timeZone == null ? "the configured time zone" : timeZone);
+        return name + " (" + counted + ", " + algorithm + (burst == 0 ? "" : ", burst " + burst)
+                + (scope == Scope.TENANT ? "" : ", " + scope) + ")";
     }
 }
