@@ -20,6 +20,7 @@
 --   limit_args(ARGV, i)     limit i's algorithm module name, limit, window_us (the window in
 --                           microseconds; for calendar_window the boundaries string it sends instead),
 --                           cost and burst (0 replaced by the limit)
+--   limit_args_at(ARGV, a)  the same of the limit whose arguments start at ARGV[a]
 --   shadowed(KEYS, ARGV, i) whether limit i is in shadow mode
 --   announce(KEYS, channel) publishes KEYS on the invalidation channel (nothing when channel is nil or '')
 --   max_wait_ms(KEYS, ARGV) how long the call may wait for a later slot, in ms; 0 when it may not
@@ -83,8 +84,8 @@ end
 
 -- The usual cost ('1') and burst ('0', the limit) are compared as strings: parsing a number (strtod) is a
 -- large share of a decision's CPU in Redis.
-local function limit_args(ARGV, i)
-  local arg = 2 + ARGS_PER_LIMIT * (i - 1)
+-- limit_args_at reads the limit whose arguments start at ARGV[arg] (a batch holds several calls' arguments).
+local function limit_args_at(ARGV, arg)
   local limit = ARGV[arg + 1] + 0
   local cost, burst = ARGV[arg + 3], ARGV[arg + 4]
   if cost == '1' then
@@ -102,4 +103,8 @@ local function limit_args(ARGV, i)
     return name, limit, ARGV[arg + 2], cost, burst -- the period's boundaries, not a length
   end
   return name, limit, ARGV[arg + 2] * 1000, cost, burst
+end
+
+local function limit_args(ARGV, i)
+  return limit_args_at(ARGV, 2 + ARGS_PER_LIMIT * (i - 1))
 end

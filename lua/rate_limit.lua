@@ -76,20 +76,28 @@ local function reservation(KEYS, ARGV, now_us, refused)
   return replies
 end
 
+-- One limit decided at now_us, and recorded when it admits, without the bookkeeping several limits need: the
+-- usual call. `arg` is where the limit's arguments start in ARGV (a batch holds several calls'). Its replies;
+-- a refused call that may wait is left to reservation().
+local function decide_one(key, ARGV, arg, now_us)
+  local name, limit, window_us, cost, burst = limit_args_at(ARGV, arg)
+  local algorithm = ALGORITHMS[name]
+  local allowed, remaining, reset_ms, retry_ms, s1, s2, s3, s4 =
+    algorithm.check(key, now_us, limit, window_us, cost, burst)
+  if allowed == 1 then
+    algorithm.commit(key, s1, s2, s3, s4)
+  end
+  return { allowed, remaining, reset_ms, retry_ms }
+end
+
 local function rate_limit(KEYS, ARGV)
   local now_us = clock(ARGV)
 
   if #KEYS == 1 then
-    -- one limit, the usual call: decided and recorded without the bookkeeping several limits need
-    local name, limit, window_us, cost, burst = limit_args(ARGV, 1)
-    local algorithm = ALGORITHMS[name]
-    local allowed, remaining, reset_ms, retry_ms, s1, s2, s3, s4 =
-      algorithm.check(KEYS[1], now_us, limit, window_us, cost, burst)
-    if allowed == 1 then
-      algorithm.commit(KEYS[1], s1, s2, s3, s4)
-      return { allowed, remaining, reset_ms, retry_ms }
+    local replies = decide_one(KEYS[1], ARGV, 2, now_us)
+    if replies[1] == 1 then
+      return replies
     end
-    local replies = { allowed, remaining, reset_ms, retry_ms }
     return reservation(KEYS, ARGV, now_us, replies) or replies
   end
 

@@ -14,6 +14,10 @@
 -- that failed (a key of another type, say) without failing the others.
 -- Cost: one rate_limit call per call, and one TIME for the batch.
 
+-- The usual call (one limit, enforced, that may not wait) is decided straight from the batch's arguments;
+-- the others get KEYS and ARGV tables of their own, as rate_limit takes them.
+local ONE_LIMIT_ARGS = 1 + ARGS_PER_LIMIT -- the clock and one limit: no shadow mask, no wait
+
 local function rate_limit_batch(KEYS, ARGV)
   local calls = ARGV[1] + 0
   local replies = {}
@@ -21,24 +25,31 @@ local function rate_limit_batch(KEYS, ARGV)
   local key_at, arg_at = 1, 2
   for c = 1, calls do
     local key_count, arg_count = ARGV[arg_at] + 0, ARGV[arg_at + 1] + 0
-    local keys, args = {}, {}
-    for i = 1, key_count do
-      keys[i] = KEYS[key_at + i - 1]
-    end
-    for i = 1, arg_count do
-      args[i] = ARGV[arg_at + 1 + i]
-    end
-    if args[1] == '' then
+    local call_clock = ARGV[arg_at + 2]
+    if call_clock == '' then
       -- one reading of Redis's clock for the whole batch, which runs at one instant anyway
       if now_us == nil then
         local time = redis.call('TIME')
         now_us = time[1] * 1000000 + time[2]
       end
-      args[1] = now_us
+      call_clock = now_us
+    end
+    local ok, reply
+    if key_count == 1 and arg_count == ONE_LIMIT_ARGS then
+      ok, reply = pcall(decide_one, KEYS[key_at], ARGV, arg_at + 3, call_clock + 0)
+    else
+      local keys, args = {}, {}
+      for i = 1, key_count do
+        keys[i] = KEYS[key_at + i - 1]
+      end
+      for i = 1, arg_count do
+        args[i] = ARGV[arg_at + 1 + i]
+      end
+      args[1] = call_clock
+      ok, reply = pcall(rate_limit, keys, args)
     end
     key_at = key_at + key_count
     arg_at = arg_at + 2 + arg_count
-    local ok, reply = pcall(rate_limit, keys, args)
     if ok then
       replies[c] = reply
     elseif type(reply) == 'table' and reply.err then

@@ -2,7 +2,9 @@ package io.quarkiverse.ratelimit.runtime.decide;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 
 import jakarta.inject.Singleton;
@@ -27,11 +29,15 @@ import io.smallrye.mutiny.Uni;
 @Singleton
 public class ProgrammaticRateLimiter implements RateLimiter {
 
+    private static final int REMEMBERED_LIMITS = 1024;
+
     private final DecisionGuard guard;
     private final ConcurrencyLeases concurrency;
     private final RateLimitKeys keys;
     private final RunTimeLimits runTimeLimits;
     private final SlotWaits waits;
+    /** The definitions of the limits decided at cost 1, by identity of the {@link RateLimit} ({@link #definition}). */
+    private final Map<RateLimit, LimitDefinition> atCostOne = new ConcurrentHashMap<>();
 
     ProgrammaticRateLimiter(DecisionGuard guard, ConcurrencyLeases concurrency,
             RateLimitKeys keys, RunTimeLimits runTimeLimits, SlotWaits waits) {
@@ -131,7 +137,27 @@ public class ProgrammaticRateLimiter implements RateLimiter {
         return cost;
     }
 
-    private static LimitDefinition definition(RateLimit limit, long cost) {
+    /**
+     * The limit's definition at {@code cost}. At cost 1, the usual call, it is made once per limit: most code keeps its
+     * limits as constants, and a decision should not rebuild one. {@link RateLimit} is compared by identity; code that
+     * makes a limit per call fills the memory up to {@link #REMEMBERED_LIMITS} and it starts again.
+     */
+    private LimitDefinition definition(RateLimit limit, long cost) {
+        if (cost != 1) {
+            return newDefinition(limit, cost);
+        }
+        LimitDefinition definition = atCostOne.get(limit);
+        if (definition == null) {
+            if (atCostOne.size() >= REMEMBERED_LIMITS) {
+                atCostOne.clear();
+            }
+            definition = newDefinition(limit, 1);
+            atCostOne.put(limit, definition);
+        }
+        return definition;
+    }
+
+    private static LimitDefinition newDefinition(RateLimit limit, long cost) {
         return LimitDefinition.builder(limit.name(), limit.limit(), limit.window().toMillis())
                 .algorithm(limit.algorithm()).failureMode(limit.failureMode()).cost(cost).burst(limit.burst())
                 .calendar(limit.period(), limit.timeZone() == null ? null : limit.timeZone().getId(), limit.anchorDay())

@@ -37,6 +37,8 @@ public final class LimitDefinition {
     private final int anchorDay;
     /** The calendar's boundaries, for a calendar window whose time zone is known; else {@code null}. */
     private final CalendarBoundaries calendarBoundaries;
+    /** The limit, window (ms), cost and burst in decimal, made once: every decision sends them to Redis. */
+    private final String[] decimals;
 
     /**
      * A limit of {@code limit} units per {@code windowMillis} named {@code name}, built by name: the other values start
@@ -105,6 +107,28 @@ public final class LimitDefinition {
         this.burst = burst;
         this.scope = scope;
         this.window = Duration.ofMillis(windowMillis);
+        this.decimals = new String[] { Long.toString(limit), Long.toString(windowMillis), Long.toString(cost),
+                Long.toString(burst) };
+    }
+
+    /** {@link #getLimit()} in decimal. */
+    public String limitDecimal() {
+        return decimals[0];
+    }
+
+    /** {@link #getWindowMillis()} in decimal. */
+    public String windowMillisDecimal() {
+        return decimals[1];
+    }
+
+    /** {@link #getCost()} in decimal. */
+    public String costDecimal() {
+        return decimals[2];
+    }
+
+    /** {@link #getBurst()} in decimal. */
+    public String burstDecimal() {
+        return decimals[3];
     }
 
     /** Whether this instance may repeat a refusal of Redis locally until its retry time. */

@@ -4,7 +4,11 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Function;
+import java.util.function.Supplier;
 
 import io.vertx.core.AsyncResult;
 import io.vertx.core.Context;
@@ -21,9 +25,11 @@ import io.vertx.redis.client.ResponseType;
  * of the library's batch function ({@code lua/rate_limit_batch.lua}) decides them all, each exactly as alone, and
  * Redis runs one command for many decisions. An event loop's turn handles whatever arrived at once (the requests read
  * together, the replies of a batch and the calls they let go on), so there is no timer and no wait: a lone decision is
- * sent at the end of its turn, alone, as before. Batches stay pipelined with everything else in flight. A decision
- * asked for off the event loop (a blocking caller's worker thread) goes alone. In a cluster, a batch holds the decisions
- * of one hash slot (one tenant's, or tenants whose tags share a slot).
+ * sent at the end of its turn, alone, as before. Batches stay pipelined with everything else in flight. Decisions
+ * asked for off the event loop (blocking callers on worker or application threads) queue for one event loop, which
+ * sends what has queued each time it gets to it: while it is busy, more queue and go together, and a lone caller's
+ * decision goes at once. In a cluster, a batch holds the decisions of one hash slot (one tenant's, or tenants whose
+ * tags share a slot).
  * <p>
  * A batch that fails fails each of its decisions, which their failure modes then decide, as a failed decision always
  * was; one that found the library missing (a restarted Redis) sends each decision again alone, on the path that
@@ -44,15 +50,24 @@ final class DecisionBatches {
     private final Alone alone;
     private final Function<Request, Future<Response>> transmit;
     private final boolean cluster;
+    /** Decisions asked for off the event loop, until the event loop that sends them gets to them. */
+    private final Queue<Pending> offLoop = new ConcurrentLinkedQueue<>();
+    /** Whether that event loop has been asked to send what queued off it (set by the caller that asks). */
+    private final AtomicBoolean offLoopDrainAsked = new AtomicBoolean();
+    private final Supplier<Context> offLoopContext;
+    private volatile Context offLoopContextCreated;
 
     /**
      * @param maxDecisions the most decisions one batch carries
      * @param batchFunction the library's batch function
      * @param transmit sends a request on the decisions' connections
      * @param cluster whether Redis is a cluster: a batch then holds decisions of one hash slot
+     * @param offLoopContext makes the event-loop context that sends the decisions asked for off the event loop (called
+     *        once, when the first one is)
      */
     DecisionBatches(int maxDecisions, String batchFunction, Alone alone, Function<Request, Future<Response>> transmit,
-            boolean cluster) {
+            boolean cluster, Supplier<Context> offLoopContext) {
+        this.offLoopContext = offLoopContext;
         this.maxDecisions = maxDecisions;
         this.batchFunction = batchFunction;
         this.alone = alone;
@@ -62,25 +77,62 @@ final class DecisionBatches {
 
     /** The reply of one decision ({@code rate_limit.lua}'s), sent alone or in a batch. */
     Future<Response> decide(LuaScript script, List<String> keys, List<String> args) {
+        Pending pending = new Pending(script, keys, args);
         Context context = Vertx.currentContext();
         if (context == null || !Context.isOnEventLoopThread()) {
-            return alone.send(script, keys, args);
+            offLoop.add(pending);
+            if (offLoopDrainAsked.compareAndSet(false, true)) {
+                offLoopContext().runOnContext(ignored -> sendOffLoop());
+            }
+            return pending.reply.future();
         }
         Turn turn = turns.get();
-        Pending pending = new Pending(script, keys, args);
         turn.queued.add(pending);
         if (turn.queued.size() == 1) {
             // runs after what this turn of the event loop still has to do: the other requests and replies it read
-            context.runOnContext(ignored -> send(turn));
+            context.runOnContext(ignored -> sendTurn(turn));
         }
         return pending.reply.future();
     }
 
-    private void send(Turn turn) {
+    /**
+     * Sends every decision queued off the event loop so far. The flag is cleared before the queue is read: a decision
+     * queued after this read asks for another run, and one queued before it is sent by this one.
+     */
+    private void sendOffLoop() {
+        offLoopDrainAsked.set(false);
+        List<Pending> queued = new ArrayList<>();
+        for (Pending pending = offLoop.poll(); pending != null; pending = offLoop.poll()) {
+            queued.add(pending);
+        }
+        if (!queued.isEmpty()) {
+            sendBySlot(queued);
+        }
+    }
+
+    private Context offLoopContext() {
+        Context context = offLoopContextCreated;
+        if (context == null) {
+            synchronized (this) {
+                context = offLoopContextCreated;
+                if (context == null) {
+                    context = offLoopContext.get();
+                    offLoopContextCreated = context;
+                }
+            }
+        }
+        return context;
+    }
+
+    private void sendTurn(Turn turn) {
         List<Pending> queued = turn.queued;
         turn.queued = new ArrayList<>();
+        sendBySlot(queued);
+    }
+
+    private void sendBySlot(List<Pending> queued) {
         if (!cluster || queued.size() == 1) {
-            send(queued);
+            sendInCalls(queued);
             return;
         }
         // a cluster runs one command on one slot's master: the decisions of one slot go together (all keys of a
@@ -89,10 +141,10 @@ final class DecisionBatches {
         for (Pending pending : queued) {
             bySlot.computeIfAbsent(HashSlot.of(pending.keys.get(0)), ignored -> new ArrayList<>()).add(pending);
         }
-        bySlot.values().forEach(this::send);
+        bySlot.values().forEach(this::sendInCalls);
     }
 
-    private void send(List<Pending> queued) {
+    private void sendInCalls(List<Pending> queued) {
         // at least two calls, so that the client works on the first one's replies while Redis runs the second
         int size = Math.min(maxDecisions, (queued.size() + 1) / 2);
         for (int from = 0; from < queued.size(); from += size) {

@@ -34,11 +34,11 @@ public final class ScriptArguments {
         for (int i = 0; i < limits.size(); i++) {
             LimitDefinition limit = limits.get(i);
             args.add(RateLimitScripts.moduleName(limit.getAlgorithm()));
-            args.add(Long.toString(limit.getLimit()));
+            args.add(limit.limitDecimal());
             args.add(limit.getAlgorithm() == Algorithm.CALENDAR_WINDOW ? calendarBoundaries(clock, limit)
-                    : Long.toString(limit.getWindowMillis()));
-            args.add(Long.toString(limit.getCost()));
-            args.add(Long.toString(limit.getBurst()));
+                    : limit.windowMillisDecimal());
+            args.add(limit.costDecimal());
+            args.add(limit.burstDecimal());
         }
         return args;
     }

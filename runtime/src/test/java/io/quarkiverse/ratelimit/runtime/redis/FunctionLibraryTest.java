@@ -10,12 +10,15 @@ import java.util.Random;
 import org.junit.jupiter.api.Test;
 
 import io.quarkiverse.ratelimit.Algorithm;
+import io.quarkiverse.ratelimit.CalendarPeriod;
 import io.quarkiverse.ratelimit.FailureMode;
 import io.quarkiverse.ratelimit.localredis.LocalRedisServer;
 import io.quarkiverse.ratelimit.localredis.RespConnection;
 import io.quarkiverse.ratelimit.runtime.limit.AlgorithmSet;
 import io.quarkiverse.ratelimit.runtime.limit.ConcurrencyDefinition;
+import io.quarkiverse.ratelimit.runtime.limit.LimitDefinition;
 import io.quarkiverse.ratelimit.runtime.limit.ReturnKind;
+import io.quarkiverse.ratelimit.runtime.limit.ShadowMask;
 import io.quarkiverse.ratelimit.runtime.redis.ScriptHarness.Limit;
 
 /**
@@ -49,6 +52,71 @@ class FunctionLibraryTest {
                 String key = ":limit:" + algorithm;
                 assertThat(state(redis, "{function}" + key)).as(algorithm.name())
                         .isEqualTo(state(redis, "{script}" + key));
+            }
+        }
+    }
+
+    /**
+     * The batch function decides each call exactly as the decision function alone: calls of one or two limits, shadow
+     * limits, calls that may wait, several calls on the same keys in one batch; same replies, same state.
+     */
+    @Test
+    void aBatchDecidesEveryCallAsTheFunctionAlone() {
+        Random random = new Random(7);
+        String batch = scripts.library().function(RateLimitScripts.DECIDE_BATCH);
+        String alone = scripts.decide(1).function();
+        Algorithm[] waitable = { Algorithm.TOKEN_BUCKET, Algorithm.GCRA };
+        try (LocalRedisServer server = LocalRedisServer.start(); RespConnection redis = server.connect()) {
+            redis.command("FUNCTION", "LOAD", scripts.library().source());
+            long now = WINDOW_START_US;
+            for (int step = 0; step < 400; step++) {
+                now += random.nextInt(150_000);
+                int calls = 1 + random.nextInt(8);
+                List<String> batchKeys = new ArrayList<>();
+                List<String> batchArgs = new ArrayList<>(List.of(Integer.toString(calls)));
+                List<Object> aloneReplies = new ArrayList<>();
+                for (int call = 0; call < calls; call++) {
+                    boolean waits = random.nextInt(4) == 0;
+                    Algorithm first = waits ? waitable[random.nextInt(2)]
+                            : Algorithm.values()[random.nextInt(Algorithm.values().length)];
+                    Algorithm second = waits ? waitable[random.nextInt(2)]
+                            : Algorithm.values()[random.nextInt(Algorithm.values().length)];
+                    int limits = second == first || random.nextBoolean() ? 1 : 2;
+                    String tenant = "t" + random.nextInt(3);
+                    List<String> keys = new ArrayList<>();
+                    List<LimitDefinition> definitions = new ArrayList<>();
+                    for (Algorithm algorithm : limits == 1 ? List.of(first) : List.of(first, second)) {
+                        keys.add(":" + tenant + ":" + algorithm);
+                        definitions.add(LimitDefinition.builder("limit", 4 + random.nextInt(3), 1000)
+                                .algorithm(algorithm).cost(1 + random.nextInt(2))
+                                .calendar(algorithm == Algorithm.CALENDAR_WINDOW ? CalendarPeriod.DAY : CalendarPeriod.NONE,
+                                        "UTC", 1)
+                                .maxWait(waits ? 300 : 0).build());
+                    }
+                    ShadowMask shadow = random.nextInt(5) == 0 ? ScriptHarness.shadow(1 + random.nextInt(limits))
+                            : ShadowMask.NONE;
+                    List<String> args = ScriptArguments.limits(Long.toString(now), definitions, shadow);
+
+                    List<String> command = new ArrayList<>(List.of("FCALL", alone, Integer.toString(limits)));
+                    keys.forEach(key -> command.add("{alone}" + key));
+                    command.addAll(args);
+                    aloneReplies.add(redis.command(command.toArray(String[]::new)));
+
+                    keys.forEach(key -> batchKeys.add("{batch}" + key));
+                    batchArgs.add(Integer.toString(limits));
+                    batchArgs.add(Integer.toString(args.size()));
+                    batchArgs.addAll(args);
+                }
+                List<String> command = new ArrayList<>(List.of("FCALL", batch, Integer.toString(batchKeys.size())));
+                command.addAll(batchKeys);
+                command.addAll(batchArgs);
+                assertThat(redis.command(command.toArray(String[]::new))).as("step %d", step).isEqualTo(aloneReplies);
+            }
+            for (String tenant : List.of("t0", "t1", "t2")) {
+                for (Algorithm algorithm : Algorithm.values()) {
+                    String key = ":" + tenant + ":" + algorithm;
+                    assertThat(state(redis, "{batch}" + key)).as(key).isEqualTo(state(redis, "{alone}" + key));
+                }
             }
         }
     }
