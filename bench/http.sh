@@ -64,13 +64,13 @@ read -r transport non2xx _ <<< "$(run /http/transport-uni many)"
 printf '%-42s %12s %8.2f %10s   (no rate limiter: only its transport)\n' "/http/transport-uni (many)" "$transport" \
   "$(python3 -c "print($transport / $plain)")" "$non2xx"
 
-# one tenant over its limit floods /http/blocked: Redis commands per refused request
-for _ in $(seq 1 11); do curl -s -o /dev/null -H 'X-Tenant-Id: flooder' "$base/http/blocked"; done
+# one tenant over its limit floods /http/over-limit: Redis commands per refused request
+for _ in $(seq 1 11); do curl -s -o /dev/null -H 'X-Tenant-Id: flooder' "$base/http/over-limit"; done
 commands_before=$(redis info stats | tr -d '\r' | awk -F: '/^total_commands_processed/ {print $2}')
-read -r refused_rps non2xx refused <<< "$(run /http/blocked flooder)"
+read -r refused_rps non2xx refused <<< "$(run /http/over-limit flooder)"
 commands=$(( $(redis info stats | tr -d '\r' | awk -F: '/^total_commands_processed/ {print $2}') - commands_before ))
 echo
-echo "blocked tenant flood: $refused_rps refused/s ($non2xx of $refused answered 429)," \
+echo "one tenant over its limit, flooding: $refused_rps refused/s ($non2xx of $refused answered 429)," \
   "$(python3 -c "print('%.5f' % ($commands / $refused))") Redis commands per refused request ($commands in all)"
 
 # the application's CPU per request of the plain endpoint, per admitted request (100k tenants, each far below its
@@ -86,7 +86,7 @@ plains=(); added=(); refused_ratios=(); ratios=()
 for round in 1 2 3 4 5; do
   plain_us=$(cpu_per_request /http/plain many)
   admitted_us=$(cpu_per_request /http/limited many)
-  refused_us=$(cpu_per_request /http/blocked flooder)
+  refused_us=$(cpu_per_request /http/over-limit flooder)
   printf 'application CPU per request, round %d: plain %.1f us, admitted %.1f us, refused %.1f us\n' "$round" \
     "$plain_us" "$admitted_us" "$refused_us"
   added+=("$(python3 -c "print($admitted_us - $plain_us)")")

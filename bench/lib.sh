@@ -38,6 +38,24 @@ start_app() {
   echo "the benchmark application did not start:" >&2; cat "$work/app.log" >&2; exit 1
 }
 
+# start_instances <jar> <path>: two instances of the application <jar> on $port_a and $port_b, against the Redis of
+# start_redis, each answering GET <path> (for a tenant of its own) before this returns
+start_instances() {
+  local jar=$1 path=$2 port
+  port_a=$(free_port); port_b=$(free_port)
+  for port in "$port_a" "$port_b"; do
+    java -Dquarkus.http.port="$port" -Dquarkus.redis.hosts="redis://127.0.0.1:$redis_port" -jar "$jar" \
+      > "$work/app-$port.log" 2>&1 &
+    pids+=($!)
+  done
+  for port in "$port_a" "$port_b"; do
+    for _ in $(seq 1 300); do
+      curl -s -o /dev/null -H 'X-Tenant-Id: warm-up' "http://127.0.0.1:$port$path" && break
+      sleep 0.1
+    done
+  done
+}
+
 # minimal_script <file>: the hand-written baseline's sliding-window-counter script, from the benchmark application
 minimal_script() {
   python3 - bench/decisions-app/src/main/java/org/acme/bench/MinimalSlidingWindow.java > "$1" <<'PY'

@@ -19,7 +19,7 @@ start_redis
 if [[ $client == http:* ]]; then
   start_app -Xmx1g # recorded after wrk's warm-up
 else
-  start_app -Xmx1g -XX:StartFlightRecording=filename="$recording",settings=profile
+  start_app -Xmx1g -XX:StartFlightRecording=filename="$recording",settings=profile,method-profiling=max # 1 ms samples
 fi
 if [[ $client == http:* ]]; then
   cat > "$work/tenants.lua" <<'LUA'

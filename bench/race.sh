@@ -6,37 +6,17 @@
 #
 #   bench/race.sh [rounds=5] [requests=400] [parallel=64]
 #
-# Needs redis-server on PATH (or RATE_LIMIT_REDIS_SERVER), curl and python3 (python3-matplotlib for the picture:
+# Needs redis-server and redis-cli on PATH (or RATE_LIMIT_REDIS_SERVER), curl and python3 (python3-matplotlib for the picture:
 # apt-get install python3-matplotlib).
-set -euo pipefail
-cd "$(dirname "$0")/.."
+source "$(dirname "$0")/lib.sh"
 rounds=${1:-5}
 requests=${2:-400}
 parallel=${3:-64}
-redis_server=${RATE_LIMIT_REDIS_SERVER:-redis-server}
 
 ./mvnw -q -B install -DskipTests -pl integration-tests -am
 
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1]); s.close()'; }
-redis_port=$(free_port); port_a=$(free_port); port_b=$(free_port)
-work=$(mktemp -d)
-pids=()
-cleanup() { kill "${pids[@]}" 2>/dev/null || true; wait 2>/dev/null || true; rm -rf "$work"; }
-trap cleanup EXIT
-
-"$redis_server" --port "$redis_port" --bind 127.0.0.1 --save "" --appendonly no > "$work/redis.log" 2>&1 &
-pids+=($!)
-for port in "$port_a" "$port_b"; do
-  java -Dquarkus.http.port="$port" -Dquarkus.redis.hosts="redis://127.0.0.1:$redis_port" \
-    -jar integration-tests/target/quarkus-app/quarkus-run.jar > "$work/app-$port.log" 2>&1 &
-  pids+=($!)
-done
-for port in "$port_a" "$port_b"; do
-  for _ in $(seq 1 300); do
-    curl -s -o /dev/null -H 'X-Tenant-Id: warm-up' "http://127.0.0.1:$port/exact/sliding" && break
-    sleep 0.1
-  done
-done
+start_redis
+start_instances integration-tests/target/quarkus-app/quarkus-run.jar /exact/sliding
 
 python=python3 # one with matplotlib, when there is one (Debian's package goes to the system's python3)
 for candidate in python3 /usr/bin/python3; do

@@ -5,36 +5,16 @@
 #
 #   bench/two-instances.sh [requests=400] [parallel=64]
 #
-# Needs redis-server on PATH (or RATE_LIMIT_REDIS_SERVER) and curl.
-set -euo pipefail
-cd "$(dirname "$0")/.."
+# Needs redis-server and redis-cli on PATH (or RATE_LIMIT_REDIS_SERVER), curl and python3.
+source "$(dirname "$0")/lib.sh"
 requests=${1:-400}
 parallel=${2:-64}
-redis_server=${RATE_LIMIT_REDIS_SERVER:-redis-server}
 
 ./mvnw -q -B install -DskipTests
 ./mvnw -q -B -f bench/external-app/pom.xml package
 
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1]); s.close()'; }
-redis_port=$(free_port); port_a=$(free_port); port_b=$(free_port)
-work=$(mktemp -d)
-pids=()
-cleanup() { kill "${pids[@]}" 2>/dev/null || true; wait 2>/dev/null || true; rm -rf "$work"; }
-trap cleanup EXIT
-
-"$redis_server" --port "$redis_port" --bind 127.0.0.1 --save "" --appendonly no > "$work/redis.log" 2>&1 &
-pids+=($!)
-for port in "$port_a" "$port_b"; do
-  java -Dquarkus.http.port="$port" -Dquarkus.redis.hosts="redis://127.0.0.1:$redis_port" \
-    -jar bench/external-app/target/quarkus-app/quarkus-run.jar > "$work/app-$port.log" 2>&1 &
-  pids+=($!)
-done
-for port in "$port_a" "$port_b"; do
-  for _ in $(seq 1 300); do
-    curl -s -o /dev/null -H 'X-Tenant-Id: readiness' "http://127.0.0.1:$port/labels" && break
-    sleep 0.1
-  done
-done
+start_redis
+start_instances bench/external-app/target/quarkus-app/quarkus-run.jar /labels
 
 burst() { # method path
   local tenant="bench-$RANDOM-$RANDOM" start end

@@ -66,9 +66,9 @@ public class HttpBenchmark {
 
     /** One tenant over its limit floods it: the refused path. */
     @GET
-    @Path("blocked")
+    @Path("over-limit")
     @RateLimited(limit = 10, window = "1h")
-    public String blocked() {
+    public String overLimit() {
         return "ok";
     }
 }

@@ -139,8 +139,9 @@ public interface RateLimitConfig {
      * The most decisions one Redis call carries. The decisions an event loop asks for in one turn (the requests it read
      * together, the calls a batch's replies let go on) go to Redis together, in one call, at the end of the turn: each
      * decided exactly as alone, Redis running one command for many. There is no timer: a lone decision goes alone.
-     * {@code 1} sends every decision alone. Batches need the function library (Redis 7, not a cluster); durable
-     * decisions, and decisions asked for off the event loop, go alone.
+     * {@code 1} sends every decision alone. Decisions asked for off the event loop (blocking callers) queue for one
+     * event loop and go together the same way. Batches need the function library (Redis 7); in a cluster a batch holds
+     * the decisions of one hash slot; durable decisions go alone.
      */
     @WithDefault("64")
     int maxDecisionsPerCall();
