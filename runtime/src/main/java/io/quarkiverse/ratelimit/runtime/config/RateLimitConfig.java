@@ -130,7 +130,9 @@ public interface RateLimitConfig {
     /**
      * How many long-lived connections carry the decisions, each pipelining every decision sent on it (a calling thread
      * always uses the same one). A few suffice: Redis runs one script at a time, and one connection carries tens of
-     * thousands of decisions per second. Other commands (administration, the preload) use the client's pool.
+     * thousands of decisions per second. The rate limiter's other commands (administration, the start-up load, the
+     * readiness PING) travel on them too; a connection whose queue of unanswered requests is full
+     * ({@code quarkus.redis.max-waiting-handlers}) sends the call through the client's pool instead.
      */
     @WithDefault("2")
     int pipelinedConnections();
