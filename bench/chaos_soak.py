@@ -24,7 +24,7 @@ import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 
-ENDPOINTS = ["fixed", "sliding", "log", "bucket", "gcra", "two-limits", "slots"]
+ENDPOINTS = ["fixed", "sliding", "log", "bucket", "gcra", "two-limits", "slots", "programmatic"]
 # fail-closed limits answer 503 while Redis cannot decide; every other 5xx is a defect
 MAY_ANSWER_503 = {"gcra", "exact"}
 EXACT_LIMIT = 20

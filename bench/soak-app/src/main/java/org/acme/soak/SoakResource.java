@@ -1,17 +1,40 @@
 package org.acme.soak;
 
+import java.time.Duration;
+
+import jakarta.inject.Inject;
 import jakarta.ws.rs.GET;
+import jakarta.ws.rs.HeaderParam;
 import jakarta.ws.rs.Path;
+import jakarta.ws.rs.core.Response;
 
 import io.quarkiverse.ratelimit.Algorithm;
 import io.quarkiverse.ratelimit.ConcurrencyLimited;
 import io.quarkiverse.ratelimit.FailureMode;
+import io.quarkiverse.ratelimit.RateLimit;
 import io.quarkiverse.ratelimit.RateLimited;
+import io.quarkiverse.ratelimit.RateLimiter;
 import io.smallrye.mutiny.Uni;
 
-/** One endpoint per algorithm and failure mode, a multi-limit one, a reactive one and a concurrency-limited one. */
+/**
+ * One endpoint per algorithm and failure mode, a multi-limit one, a reactive one, a concurrency-limited one and one
+ * decided from code by a blocking caller.
+ */
 @Path("/soak")
 public class SoakResource {
+
+    static final RateLimit PROGRAMMATIC = RateLimit.of("programmatic", 100, Duration.ofSeconds(10));
+
+    @Inject
+    RateLimiter limiter;
+
+    /** Decided from code on a worker thread, which waits: decisions that queue for an event loop, in batches. */
+    @GET
+    @Path("/programmatic")
+    public Response programmatic(@HeaderParam("X-Tenant-Id") String tenant) {
+        return limiter.tryAcquireAndAwait(PROGRAMMATIC, tenant).allowed() ? Response.ok("ok").build()
+                : Response.status(429).build();
+    }
 
     @GET
     @Path("/fixed")
