@@ -67,7 +67,7 @@ PY
 }
 
 # library_function <entry> <library.lua>: the name the build gave an entry of the function library
-library_function() { grep -o "register_function('$1_[0-9a-f]*'" "$2" | cut -d"'" -f2; }
+library_function() { grep -o "function_name='$1_[0-9a-f]*'" "$2" | cut -d"'" -f2; }
 
 # script_usec_per_call: Redis CPU per script call since the last CONFIG RESETSTAT (FCALL, EVALSHA and EVAL together)
 script_usec_per_call() {

@@ -3,15 +3,19 @@
 -- (runtime/redis/DecisionBatches.java). Each call is decided exactly as
 -- lua/rate_limit.lua decides it alone, in the order sent; Redis runs the whole batch atomically.
 -- Runs after lua/rate_limit.lua, in the function library only (a batch is sent only to a Redis that
--- holds the library).
+-- holds the library), registered with the flag allow-cross-slot-keys: in a cluster, one batch holds the
+-- calls of every slot its master owns. Redis routes the call by its declared keys (the first call's,
+-- one slot) and refuses a command whose declared keys span slots, so each call's keys travel in ARGV;
+-- a call whose keys this node does not own (the application's map of the slots was stale) fails alone
+-- with "non local key", and the application sends it again by itself.
 --
--- KEYS      every call's keys, one call after the other
+-- KEYS      the first call's keys
 -- ARGV[1]   the number of calls n
--- then, for each call: its number of keys, its number of arguments, and its arguments (rate_limit's
---           ARGV: the clock, the limits, the optional shadow mask)
+-- then, for each call: its number of keys k, its number of arguments a, its k keys, and its a
+--           arguments (rate_limit's ARGV: the clock, the limits, the optional shadow mask and wait)
 --
 -- Returns { reply_1, ..., reply_n }: what rate_limit returns for each call, or an error reply for a call
--- that failed (a key of another type, say) without failing the others.
+-- that failed (a key of another type, a key of another node) without failing the others.
 -- Cost: one rate_limit call per call, and one TIME for the batch.
 
 -- The usual call (one limit, enforced, that may not wait) is decided straight from the batch's arguments;
@@ -22,10 +26,12 @@ local function rate_limit_batch(KEYS, ARGV)
   local calls = ARGV[1] + 0
   local replies = {}
   local now_us = nil
-  local key_at, arg_at = 1, 2
+  local at = 2
   for c = 1, calls do
-    local key_count, arg_count = ARGV[arg_at] + 0, ARGV[arg_at + 1] + 0
-    local call_clock = ARGV[arg_at + 2]
+    local key_count, arg_count = ARGV[at] + 0, ARGV[at + 1] + 0
+    local key_at = at + 2
+    local arg_at = key_at + key_count -- the call's clock
+    local call_clock = ARGV[arg_at]
     if call_clock == '' then
       -- one reading of Redis's clock for the whole batch, which runs at one instant anyway
       if now_us == nil then
@@ -36,20 +42,19 @@ local function rate_limit_batch(KEYS, ARGV)
     end
     local ok, reply
     if key_count == 1 and arg_count == ONE_LIMIT_ARGS then
-      ok, reply = pcall(decide_one, KEYS[key_at], ARGV, arg_at + 3, call_clock + 0)
+      ok, reply = pcall(decide_one, ARGV[key_at], ARGV, arg_at + 1, call_clock + 0)
     else
       local keys, args = {}, {}
       for i = 1, key_count do
-        keys[i] = KEYS[key_at + i - 1]
+        keys[i] = ARGV[key_at + i - 1]
       end
       for i = 1, arg_count do
-        args[i] = ARGV[arg_at + 1 + i]
+        args[i] = ARGV[arg_at + i - 1]
       end
       args[1] = call_clock
       ok, reply = pcall(rate_limit, keys, args)
     end
-    key_at = key_at + key_count
-    arg_at = arg_at + 2 + arg_count
+    at = arg_at + arg_count
     if ok then
       replies[c] = reply
     elseif type(reply) == 'table' and reply.err then

@@ -15,6 +15,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
@@ -24,19 +26,26 @@ import jakarta.inject.Inject;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 
+import io.quarkiverse.ratelimit.RateLimit;
+import io.quarkiverse.ratelimit.RateLimitDecision;
+import io.quarkiverse.ratelimit.RateLimiter;
 import io.quarkiverse.ratelimit.localredis.LocalRedisCluster;
 import io.quarkiverse.ratelimit.localredis.LocalRedisServer;
 import io.quarkiverse.ratelimit.runtime.key.TenantTags;
 import io.quarkiverse.ratelimit.runtime.redis.InvalidationChannel;
+import io.quarkiverse.ratelimit.runtime.redis.RedisTopology;
 import io.quarkiverse.ratelimit.runtime.status.LimiterStatus;
 import io.quarkus.test.common.TestResourceScope;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
+import io.smallrye.mutiny.Uni;
+import io.vertx.core.Vertx;
 
 /**
  * {@code quarkus.redis.client-type=cluster} on three masters with replicas: every decision touches one key, so it runs
- * on the master of its tenant's slot (never CROSSSLOT); every master holds the function library and decides with it,
+ * on the master of its tenant's slot (never CROSSSLOT), and the decisions of one master's slots travel together;
+ * every master holds the function library and decides with it,
  * and a master that lost it is given it again; and a coordinated failover keeps counting where it was.
  */
 @QuarkusTest
@@ -51,6 +60,15 @@ class RedisClusterTest {
 
     @Inject
     InvalidationChannel invalidations;
+
+    @Inject
+    RateLimiter rateLimiter;
+
+    @Inject
+    RedisTopology nodes;
+
+    @Inject
+    Vertx vertx;
 
     @TestHTTPResource("/exact/sliding")
     URI sliding;
@@ -137,7 +155,7 @@ class RedisClusterTest {
     }
 
     @Test
-    void decisionsOfManyTenantsAtOnceTravelInBatchesOfOneSlotEach() {
+    void decisionsOfManyTenantsAtOnceAreExactOnEveryMaster() {
         long degradedBefore = limiter.decisionsWithoutRedis();
         List<String> tenants = new ArrayList<>();
         List<HttpRequest> requests = new ArrayList<>();
@@ -159,6 +177,40 @@ class RedisClusterTest {
         for (String tenant : tenants) {
             assertThat(ConcurrentRequests.send(1, i -> sliding, tenant)).as(tenant).isEqualTo(Map.of(429, 1));
         }
+    }
+
+    @Test
+    void theDecisionsOfTenantsOfOneMasterTravelTogether() {
+        Map<LocalRedisServer, List<String>> tenantsByMaster = tenantsOnEachMaster(4);
+        List<String> tenants = tenantsByMaster.values().stream().flatMap(List::stream).toList();
+        RateLimit limit = RateLimit.of("cluster-batch", 15, Duration.ofHours(1));
+        Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> tenants.stream()
+                .noneMatch(tenant -> RedisTopology.UNKNOWN.equals(nodes.nodeOf("{" + TenantTags.forTenant(tenant) + "}"))));
+        long callsBefore = fcalls();
+
+        CompletableFuture<List<Map.Entry<String, RateLimitDecision>>> all = new CompletableFuture<>();
+        vertx.getOrCreateContext().runOnContext(ignored -> {
+            List<Uni<Map.Entry<String, RateLimitDecision>>> inFlight = new ArrayList<>();
+            for (int i = 0; i < 20; i++) {
+                for (String tenant : tenants) {
+                    inFlight.add(rateLimiter.tryAcquire(limit, tenant).map(decision -> Map.entry(tenant, decision)));
+                }
+            }
+            Uni.join().all(inFlight).andFailFast().subscribe().with(all::complete, all::completeExceptionally);
+        });
+        List<Map.Entry<String, RateLimitDecision>> decisions = all.orTimeout(30, TimeUnit.SECONDS).join();
+
+        assertThat(decisions).noneMatch(decision -> decision.getValue().degraded());
+        Map<String, Long> admitted = decisions.stream().filter(decision -> decision.getValue().allowed())
+                .collect(Collectors.groupingBy(Map.Entry::getKey, Collectors.counting()));
+        tenants.forEach(tenant -> assertThat(admitted).as(tenant).containsEntry(tenant, 15L));
+        // 240 decisions of 12 tenants (12 slots) on 3 masters: a few calls per master, not two per slot
+        assertThat(fcalls() - callsBefore).as("Redis calls for 240 decisions").isBetween(3L, 12L);
+    }
+
+    /** The FCALLs the masters have run. */
+    private long fcalls() {
+        return cluster.currentMasters().stream().mapToLong(RedisClusterTest::functionCalls).sum();
     }
 
     @Test

@@ -143,7 +143,7 @@ public interface RateLimitConfig {
      * decided exactly as alone, Redis running one command for many. There is no timer: a lone decision goes alone.
      * {@code 1} sends every decision alone. Decisions asked for off the event loop (blocking callers) queue for one
      * event loop and go together the same way. Batches need the function library (Redis 7); in a cluster a batch holds
-     * the decisions of one hash slot; durable decisions go alone.
+     * the decisions of one master; durable decisions go alone.
      */
     @WithDefault("64")
     int maxDecisionsPerCall();

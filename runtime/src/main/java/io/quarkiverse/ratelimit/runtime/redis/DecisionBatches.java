@@ -28,13 +28,15 @@ import io.vertx.redis.client.ResponseType;
  * sent at the end of its turn, alone, as before. Batches stay pipelined with everything else in flight. Decisions
  * asked for off the event loop (blocking callers on worker or application threads) queue for one event loop, which
  * sends what has queued each time it gets to it: while it is busy, more queue and go together, and a lone caller's
- * decision goes at once. In a cluster, a batch holds the decisions of one hash slot (one tenant's, or tenants whose
- * tags share a slot).
+ * decision goes at once. In a cluster, a batch holds the decisions of one master, by the slots' owners last heard
+ * ({@link RedisTopology}; of one hash slot until they are known): the batch function may touch keys of several slots
+ * of its node, and the call is routed by its first decision's keys.
  * <p>
  * A batch that fails fails each of its decisions, which their failure modes then decide, as a failed decision always
  * was; one that found the library missing (a restarted Redis) sends each decision again alone, on the path that
- * recovers. An error reply for one decision of a batch (a key of another type) fails that decision only. Vert.x
- * futures, not Mutiny: this runs for every decision.
+ * recovers. An error reply for one decision of a batch (a key of another type) fails that decision only; a decision
+ * whose keys the node does not own (the owners changed since last heard) is sent again alone, and the client follows
+ * the cluster's redirection. Vert.x futures, not Mutiny: this runs for every decision.
  */
 final class DecisionBatches {
 
@@ -49,7 +51,8 @@ final class DecisionBatches {
     private final String batchFunction;
     private final Alone alone;
     private final Function<Request, Future<Response>> transmit;
-    private final boolean cluster;
+    /** In a cluster, which master owns a key's slot; {@code null} outside a cluster. */
+    private final RedisTopology cluster;
     /** Decisions asked for off the event loop, until the event loop that sends them gets to them. */
     private final Queue<Pending> offLoop = new ConcurrentLinkedQueue<>();
     /** Whether that event loop has been asked to send what queued off it (set by the caller that asks). */
@@ -61,12 +64,13 @@ final class DecisionBatches {
      * @param maxDecisions the most decisions one batch carries
      * @param batchFunction the library's batch function
      * @param transmit sends a request on the decisions' connections
-     * @param cluster whether Redis is a cluster: a batch then holds decisions of one hash slot
+     * @param cluster in a cluster, the masters of the slots: a batch then holds the decisions of one master (of one
+     *        slot while the masters are not known); {@code null} outside a cluster
      * @param offLoopContext makes the event-loop context that sends the decisions asked for off the event loop (called
      *        once, when the first one is)
      */
     DecisionBatches(int maxDecisions, String batchFunction, Alone alone, Function<Request, Future<Response>> transmit,
-            boolean cluster, Supplier<Context> offLoopContext) {
+            RedisTopology cluster, Supplier<Context> offLoopContext) {
         this.offLoopContext = offLoopContext;
         this.maxDecisions = maxDecisions;
         this.batchFunction = batchFunction;
@@ -131,22 +135,32 @@ final class DecisionBatches {
     }
 
     private void sendBySlot(List<Pending> queued) {
-        if (!cluster || queued.size() == 1) {
-            sendInCalls(queued);
+        if (cluster == null || queued.size() == 1) {
+            sendInCalls(queued, true);
             return;
         }
-        // a cluster runs one command on one slot's master: the decisions of one slot go together (all keys of a
-        // decision share its hash tag), in the order they came
-        Map<Integer, List<Pending>> bySlot = new LinkedHashMap<>();
+        // a cluster runs one command on one master: the decisions of one master go together (all keys of a decision
+        // share its hash tag), in the order they came; of one slot while the masters are not known
+        Map<Object, List<Pending>> byNode = new LinkedHashMap<>();
         for (Pending pending : queued) {
-            bySlot.computeIfAbsent(HashSlot.of(pending.keys.get(0)), ignored -> new ArrayList<>()).add(pending);
+            String key = pending.keys.get(0);
+            String node = cluster.nodeOf(key);
+            Object group = RedisTopology.UNKNOWN.equals(node) ? (Object) HashSlot.of(key) : node;
+            byNode.computeIfAbsent(group, ignored -> new ArrayList<>()).add(pending);
         }
-        bySlot.values().forEach(this::sendInCalls);
+        // several masters work at once on their batches; one master alone gets its batch in two calls
+        boolean split = byNode.size() == 1;
+        for (List<Pending> batch : byNode.values()) {
+            sendInCalls(batch, split);
+        }
     }
 
-    private void sendInCalls(List<Pending> queued) {
-        // at least two calls, so that the client works on the first one's replies while Redis runs the second
-        int size = Math.min(maxDecisions, (queued.size() + 1) / 2);
+    /**
+     * @param split whether to send at least two calls, so that the client works on the first one's replies while Redis
+     *        runs the second
+     */
+    private void sendInCalls(List<Pending> queued, boolean split) {
+        int size = Math.min(maxDecisions, split ? (queued.size() + 1) / 2 : queued.size());
         for (int from = 0; from < queued.size(); from += size) {
             List<Pending> batch = queued.subList(from, Math.min(queued.size(), from + size));
             if (batch.size() == 1) {
@@ -173,7 +187,11 @@ final class DecisionBatches {
         Response replies = done.result();
         for (int i = 0; i < batch.size(); i++) {
             Response reply = replies.get(i);
-            if (reply != null && reply.type() == ResponseType.ERROR) {
+            if (reply != null && reply.type() == ResponseType.ERROR && isNotLocal(reply.toString())) {
+                // its master was not the one the batch went to (a resharding, a failover): alone, the client follows
+                Pending pending = batch.get(i);
+                alone.send(pending.script, pending.keys, pending.args).onComplete(pending.reply);
+            } else if (reply != null && reply.type() == ResponseType.ERROR) {
                 batch.get(i).reply.fail(reply instanceof Throwable failure ? failure
                         : new IllegalStateException(reply.toString()));
             } else {
@@ -182,26 +200,32 @@ final class DecisionBatches {
         }
     }
 
-    /** {@code FCALL} of the batch function: every decision's keys, then the count and each one's arguments. */
+    /**
+     * {@code FCALL} of the batch function: the first decision's keys declared (they route the call, and share one
+     * slot), then the count and each decision's keys and arguments.
+     */
     private Request request(List<Pending> batch) {
-        int keys = 0;
-        for (Pending pending : batch) {
-            keys += pending.keys.size();
-        }
-        Request request = Request.cmd(Command.FCALL).arg(batchFunction).arg(keys);
-        for (Pending pending : batch) {
-            for (String key : pending.keys) {
-                request.arg(key);
-            }
+        List<String> routing = batch.get(0).keys;
+        Request request = Request.cmd(Command.FCALL).arg(batchFunction).arg(routing.size());
+        for (String key : routing) {
+            request.arg(key);
         }
         request.arg(batch.size());
         for (Pending pending : batch) {
             request.arg(pending.keys.size()).arg(pending.args.size());
+            for (String key : pending.keys) {
+                request.arg(key);
+            }
             for (String arg : pending.args) {
                 request.arg(arg);
             }
         }
         return request;
+    }
+
+    /** Whether a decision's error says that its keys belong to another node. */
+    static boolean isNotLocal(String error) {
+        return error.contains("non local key");
     }
 
     /** The decisions asked for during the current turn of one event loop. */

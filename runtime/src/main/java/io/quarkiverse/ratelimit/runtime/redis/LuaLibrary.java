@@ -33,8 +33,14 @@ public final class LuaLibrary {
         StringBuilder source = new StringBuilder("#!lua name=").append(NAME).append(digest).append('\n')
                 .append(body).append('\n');
         for (String entry : ENTRIES) {
-            source.append("redis.register_function('").append(RateLimitScripts.entryName(entry)).append('_')
-                    .append(digest).append("', ").append(RateLimitScripts.entryName(entry)).append(")\n");
+            String function = RateLimitScripts.entryName(entry);
+            source.append("redis.register_function{function_name='").append(function).append('_').append(digest)
+                    .append("', callback=").append(function);
+            if (entry.equals(RateLimitScripts.DECIDE_BATCH)) {
+                // in a cluster a batch holds the calls of every slot of one master (lua/rate_limit_batch.lua)
+                source.append(", flags={'allow-cross-slot-keys'}");
+            }
+            source.append("}\n");
         }
         return new LuaLibrary(NAME + digest, digest, source.toString());
     }

@@ -53,7 +53,7 @@ public class ScriptRunner {
     private final DecisionBatches batches;
 
     ScriptRunner(RedisTransport transport, RateLimitConfig config, RateLimitMetrics metrics, Vertx vertx,
-            RedisClientOptions clientOptions) {
+            RedisClientOptions clientOptions, RedisTopology topology) {
         this.transport = transport;
         this.metrics = metrics;
         this.durable = config.durable().replicas() > 0;
@@ -63,7 +63,7 @@ public class ScriptRunner {
         this.batches = durable || config.maxDecisionsPerCall() <= 1 ? null
                 : new DecisionBatches(config.maxDecisionsPerCall(),
                         scripts.library().function(RateLimitScripts.DECIDE_BATCH), this::send, transport::send,
-                        transport.cluster(), () -> offLoopContext(vertx));
+                        transport.cluster() ? topology : null, () -> offLoopContext(vertx));
     }
 
     /**

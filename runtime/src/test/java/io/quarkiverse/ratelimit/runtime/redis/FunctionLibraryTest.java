@@ -102,9 +102,12 @@ class FunctionLibraryTest {
                     command.addAll(args);
                     aloneReplies.add(redis.command(command.toArray(String[]::new)));
 
-                    keys.forEach(key -> batchKeys.add("{batch}" + key));
+                    if (call == 0) {
+                        keys.forEach(key -> batchKeys.add("{batch}" + key)); // declared: they route the call
+                    }
                     batchArgs.add(Integer.toString(limits));
                     batchArgs.add(Integer.toString(args.size()));
+                    keys.forEach(key -> batchArgs.add("{batch}" + key));
                     batchArgs.addAll(args);
                 }
                 List<String> command = new ArrayList<>(List.of("FCALL", batch, Integer.toString(batchKeys.size())));
