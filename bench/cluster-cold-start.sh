@@ -11,34 +11,16 @@
 # Needs redis-server and redis-cli on PATH (or RATE_LIMIT_REDIS_SERVER), curl, python3. Not a test: it starts and
 # stops 6 Redis nodes and 2 JVMs per round (about 20 s each). The lock-up was seen with a build running alongside:
 # SKIP_BUILD=1 uses the last build, so that one can run while ./mvnw verify keeps the cores busy.
-set -euo pipefail
-cd "$(dirname "$0")/.."
+source "$(dirname "$0")/lib.sh"
 rounds=${1:-10}
 requests=${2:-600}
 parallel=${3:-64}
-redis_server=${RATE_LIMIT_REDIS_SERVER:-redis-server}
 
 if [ -z "${SKIP_BUILD:-}" ]; then # SKIP_BUILD=1: use the application built last time (say, while a build runs)
   ./mvnw -q -B install -DskipTests
   ./mvnw -q -B -f bench/external-app/pom.xml package
 fi
 
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1]); s.close()'; }
-# a node's port and its cluster bus port (10000 higher, so at most 55535) both free
-node_port() {
-  python3 -c '
-import random, socket
-while True:
-    port = random.randint(20000, 45000)
-    try:
-        for p in (port, port + 10000):
-            s = socket.socket(); s.bind(("127.0.0.1", p)); s.close()
-        print(port); break
-    except OSError:
-        pass'
-}
-work=$(mktemp -d)
-pids=()
 stop_all() { kill -9 "${pids[@]}" 2>/dev/null || true; wait 2>/dev/null || true; pids=(); }
 trap 'stop_all; rm -rf "$work"' EXIT
 

@@ -14,19 +14,6 @@ build_bench_app
 start_redis
 single_port=$redis_port
 
-# a node's port and its cluster bus port (10000 higher) both free
-node_port() {
-  python3 -c '
-import random, socket
-while True:
-    port = random.randint(20000, 45000)
-    try:
-        for p in (port, port + 10000):
-            s = socket.socket(); s.bind(("127.0.0.1", p)); s.close()
-        print(port); break
-    except OSError:
-        pass'
-}
 masters=()
 for i in 1 2 3; do
   port=$(node_port)

@@ -10,6 +10,20 @@ trap cleanup EXIT
 
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1]); s.close()'; }
 
+# node_port: a free port for a cluster node whose bus port (10000 higher) is free too
+node_port() {
+  python3 -c '
+import random, socket
+while True:
+    port = random.randint(20000, 45000)
+    try:
+        for p in (port, port + 10000):
+            s = socket.socket(); s.bind(("127.0.0.1", p)); s.close()
+        print(port); break
+    except OSError:
+        pass'
+}
+
 build_bench_app() {
   ./mvnw -q -B install -DskipTests
   ./mvnw -q -B -f bench/decisions-app/pom.xml package

@@ -42,6 +42,10 @@ class ProductionPackageIT {
         // Redis 7: one library with every module and entry
         assertThat(Files.readString(scripts.resolve("library.lua"))).startsWith("#!lua name=quarkus_rate_limit_")
                 .contains("['fixed_window'] = (function()", "['gcra'] = (function()")
-                .contains("redis.register_function('rate_limit_", "redis.register_function('concurrency_");
+                .contains("redis.register_function{function_name='rate_limit_",
+                        "redis.register_function{function_name='concurrency_")
+                // a batch may touch the slots of its whole master
+                .containsPattern("function_name='rate_limit_batch_[0-9a-f]+', callback=rate_limit_batch,"
+                        + " flags=\\{'allow-cross-slot-keys'}");
     }
 }
