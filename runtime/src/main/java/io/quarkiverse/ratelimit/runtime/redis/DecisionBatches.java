@@ -110,7 +110,7 @@ final class DecisionBatches {
             queued.add(pending);
         }
         if (!queued.isEmpty()) {
-            sendBySlot(queued);
+            sendByNode(queued);
         }
     }
 
@@ -131,10 +131,10 @@ final class DecisionBatches {
     private void sendTurn(Turn turn) {
         List<Pending> queued = turn.queued;
         turn.queued = new ArrayList<>();
-        sendBySlot(queued);
+        sendByNode(queued);
     }
 
-    private void sendBySlot(List<Pending> queued) {
+    private void sendByNode(List<Pending> queued) {
         if (cluster == null || queued.size() == 1) {
             sendInCalls(queued, true);
             return;
