@@ -31,22 +31,23 @@ for port in "${masters[@]}"; do
   until redis-cli -p "$port" cluster info | grep -q 'cluster_state:ok'; do sleep 0.1; done
 done
 
-# start_bench_app <hosts> [options...]: a benchmark application on a free port, echoed
+# start_bench_app <hosts> [options...]: a benchmark application on a free port, $bench_port
 start_bench_app() {
-  local hosts=$1 port; shift
-  port=$(free_port)
-  java -Xmx1g "$@" -Dquarkus.http.port="$port" -Dquarkus.redis.hosts="$hosts" \
-    -jar bench/decisions-app/target/quarkus-app/quarkus-run.jar > "$work/app-$port.log" 2>&1 &
+  local hosts=$1; shift
+  bench_port=$(free_port)
+  java -Xmx1g "$@" -Dquarkus.http.port="$bench_port" -Dquarkus.redis.hosts="$hosts" \
+    -jar bench/decisions-app/target/quarkus-app/quarkus-run.jar > "$work/app-$bench_port.log" 2>&1 &
   pids+=($!)
   for _ in $(seq 1 300); do
-    curl -s -o /dev/null "http://127.0.0.1:$port/http/plain" && { echo "$port"; return 0; }
+    curl -s -o /dev/null "http://127.0.0.1:$bench_port/http/plain" && return 0
     sleep 0.1
   done
-  echo "the benchmark application did not start:" >&2; cat "$work/app-$port.log" >&2; exit 1
+  echo "the benchmark application did not start:" >&2; cat "$work/app-$bench_port.log" >&2; exit 1
 }
-single_app=$(start_bench_app "redis://127.0.0.1:$single_port")
-cluster_app=$(start_bench_app "$(printf 'redis://127.0.0.1:%s,' "${masters[@]}" | sed 's/,$//')" \
-  -Dquarkus.redis.client-type=cluster)
+start_bench_app "redis://127.0.0.1:$single_port"
+single_app=$bench_port
+start_bench_app "$(printf 'redis://127.0.0.1:%s,' "${masters[@]}" | sed 's/,$//')" -Dquarkus.redis.client-type=cluster
+cluster_app=$bench_port
 
 # cpu_seconds <ports...>: the redis-server processes' CPU (user and system), summed
 cpu_seconds() {
