@@ -64,10 +64,8 @@ for rep in $(seq 1 "$repetitions"); do
     read -r topology client inflight keys <<< "$config"
     if [[ $topology == single ]]; then app=$single_app; ports=("$single_port"); else app=$cluster_app; ports=("${masters[@]}"); fi
     before=$(cpu_seconds "${ports[@]}")
-    line=$(curl -s "http://127.0.0.1:$app/bench/run?client=$client&inFlight=$inflight&keys=$keys&seconds=$seconds")
-    rate=$(sed -E 's/.*decisions\/s=([0-9]+).*/\1/' <<< "$line")
-    all=$(sed -E 's/.* all=([0-9]+).*/\1/' <<< "$line")
-    per_decision=$(python3 -c "print('%.1f' % (($(cpu_seconds "${ports[@]}") - $before) * 1e6 / $all))")
+    bench_run "$app" "$client" "$inflight" "$keys" "$seconds"
+    per_decision=$(cpu_per_decision "$before" "$(cpu_seconds "${ports[@]}")" "$all")
     echo "run $rep: $config: $line redis_usec_per_decision=$per_decision"
     rates["$config"]+="$rate "
     cpus["$config"]+="$per_decision "

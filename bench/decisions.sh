@@ -25,12 +25,10 @@ for rep in $(seq 1 "$repetitions"); do
     read -r client inflight keys <<< "$config"
     redis config resetstat > /dev/null
     cpu_before=$(redis_cpu_seconds)
-    line=$(curl -s "http://127.0.0.1:$app_port/bench/run?client=$client&inFlight=$inflight&keys=$keys&seconds=$seconds")
+    bench_run "$app_port" "$client" "$inflight" "$keys" "$seconds"
     cpu=$(script_usec_per_call)
-    rate=$(sed -E 's/.*decisions\/s=([0-9]+).*/\1/' <<< "$line")
     # Redis CPU per decision (the process's, warm-up included): one call may carry several decisions (batches)
-    all=$(sed -E 's/.* all=([0-9]+).*/\1/' <<< "$line")
-    per_decision=$(python3 -c "print('%.1f' % (($(redis_cpu_seconds) - $cpu_before) * 1e6 / $all))")
+    per_decision=$(cpu_per_decision "$cpu_before" "$(redis_cpu_seconds)" "$all")
     echo "run $rep: $client in-flight=$inflight keys=$keys: $line redis_usec_per_call=$cpu" \
       "redis_usec_per_decision=$per_decision"
     results["$config"]+="$rate "

@@ -70,6 +70,17 @@ start_instances() {
   done
 }
 
+# bench_run <app port> <client> <in flight> <keys> <seconds>: one run of the benchmark application's /bench/run;
+# sets line (its report), rate (decisions/s) and all (every decision, warm-up included)
+bench_run() {
+  line=$(curl -s "http://127.0.0.1:$1/bench/run?client=$2&inFlight=$3&keys=$4&seconds=$5")
+  rate=$(sed -E 's/.*decisions\/s=([0-9]+).*/\1/' <<< "$line")
+  all=$(sed -E 's/.* all=([0-9]+).*/\1/' <<< "$line")
+}
+
+# cpu_per_decision <CPU seconds before> <after> <decisions>: microseconds per decision, one decimal
+cpu_per_decision() { python3 -c "print('%.1f' % (($2 - $1) * 1e6 / $3))"; }
+
 # minimal_script <file>: the hand-written baseline's sliding-window-counter script, from the benchmark application
 minimal_script() {
   python3 - bench/decisions-app/src/main/java/org/acme/bench/MinimalSlidingWindow.java > "$1" <<'PY'
