@@ -38,7 +38,10 @@ public final class LimitDefinition {
     /** The calendar's boundaries, for a calendar window whose time zone is known; else {@code null}. */
     private final CalendarBoundaries calendarBoundaries;
     /** The limit, window (ms), cost and burst in decimal, made once: every decision sends them to Redis. */
-    private final String[] decimals;
+    private final String limitDecimal;
+    private final String windowMillisDecimal;
+    private final String costDecimal;
+    private final String burstDecimal;
 
     /**
      * A limit of {@code limit} units per {@code windowMillis} named {@code name}, built by name: the other values start
@@ -107,28 +110,30 @@ public final class LimitDefinition {
         this.burst = burst;
         this.scope = scope;
         this.window = Duration.ofMillis(windowMillis);
-        this.decimals = new String[] { Long.toString(limit), Long.toString(windowMillis), Long.toString(cost),
-                Long.toString(burst) };
+        this.limitDecimal = Long.toString(limit);
+        this.windowMillisDecimal = Long.toString(windowMillis);
+        this.costDecimal = Long.toString(cost);
+        this.burstDecimal = Long.toString(burst);
     }
 
     /** {@link #getLimit()} in decimal. */
     public String limitDecimal() {
-        return decimals[0];
+        return limitDecimal;
     }
 
     /** {@link #getWindowMillis()} in decimal. */
     public String windowMillisDecimal() {
-        return decimals[1];
+        return windowMillisDecimal;
     }
 
     /** {@link #getCost()} in decimal. */
     public String costDecimal() {
-        return decimals[2];
+        return costDecimal;
     }
 
     /** {@link #getBurst()} in decimal. */
     public String burstDecimal() {
-        return decimals[3];
+        return burstDecimal;
     }
 
     /** Whether this instance may repeat a refusal of Redis locally until its retry time. */

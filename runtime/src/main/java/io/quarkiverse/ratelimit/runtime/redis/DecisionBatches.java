@@ -8,7 +8,6 @@ import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Function;
-import java.util.function.Supplier;
 
 import io.vertx.core.AsyncResult;
 import io.vertx.core.Context;
@@ -51,32 +50,31 @@ final class DecisionBatches {
     private final String batchFunction;
     private final Alone alone;
     private final Function<Request, Future<Response>> transmit;
-    /** In a cluster, which master owns a key's slot; {@code null} outside a cluster. */
-    private final RedisTopology cluster;
+    /** Whether Redis is a cluster, and which master owns a key's slot. */
+    private final RedisTopology topology;
     /** Decisions asked for off the event loop, until the event loop that sends them gets to them. */
     private final Queue<Pending> offLoop = new ConcurrentLinkedQueue<>();
     /** Whether that event loop has been asked to send what queued off it (set by the caller that asks). */
     private final AtomicBoolean offLoopDrainAsked = new AtomicBoolean();
-    private final Supplier<Context> offLoopContext;
-    private volatile Context offLoopContextCreated;
+    /** The event loop that sends them. */
+    private final Context offLoopContext;
 
     /**
      * @param maxDecisions the most decisions one batch carries
      * @param batchFunction the library's batch function
      * @param transmit sends a request on the decisions' connections
-     * @param cluster in a cluster, the masters of the slots: a batch then holds the decisions of one master (of one
-     *        slot while the masters are not known); {@code null} outside a cluster
-     * @param offLoopContext makes the event-loop context that sends the decisions asked for off the event loop (called
-     *        once, when the first one is)
+     * @param topology in a cluster, a batch holds the decisions of one master (of one slot while the masters are not
+     *        known)
+     * @param offLoopContext the event-loop context that sends the decisions asked for off the event loop
      */
     DecisionBatches(int maxDecisions, String batchFunction, Alone alone, Function<Request, Future<Response>> transmit,
-            RedisTopology cluster, Supplier<Context> offLoopContext) {
+            RedisTopology topology, Context offLoopContext) {
         this.offLoopContext = offLoopContext;
         this.maxDecisions = maxDecisions;
         this.batchFunction = batchFunction;
         this.alone = alone;
         this.transmit = transmit;
-        this.cluster = cluster;
+        this.topology = topology;
     }
 
     /** The reply of one decision ({@code rate_limit.lua}'s), sent alone or in a batch. */
@@ -86,7 +84,7 @@ final class DecisionBatches {
         if (context == null || !Context.isOnEventLoopThread()) {
             offLoop.add(pending);
             if (offLoopDrainAsked.compareAndSet(false, true)) {
-                offLoopContext().runOnContext(ignored -> sendOffLoop());
+                offLoopContext.runOnContext(ignored -> sendOffLoop());
             }
             return pending.reply.future();
         }
@@ -114,20 +112,6 @@ final class DecisionBatches {
         }
     }
 
-    private Context offLoopContext() {
-        Context context = offLoopContextCreated;
-        if (context == null) {
-            synchronized (this) {
-                context = offLoopContextCreated;
-                if (context == null) {
-                    context = offLoopContext.get();
-                    offLoopContextCreated = context;
-                }
-            }
-        }
-        return context;
-    }
-
     private void sendTurn(Turn turn) {
         List<Pending> queued = turn.queued;
         turn.queued = new ArrayList<>();
@@ -135,7 +119,7 @@ final class DecisionBatches {
     }
 
     private void sendByNode(List<Pending> queued) {
-        if (cluster == null || queued.size() == 1) {
+        if (!topology.cluster() || queued.size() == 1) {
             sendInCalls(queued, true);
             return;
         }
@@ -144,7 +128,7 @@ final class DecisionBatches {
         Map<Object, List<Pending>> byNode = new LinkedHashMap<>();
         for (Pending pending : queued) {
             String key = pending.keys.get(0);
-            String node = cluster.nodeOf(key);
+            String node = topology.nodeOf(key);
             Object group = RedisTopology.UNKNOWN.equals(node) ? (Object) HashSlot.of(key) : node;
             byNode.computeIfAbsent(group, ignored -> new ArrayList<>()).add(pending);
         }
@@ -187,15 +171,18 @@ final class DecisionBatches {
         Response replies = done.result();
         for (int i = 0; i < batch.size(); i++) {
             Response reply = replies.get(i);
-            if (reply != null && reply.type() == ResponseType.ERROR && isNotLocal(reply.toString())) {
-                // its master was not the one the batch went to (a resharding, a failover): alone, the client follows
-                Pending pending = batch.get(i);
-                alone.send(pending.script, pending.keys, pending.args).onComplete(pending.reply);
-            } else if (reply != null && reply.type() == ResponseType.ERROR) {
-                batch.get(i).reply.fail(reply instanceof Throwable failure ? failure
-                        : new IllegalStateException(reply.toString()));
+            Pending pending = batch.get(i);
+            if (reply != null && reply.type() == ResponseType.ERROR) {
+                String error = reply.toString();
+                if (isNotLocal(error)) {
+                    // its master was not the one the batch went to (a resharding, a failover): alone, the client
+                    // follows the cluster's redirection
+                    alone.send(pending.script, pending.keys, pending.args).onComplete(pending.reply);
+                } else {
+                    pending.reply.fail(reply instanceof Throwable failure ? failure : new IllegalStateException(error));
+                }
             } else {
-                batch.get(i).reply.complete(reply);
+                pending.reply.complete(reply);
             }
         }
     }
