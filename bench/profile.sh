@@ -4,14 +4,16 @@
 # summarised as the top frames, the share of samples with the extension on the stack, and the extension's frames
 # nearest to the top.
 #
-#   bench/profile.sh [client=extension] [seconds=10]
+#   bench/profile.sh [client=extension] [seconds=10] [keys=100000]
 #     client: extension, extension-blocking, lettuce, quarkus-client, or http:<path> (http:/http/limited-uni, with wrk)
+#     keys: how many tenants the load spreads over (1: one hot key)
 #
 # Needs JDK 17 (jfr), redis-server and redis-cli, curl, python3 (and wrk for http:). Leaves the recording in
 # target/bench-profile.jfr.
 source "$(dirname "$0")/lib.sh"
 client=${1:-extension}
 seconds=${2:-10}
+keys=${3:-100000}
 recording=$PWD/target/bench-profile.jfr
 mkdir -p target
 build_bench_app
@@ -22,9 +24,9 @@ else
   start_app -Xmx1g -XX:StartFlightRecording=filename="$recording",settings=profile,method-profiling=max # 1 ms samples
 fi
 if [[ $client == http:* ]]; then
-  cat > "$work/tenants.lua" <<'LUA'
+  cat > "$work/tenants.lua" <<LUA
 request = function()
-  return wrk.format("GET", nil, { ["X-Tenant-Id"] = "t" .. math.random(1, 100000) })
+  return wrk.format("GET", nil, { ["X-Tenant-Id"] = "t" .. math.random(1, $keys) })
 end
 LUA
   url="http://127.0.0.1:$app_port${client#http:}"
@@ -33,7 +35,7 @@ LUA
   wrk -t2 -c64 -d"${seconds}s" -s "$work/tenants.lua" "$url" | grep -E "Requests/sec|Non-2xx"
   jcmd "$app_pid" JFR.dump name=measured filename="$recording" > /dev/null
 else
-  curl -s "http://127.0.0.1:$app_port/bench/run?client=$client&inFlight=64&keys=100000&seconds=$seconds&warmup=3"
+  curl -s "http://127.0.0.1:$app_port/bench/run?client=$client&inFlight=64&keys=$keys&seconds=$seconds&warmup=3"
   echo
   jcmd "$app_pid" JFR.dump filename="$recording" > /dev/null
 fi

@@ -12,11 +12,13 @@
 -- KEYS      the first call's keys
 -- ARGV[1]   the number of calls n
 -- then, for each call: its number of keys k, its number of arguments a, its k keys, and its a
---           arguments (rate_limit's ARGV: the clock, the limits, the optional shadow mask and wait)
+--           arguments (rate_limit's ARGV: the clock, the limits, the optional shadow mask and wait);
+--           or, for a call with the same keys and arguments as the call before it (a hot tenant's calls
+--           asked for together), the one argument 0: it is decided again, after the call before it
 --
 -- Returns { reply_1, ..., reply_n }: what rate_limit returns for each call, or an error reply for a call
 -- that failed (a key of another type, a key of another node) without failing the others.
--- Cost: one rate_limit call per call, and one TIME for the batch.
+-- Cost: one rate_limit call per call, and one TIME for the batch; a repeated call costs no arguments.
 
 -- The usual call (one limit, enforced, that may not wait) is decided straight from the batch's arguments;
 -- the others get KEYS and ARGV tables of their own, as rate_limit takes them.
@@ -27,10 +29,16 @@ local function rate_limit_batch(KEYS, ARGV)
   local replies = {}
   local now_us = nil
   local at = 2
+  local key_count, arg_count, key_at, arg_at
   for c = 1, calls do
-    local key_count, arg_count = ARGV[at] + 0, ARGV[at + 1] + 0
-    local key_at = at + 2
-    local arg_at = key_at + key_count -- the call's clock
+    if ARGV[at] == '0' then
+      at = at + 1 -- the call before it again: its keys and arguments are still where they were
+    else
+      key_count, arg_count = ARGV[at] + 0, ARGV[at + 1] + 0
+      key_at = at + 2
+      arg_at = key_at + key_count -- the call's clock
+      at = arg_at + arg_count
+    end
     local call_clock = ARGV[arg_at]
     if call_clock == '' then
       -- one reading of Redis's clock for the whole batch, which runs at one instant anyway
@@ -54,7 +62,6 @@ local function rate_limit_batch(KEYS, ARGV)
       args[1] = call_clock
       ok, reply = pcall(rate_limit, keys, args)
     end
-    at = arg_at + arg_count
     if ok then
       replies[c] = reply
     elseif type(reply) == 'table' and reply.err then

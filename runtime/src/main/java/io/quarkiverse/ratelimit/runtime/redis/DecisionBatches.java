@@ -189,7 +189,8 @@ final class DecisionBatches {
 
     /**
      * {@code FCALL} of the batch function: the first decision's keys declared (they route the call, and share one
-     * slot), then the count and each decision's keys and arguments.
+     * slot), then the count and each decision's keys and arguments, or {@link #REPEATED} for a decision with the same
+     * keys and arguments as the one before it.
      */
     private Request request(List<Pending> batch) {
         List<String> routing = batch.get(0).keys;
@@ -198,7 +199,14 @@ final class DecisionBatches {
             request.arg(key);
         }
         request.arg(batch.size());
+        Pending previous = null;
         for (Pending pending : batch) {
+            if (previous != null && pending.keys.equals(previous.keys) && pending.args.equals(previous.args)) {
+                // a hot tenant's calls: the same decision again, in one argument instead of its keys and limits
+                request.arg(REPEATED);
+                continue;
+            }
+            previous = pending;
             request.arg(pending.keys.size()).arg(pending.args.size());
             for (String key : pending.keys) {
                 request.arg(key);
@@ -209,6 +217,9 @@ final class DecisionBatches {
         }
         return request;
     }
+
+    /** In a batch, a decision with the same keys and arguments as the one before it ({@code lua/rate_limit_batch.lua}). */
+    private static final String REPEATED = "0";
 
     /** Whether a decision's error says that its keys belong to another node. */
     static boolean isNotLocal(String error) {

@@ -58,7 +58,8 @@ class FunctionLibraryTest {
 
     /**
      * The batch function decides each call exactly as the decision function alone: calls of one or two limits, shadow
-     * limits, calls that may wait, several calls on the same keys in one batch; same replies, same state.
+     * limits, calls that may wait, several calls on the same keys in one batch, a call repeated (sent as one argument); same
+     * replies, same state.
      */
     @Test
     void aBatchDecidesEveryCallAsTheFunctionAlone() {
@@ -75,7 +76,14 @@ class FunctionLibraryTest {
                 List<String> batchKeys = new ArrayList<>();
                 List<String> batchArgs = new ArrayList<>(List.of(Integer.toString(calls)));
                 List<Object> aloneReplies = new ArrayList<>();
+                List<String> previousCall = null;
                 for (int call = 0; call < calls; call++) {
+                    if (previousCall != null && random.nextInt(3) == 0) {
+                        // the call before it again (a hot tenant), sent as the one argument 0
+                        aloneReplies.add(redis.command(previousCall.toArray(String[]::new)));
+                        batchArgs.add("0");
+                        continue;
+                    }
                     boolean waits = random.nextInt(4) == 0;
                     Algorithm first = waits ? waitable[random.nextInt(2)]
                             : Algorithm.values()[random.nextInt(Algorithm.values().length)];
@@ -101,6 +109,7 @@ class FunctionLibraryTest {
                     keys.forEach(key -> command.add("{alone}" + key));
                     command.addAll(args);
                     aloneReplies.add(redis.command(command.toArray(String[]::new)));
+                    previousCall = command;
 
                     if (call == 0) {
                         keys.forEach(key -> batchKeys.add("{batch}" + key)); // declared: they route the call
