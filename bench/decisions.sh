@@ -16,7 +16,7 @@ build_bench_app
 start_redis
 start_app -Xmx1g
 
-declare -A results redis_cpu
+declare -A results redis_cpu app_cpu
 configs=("extension 64 100000" "lettuce 64 100000" "quarkus-client 64 100000" "extension 64 1" "lettuce 64 1"
   "extension 16 100000" "lettuce 16 100000" "quarkus-client 16 100000" "extension-blocking 64 100000"
   "quarkus-client-blocking 64 100000" "bucket4j 64 100000" "redisson 64 100000" "bucket4j 64 1" "redisson 64 1")
@@ -25,14 +25,19 @@ for rep in $(seq 1 "$repetitions"); do
     read -r client inflight keys <<< "$config"
     redis config resetstat > /dev/null
     cpu_before=$(redis_cpu_seconds)
+    app_before=$(process_cpu_seconds "$app_pid")
     bench_run "$app_port" "$client" "$inflight" "$keys" "$seconds"
+    # the application's CPU per decision, its load generator's included (the same for every client): steadier than a
+    # rate on a busy machine
+    app_per_decision=$(cpu_per_decision "$app_before" "$(process_cpu_seconds "$app_pid")" "$all")
     cpu=$(script_usec_per_call)
     # Redis CPU per decision (the process's, warm-up included): one call may carry several decisions (batches)
     per_decision=$(cpu_per_decision "$cpu_before" "$(redis_cpu_seconds)" "$all")
     echo "run $rep: $client in-flight=$inflight keys=$keys: $line redis_usec_per_call=$cpu" \
-      "redis_usec_per_decision=$per_decision"
+      "redis_usec_per_decision=$per_decision app_usec_per_decision=$app_per_decision"
     results["$config"]+="$rate "
     redis_cpu["$config"]+="$per_decision "
+    app_cpu["$config"]+="$app_per_decision "
   done
 done
 
@@ -41,10 +46,13 @@ echo
 echo "medians of $repetitions runs of ${seconds}s (decisions/s) and ratio to the baseline:"
 for pair in "64 100000" "64 1" "16 100000"; do
   ext=$(med "extension $pair"); base=$(med "lettuce $pair")
-  printf '  in-flight=%s keys=%s: extension %s, lettuce %s, ratio %.2f; Redis CPU per decision %s / %s us\n' \
+  printf '  in-flight=%s keys=%s: extension %s, lettuce %s, ratio %.2f; Redis CPU per decision %s / %s us;' \
     ${pair% *} ${pair#* } "$ext" "$base" "$(python3 -c "print($ext / $base)")" \
     "$(tr ' ' '\n' <<< "${redis_cpu["extension $pair"]}" | grep . | median)" \
     "$(tr ' ' '\n' <<< "${redis_cpu["lettuce $pair"]}" | grep . | median)"
+  printf ' application CPU per decision %s / %s us\n' \
+    "$(tr ' ' '\n' <<< "${app_cpu["extension $pair"]}" | grep . | median)" \
+    "$(tr ' ' '\n' <<< "${app_cpu["lettuce $pair"]}" | grep . | median)"
 done
 # the transport's ceiling: the baseline's script through Quarkus's Redis client, pipelined, no rate limiter code
 for pair in "64 100000" "16 100000"; do

@@ -112,4 +112,9 @@ redis_cpu_seconds() {
   redis info cpu | tr -d '\r' | awk -F: '/^used_cpu_(user|sys):/ {sum += $2} END {printf "%.6f\n", sum}'
 }
 
+# process_cpu_seconds <pid>: the CPU a process has used (user and system), in seconds
+process_cpu_seconds() {
+  awk -v tick="$(getconf CLK_TCK)" '{printf "%.6f\n", ($14 + $15) / tick}' "/proc/$1/stat"
+}
+
 median() { sort -n | awk '{a[NR]=$1} END {print (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2}'; }

@@ -13,12 +13,15 @@
 -- ARGV[1]   the number of calls n
 -- then, for each call: its number of keys k, its number of arguments a, its k keys, and its a
 --           arguments (rate_limit's ARGV: the clock, the limits, the optional shadow mask and wait);
---           or, for a call with the same keys and arguments as the call before it (a hot tenant's calls
---           asked for together), the one argument 0: it is decided again, after the call before it
+--           or, shorter, for the usual batch of one endpoint's calls:
+--           0         the call before it again, the same keys and arguments (a hot tenant's calls)
+--           =, key    one key, with the arguments of the last call that was sent whole (which had one
+--                     key): another tenant's call of the same limits
 --
 -- Returns { reply_1, ..., reply_n }: what rate_limit returns for each call, or an error reply for a call
 -- that failed (a key of another type, a key of another node) without failing the others.
--- Cost: one rate_limit call per call, and one TIME for the batch; a repeated call costs no arguments.
+-- Cost: one rate_limit call per call, and one TIME for the batch; a call sent short costs Redis fewer
+-- arguments to read.
 
 -- The usual call (one limit, enforced, that may not wait) is decided straight from the batch's arguments;
 -- the others get KEYS and ARGV tables of their own, as rate_limit takes them.
@@ -29,15 +32,21 @@ local function rate_limit_batch(KEYS, ARGV)
   local replies = {}
   local now_us = nil
   local at = 2
-  local key_count, arg_count, key_at, arg_at
+  -- the call being decided: its keys at key_at (its one key in key when it has one), its arguments at arg_at
+  local key_count, arg_count, key_at, arg_at, key
   for c = 1, calls do
-    if ARGV[at] == '0' then
+    local head = ARGV[at]
+    if head == '0' then
       at = at + 1 -- the call before it again: its keys and arguments are still where they were
+    elseif head == '=' then
+      key = ARGV[at + 1] -- the arguments of the last call sent whole, another key
+      at = at + 2
     else
-      key_count, arg_count = ARGV[at] + 0, ARGV[at + 1] + 0
+      key_count, arg_count = head + 0, ARGV[at + 1] + 0
       key_at = at + 2
       arg_at = key_at + key_count -- the call's clock
       at = arg_at + arg_count
+      key = ARGV[key_at]
     end
     local call_clock = ARGV[arg_at]
     if call_clock == '' then
@@ -50,10 +59,10 @@ local function rate_limit_batch(KEYS, ARGV)
     end
     local ok, reply
     if key_count == 1 and arg_count == ONE_LIMIT_ARGS then
-      ok, reply = pcall(decide_one, ARGV[key_at], ARGV, arg_at + 1, call_clock + 0)
+      ok, reply = pcall(decide_one, key, ARGV, arg_at + 1, call_clock + 0)
     else
-      local keys, args = {}, {}
-      for i = 1, key_count do
+      local keys, args = { key }, {}
+      for i = 2, key_count do
         keys[i] = ARGV[key_at + i - 1]
       end
       for i = 1, arg_count do

@@ -189,8 +189,8 @@ final class DecisionBatches {
 
     /**
      * {@code FCALL} of the batch function: the first decision's keys declared (they route the call, and share one
-     * slot), then the count and each decision's keys and arguments, or {@link #REPEATED} for a decision with the same
-     * keys and arguments as the one before it.
+     * slot), then the count and each decision: whole (its keys and arguments), or short when it repeats the one before
+     * it ({@link #REPEATED}) or has one key and the arguments of the last decision sent whole ({@link #SAME_LIMITS}).
      */
     private Request request(List<Pending> batch) {
         List<String> routing = batch.get(0).keys;
@@ -199,16 +199,25 @@ final class DecisionBatches {
             request.arg(key);
         }
         request.arg(batch.size());
-        Pending previous = null;
+        Pending whole = null; // the last decision sent whole: its arguments are the reference
+        List<String> previousKeys = null;
         for (Pending pending : batch) {
-            if (previous != null && pending.keys.equals(previous.keys) && pending.args.equals(previous.args)) {
-                // a hot tenant's calls: the same decision again, in one argument instead of its keys and limits
-                request.arg(REPEATED);
-                continue;
+            List<String> keys = pending.keys;
+            if (whole != null && pending.args.equals(whole.args)) {
+                if (keys.equals(previousKeys)) {
+                    request.arg(REPEATED); // a hot tenant's calls
+                    continue;
+                }
+                if (keys.size() == 1 && whole.keys.size() == 1) {
+                    request.arg(SAME_LIMITS).arg(keys.get(0)); // another tenant's call of the same endpoint
+                    previousKeys = keys;
+                    continue;
+                }
             }
-            previous = pending;
-            request.arg(pending.keys.size()).arg(pending.args.size());
-            for (String key : pending.keys) {
+            whole = pending;
+            previousKeys = keys;
+            request.arg(keys.size()).arg(pending.args.size());
+            for (String key : keys) {
                 request.arg(key);
             }
             for (String arg : pending.args) {
@@ -220,6 +229,8 @@ final class DecisionBatches {
 
     /** In a batch, a decision with the same keys and arguments as the one before it ({@code lua/rate_limit_batch.lua}). */
     private static final String REPEATED = "0";
+    /** In a batch, followed by a key: a decision with the arguments of the last one sent whole. */
+    private static final String SAME_LIMITS = "=";
 
     /** Whether a decision's error says that its keys belong to another node. */
     static boolean isNotLocal(String error) {

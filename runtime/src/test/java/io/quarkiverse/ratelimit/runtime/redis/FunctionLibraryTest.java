@@ -58,8 +58,8 @@ class FunctionLibraryTest {
 
     /**
      * The batch function decides each call exactly as the decision function alone: calls of one or two limits, shadow
-     * limits, calls that may wait, several calls on the same keys in one batch, a call repeated (sent as one argument); same
-     * replies, same state.
+     * limits, calls that may wait, several calls on the same keys in one batch, calls sent short (a call repeated, another
+     * key with the same limits); same replies, same state.
      */
     @Test
     void aBatchDecidesEveryCallAsTheFunctionAlone() {
@@ -77,11 +77,24 @@ class FunctionLibraryTest {
                 List<String> batchArgs = new ArrayList<>(List.of(Integer.toString(calls)));
                 List<Object> aloneReplies = new ArrayList<>();
                 List<String> previousCall = null;
+                List<String> wholeArgs = null; // the arguments of the last call sent whole, when it had one key
+                Algorithm wholeAlgorithm = null;
                 for (int call = 0; call < calls; call++) {
                     if (previousCall != null && random.nextInt(3) == 0) {
                         // the call before it again (a hot tenant), sent as the one argument 0
                         aloneReplies.add(redis.command(previousCall.toArray(String[]::new)));
                         batchArgs.add("0");
+                        continue;
+                    }
+                    if (wholeArgs != null && random.nextInt(3) == 0) {
+                        // another tenant's call of the same limits, sent as = and its key
+                        String key = ":t" + random.nextInt(3) + ":" + wholeAlgorithm;
+                        List<String> command = new ArrayList<>(List.of("FCALL", alone, "1", "{alone}" + key));
+                        command.addAll(wholeArgs);
+                        aloneReplies.add(redis.command(command.toArray(String[]::new)));
+                        previousCall = command;
+                        batchArgs.add("=");
+                        batchArgs.add("{batch}" + key);
                         continue;
                     }
                     boolean waits = random.nextInt(4) == 0;
@@ -110,6 +123,8 @@ class FunctionLibraryTest {
                     command.addAll(args);
                     aloneReplies.add(redis.command(command.toArray(String[]::new)));
                     previousCall = command;
+                    wholeArgs = limits == 1 ? args : null;
+                    wholeAlgorithm = first;
 
                     if (call == 0) {
                         keys.forEach(key -> batchKeys.add("{batch}" + key)); // declared: they route the call
