@@ -117,7 +117,6 @@ public class GuardedRedis {
                 if (!decision.settle()) {
                     return; // given up already: the failure mode decided
                 }
-                pending.done(decision);
                 metrics.redisCall(operation, result.succeeded() ? RedisOutcome.SUCCESS : RedisOutcome.of(result.cause()),
                         System.nanoTime() - decision.startNanos);
                 if (result.succeeded()) {

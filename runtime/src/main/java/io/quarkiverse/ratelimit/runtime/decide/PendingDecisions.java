@@ -1,7 +1,8 @@
 package io.quarkiverse.ratelimit.runtime.decide;
 
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
+import java.util.Iterator;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.BiConsumer;
@@ -15,6 +16,9 @@ import java.util.function.LongSupplier;
  * {@link #sweep()} checks every pending decision, instead of a timer armed per decision; so no call waits more than
  * {@code decision-timeout} plus one sweep interval after Redis falls silent, whatever else was in flight. A sweep that
  * gives up on a silent Redis also calls {@code onSilence} once: the connections may be what hangs, not Redis.
+ * <p>
+ * A decision joins a queue when sent, and a reply only marks it settled: the sweep drops what was settled since it last
+ * ran. One append a decision, no hashing and no removal on the path every decision takes.
  */
 final class PendingDecisions {
 
@@ -35,7 +39,8 @@ final class PendingDecisions {
         }
     }
 
-    private final Set<Pending> pending = ConcurrentHashMap.newKeySet();
+    /** In sending order; settled ones stay until the next sweep. */
+    private final Queue<Pending> pending = new ConcurrentLinkedQueue<>();
     private final long timeoutNanos;
     private final long busyTimeoutNanos;
     private final LongSupplier nanoTime;
@@ -70,28 +75,29 @@ final class PendingDecisions {
         return decision;
     }
 
-    /** The decision is settled (answered or given up): it no longer waits. */
-    void done(Pending decision) {
-        pending.remove(decision);
-    }
-
-    /** Gives up on the decisions that have waited too long. */
+    /** Gives up on the decisions that have waited too long, and drops the settled ones. */
     void sweep() {
-        if (pending.isEmpty()) {
-            return;
+        long oldestStart = Long.MAX_VALUE;
+        for (Iterator<Pending> decisions = pending.iterator(); decisions.hasNext();) {
+            Pending decision = decisions.next();
+            if (decision.get()) {
+                decisions.remove();
+            } else {
+                oldestStart = Math.min(oldestStart, decision.startNanos);
+            }
+        }
+        if (oldestStart == Long.MAX_VALUE) {
+            return; // nothing waits
         }
         long now = nanoTime.getAsLong();
-        long oldestStart = Long.MAX_VALUE;
-        for (Pending decision : pending) {
-            oldestStart = Math.min(oldestStart, decision.startNanos);
-        }
         boolean silent = now - Math.max(lastReplyNanos.getAsLong(), oldestStart) >= timeoutNanos;
         boolean gaveUpOnSilence = false;
-        for (Pending decision : pending) {
+        for (Iterator<Pending> decisions = pending.iterator(); decisions.hasNext();) {
+            Pending decision = decisions.next();
             if ((silent || now - decision.startNanos >= busyTimeoutNanos) && decision.settle()) {
-                pending.remove(decision);
+                decisions.remove();
                 gaveUpOnSilence |= silent;
-                decision.giveUp.accept(decision, new TimeoutException(silent
+                decision.giveUp.accept(decision, new GivenUp(silent
                         ? "Redis answered nothing for " + millis(timeoutNanos) + " ms"
                         : "Redis did not decide within " + millis(busyTimeoutNanos) + " ms while busy"));
             }
@@ -101,8 +107,31 @@ final class PendingDecisions {
         }
     }
 
+    /** How many decisions wait for Redis (not settled). */
     int size() {
-        return pending.size();
+        int waiting = 0;
+        for (Pending decision : pending) {
+            if (!decision.get()) {
+                waiting++;
+            }
+        }
+        return waiting;
+    }
+
+    /**
+     * Why a decision was given up. Without a stack trace: it would be the sweep's, the same for every decision and of
+     * no use, and a sweep may give up hundreds at once, each of whose calls is waiting for its answer meanwhile.
+     */
+    static final class GivenUp extends TimeoutException {
+
+        GivenUp(String message) {
+            super(message);
+        }
+
+        @Override
+        public synchronized Throwable fillInStackTrace() {
+            return this;
+        }
     }
 
     private static long millis(long nanos) {

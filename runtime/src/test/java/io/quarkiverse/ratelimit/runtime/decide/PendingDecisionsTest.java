@@ -92,7 +92,6 @@ class PendingDecisionsTest {
     void anAnsweredCallIsNeverGivenUp() {
         Pending call = start();
         assertThat(call.settle()).isTrue();
-        pending.done(call);
         advance(5000);
         pending.sweep();
 
