@@ -72,12 +72,11 @@ for rep in $(seq 1 "$repetitions"); do
   done
 done
 
-med() { tr ' ' '\n' <<< "$1" | grep . | median; }
 echo
 echo "medians of $repetitions runs of ${seconds}s: decisions/s, Redis CPU per decision (all masters), cluster / single:"
 for load in "extension 64 100000" "extension 64 1" "extension-blocking 64 100000"; do
-  single=$(med "${rates["single $load"]}"); cluster=$(med "${rates["cluster $load"]}")
+  single=$(median_of "${rates["single $load"]}"); cluster=$(median_of "${rates["cluster $load"]}")
   printf '  %-34s single %7s (%s us)  cluster %7s (%s us)  ratio %.2f\n' "$load" "$single" \
-    "$(med "${cpus["single $load"]}")" "$cluster" "$(med "${cpus["cluster $load"]}")" \
+    "$(median_of "${cpus["single $load"]}")" "$cluster" "$(median_of "${cpus["cluster $load"]}")" \
     "$(python3 -c "print($cluster / $single)")"
 done

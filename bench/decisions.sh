@@ -41,18 +41,18 @@ for rep in $(seq 1 "$repetitions"); do
   done
 done
 
-med() { tr ' ' '\n' <<< "${results[$1]}" | grep . | median; }
+med() { median_of "${results[$1]}"; }
 echo
 echo "medians of $repetitions runs of ${seconds}s (decisions/s) and ratio to the baseline:"
 for pair in "64 100000" "64 1" "16 100000"; do
   ext=$(med "extension $pair"); base=$(med "lettuce $pair")
   printf '  in-flight=%s keys=%s: extension %s, lettuce %s, ratio %.2f; Redis CPU per decision %s / %s us;' \
     ${pair% *} ${pair#* } "$ext" "$base" "$(python3 -c "print($ext / $base)")" \
-    "$(tr ' ' '\n' <<< "${redis_cpu["extension $pair"]}" | grep . | median)" \
-    "$(tr ' ' '\n' <<< "${redis_cpu["lettuce $pair"]}" | grep . | median)"
+    "$(median_of "${redis_cpu["extension $pair"]}")" \
+    "$(median_of "${redis_cpu["lettuce $pair"]}")"
   printf ' application CPU per decision %s / %s us\n' \
-    "$(tr ' ' '\n' <<< "${app_cpu["extension $pair"]}" | grep . | median)" \
-    "$(tr ' ' '\n' <<< "${app_cpu["lettuce $pair"]}" | grep . | median)"
+    "$(median_of "${app_cpu["extension $pair"]}")" \
+    "$(median_of "${app_cpu["lettuce $pair"]}")"
 done
 # the transport's ceiling: the baseline's script through Quarkus's Redis client, pipelined, no rate limiter code
 for pair in "64 100000" "16 100000"; do
@@ -71,6 +71,6 @@ for pair in "64 100000" "64 1"; do
     rate=$(med "$peer $pair")
     printf '  %s in-flight=%s keys=%s: %s, ratio to lettuce %.2f; extension to it %.2f; Redis CPU per decision %s us\n' \
       "$peer" ${pair% *} ${pair#* } "$rate" "$(python3 -c "print($rate / $base)")" "$(python3 -c "print($ext / $rate)")" \
-      "$(tr ' ' '\n' <<< "${redis_cpu["$peer $pair"]}" | grep . | median)"
+      "$(median_of "${redis_cpu["$peer $pair"]}")"
   done
 done

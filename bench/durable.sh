@@ -40,7 +40,7 @@ for rep in $(seq 1 "$repetitions"); do
   done
 done
 
-med() { tr ' ' '\n' <<< "${results[$1]}" | grep . | median; }
+med() { median_of "${results[$1]}"; }
 echo
 echo "medians of $repetitions runs of ${seconds}s (decisions/s), durable to plain:"
 for inflight in 64 1; do

@@ -118,3 +118,6 @@ process_cpu_seconds() {
 }
 
 median() { sort -n | awk '{a[NR]=$1} END {print (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2}'; }
+
+# median_of "<values separated by spaces>": their median (the runs a script collected for one configuration)
+median_of() { tr ' ' '\n' <<< "$1" | grep . | median; }

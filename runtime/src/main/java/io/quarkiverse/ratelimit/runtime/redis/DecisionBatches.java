@@ -208,7 +208,7 @@ final class DecisionBatches {
                     request.arg(REPEATED); // a hot tenant's calls
                     continue;
                 }
-                if (keys.size() == 1 && whole.keys.size() == 1) {
+                if (keys.size() == 1) { // so had the whole one: the same arguments, so as many limits and keys
                     request.arg(SAME_LIMITS).arg(keys.get(0)); // another tenant's call of the same endpoint
                     previousKeys = keys;
                     continue;
