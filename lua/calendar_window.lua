@@ -48,7 +48,7 @@ end
 
 -- the units used in the period starting at start_ms
 local function used_in(key, start_ms)
-  local state = redis.call('GET', key)
+  local state = read_state(key)
   if not state then
     return 0
   end
@@ -91,7 +91,7 @@ local function check(key, now_us, limit, window, cost)
 end
 
 local function commit(key, state, ttl_ms)
-  redis.call('SET', key, state, 'PX', string.format('%d', ttl_ms))
+  write_state(key, state, ttl_ms)
 end
 
 local function refund(key, now_us, limit, window, cost)

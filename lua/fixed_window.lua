@@ -17,7 +17,7 @@ local function check(key, now_us, limit, window_us, cost)
   local elapsed_us = math.fmod(now_us, window_us)
   local window = (now_us - elapsed_us) / window_us
   local reset_ms = math.ceil((window_us - elapsed_us) / 1000)
-  local stored = redis.call('GET', key)
+  local stored = read_state(key)
   local used, ttl_ms = 0, reset_ms
   if stored then
     stored = stored + 0
@@ -39,11 +39,7 @@ end
 -- Numbers are sent as string.format('%d', n): Redis would print a number argument with '%.17g', which
 -- costs it more than the rest of the decision (every number here is a whole one below 2^53).
 local function commit(key, stored, ttl_ms)
-  if ttl_ms then
-    redis.call('SET', key, string.format('%d', stored), 'PX', string.format('%d', ttl_ms))
-  else
-    redis.call('SET', key, string.format('%d', stored), 'KEEPTTL')
-  end
+  write_state(key, string.format('%d', stored), ttl_ms)
 end
 
 local function refund(key, now_us, limit, window_us, cost)

@@ -29,7 +29,7 @@
 
 -- TAT - now, times limit (0 when the TAT has passed or the key is absent)
 local function ahead_of(key, now_us, limit)
-  local state = redis.call('GET', key)
+  local state = read_state(key)
   if not state then
     return 0
   end
@@ -80,7 +80,7 @@ local function check(key, now_us, limit, window_us, cost, burst)
 end
 
 local function commit(key, state, reset_ms)
-  redis.call('SET', key, state, 'PX', string.format('%d', reset_ms))
+  write_state(key, state, reset_ms)
 end
 
 local function refund(key, now_us, limit, window_us, cost, burst)

@@ -23,6 +23,9 @@
 --   limit_args_at(ARGV, a)  the same of the limit whose arguments start at ARGV[a]
 --   shadowed(KEYS, ARGV, i) whether limit i is in shadow mode
 --   announce(KEYS, channel) publishes KEYS on the invalidation channel (nothing when channel is nil or '')
+--   read_state(key), write_state(key, state, ttl_ms)
+--                           the counting modules' one value of a key (GET), and its write (SET, with a TTL in
+--                           ms, or false to keep the key's); hold(key) lets a batch keep a key's writes in Lua
 --   max_wait_ms(KEYS, ARGV) how long the call may wait for a later slot, in ms; 0 when it may not
 --
 -- Every algorithm module (lua/<algorithm>.lua) returns { check = ..., commit = ..., refund = ... }:
@@ -107,4 +110,44 @@ end
 
 local function limit_args(ARGV, i)
   return limit_args_at(ARGV, 2 + ARGS_PER_LIMIT * (i - 1))
+end
+
+-- A batch decides a hot tenant's calls one after another on one key (lua/rate_limit_batch.lua): it holds
+-- that key while they run, and their writes stay here, each read by the next call, until the last one is
+-- written, once. What a call reads is exactly what the calls before it wrote; Redis runs the batch
+-- atomically, so no one else can tell. Outside a batch nothing is held, and every write is made at once.
+local held_key = nil      -- the key whose writes are kept here, or nil
+local held_state = nil    -- its value not written yet, or nil while nothing is kept
+local held_ttl_ms = false -- the TTL a kept write set (a window's first write), or false: the key's own
+
+local function read_state(key)
+  if held_state ~= nil and key == held_key then
+    return held_state
+  end
+  return redis.call('GET', key)
+end
+
+local function write_state(key, state, ttl_ms)
+  if key == held_key then
+    held_state = state
+    if ttl_ms then
+      held_ttl_ms = ttl_ms
+    end
+  elseif ttl_ms then
+    redis.call('SET', key, state, 'PX', string.format('%d', ttl_ms))
+  else
+    redis.call('SET', key, state, 'KEEPTTL')
+  end
+end
+
+-- Keeps the writes of `key` from now on (nil: of no key), after writing what was kept of another one.
+local function hold(key)
+  if key == held_key then
+    return
+  end
+  local kept_key, kept_state, kept_ttl_ms = held_key, held_state, held_ttl_ms
+  held_key, held_state, held_ttl_ms = key, nil, false
+  if kept_state ~= nil then
+    write_state(kept_key, kept_state, kept_ttl_ms)
+  end
 end

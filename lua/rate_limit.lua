@@ -77,24 +77,23 @@ local function reservation(KEYS, ARGV, now_us, refused)
 end
 
 -- One limit decided at now_us, and recorded when it admits, without the bookkeeping several limits need: the
--- usual call. `arg` is where the limit's arguments start in ARGV (a batch holds several calls'). Its replies;
--- a refused call that may wait is left to reservation().
-local function decide_one(key, ARGV, arg, now_us)
-  local name, limit, window_us, cost, burst = limit_args_at(ARGV, arg)
+-- usual call (the limit as limit_args returns it). Its replies, four values; a refused call that may wait is
+-- left to reservation().
+local function decide_limit(key, now_us, name, limit, window_us, cost, burst)
   local algorithm = ALGORITHMS[name]
   local allowed, remaining, reset_ms, retry_ms, s1, s2, s3, s4 =
     algorithm.check(key, now_us, limit, window_us, cost, burst)
   if allowed == 1 then
     algorithm.commit(key, s1, s2, s3, s4)
   end
-  return { allowed, remaining, reset_ms, retry_ms }
+  return allowed, remaining, reset_ms, retry_ms
 end
 
 local function rate_limit(KEYS, ARGV)
   local now_us = clock(ARGV)
 
   if #KEYS == 1 then
-    local replies = decide_one(KEYS[1], ARGV, 2, now_us)
+    local replies = { decide_limit(KEYS[1], now_us, limit_args(ARGV, 1)) }
     if replies[1] == 1 then
       return replies
     end

@@ -18,23 +18,28 @@
 --           =, key    one key, with the arguments of the last call that was sent whole (which had one
 --                     key): another tenant's call of the same limits
 --
--- Returns { reply_1, ..., reply_n }: what rate_limit returns for each call, or an error reply for a call
--- that failed (a key of another type, a key of another node) without failing the others.
--- Cost: one rate_limit call per call, and one TIME for the batch; a call sent short costs Redis fewer
--- arguments to read.
+-- Returns one flat array, each call's reply after the one before it: what rate_limit returns for the
+-- call (four integers per limit, its k limits), or one error reply for a call that failed (a key of
+-- another type, a key of another node) without failing the others. Flat, because Redis converts every
+-- table of a reply with probes for the fields of its special replies.
+-- Cost: one rate_limit call per call, one TIME for the batch, and the usual call (one limit, enforced,
+-- that may not wait) decided from limit arguments read once for all the calls sent short after it. A
+-- run of calls on one key (0) reads the key once and writes it once: lua/prelude.lua holds its writes.
 
--- The usual call (one limit, enforced, that may not wait) is decided straight from the batch's arguments;
--- the others get KEYS and ARGV tables of their own, as rate_limit takes them.
-local ONE_LIMIT_ARGS = 1 + ARGS_PER_LIMIT -- the clock and one limit: no shadow mask, no wait
+-- the clock and one limit: no shadow mask, no wait
+local ONE_LIMIT_ARGS = 1 + ARGS_PER_LIMIT
 
-local function rate_limit_batch(KEYS, ARGV)
+local function decide_calls(ARGV, replies)
   local calls = ARGV[1] + 0
-  local replies = {}
   local now_us = nil
   local at = 2
+  local n = 0 -- replies so far
   -- the call being decided: its keys at key_at (its one key in key when it has one), its arguments at arg_at
   local key_count, arg_count, key_at, arg_at, key
-  for c = 1, calls do
+  -- of the last call sent whole: its clock, and, when it was the usual call, its limit, read once (or the
+  -- error reading it raised)
+  local clock, usual, name, limit, window_us, cost, burst
+  for _ = 1, calls do
     local head = ARGV[at]
     if head == '0' then
       at = at + 1 -- the call before it again: its keys and arguments are still where they were
@@ -47,20 +52,45 @@ local function rate_limit_batch(KEYS, ARGV)
       arg_at = key_at + key_count -- the call's clock
       at = arg_at + arg_count
       key = ARGV[key_at]
-    end
-    local call_clock = ARGV[arg_at]
-    if call_clock == '' then
-      -- one reading of Redis's clock for the whole batch, which runs at one instant anyway
-      if now_us == nil then
-        local time = redis.call('TIME')
-        now_us = time[1] * 1000000 + time[2]
+      clock = ARGV[arg_at]
+      if clock == '' then
+        -- one reading of Redis's clock for the whole batch, which runs at one instant anyway
+        if now_us == nil then
+          local time = redis.call('TIME')
+          now_us = time[1] * 1000000 + time[2]
+        end
+        clock = now_us
+      else
+        clock = clock + 0
       end
-      call_clock = now_us
+      usual = key_count == 1 and arg_count == ONE_LIMIT_ARGS
+      if usual then
+        usual, name, limit, window_us, cost, burst = pcall(limit_args_at, ARGV, arg_at + 1)
+        if not usual then
+          usual, name = true, { err = tostring(name) }
+        end
+      end
     end
-    local ok, reply
-    if key_count == 1 and arg_count == ONE_LIMIT_ARGS then
-      ok, reply = pcall(decide_one, key, ARGV, arg_at + 1, call_clock + 0)
+    local ok, allowed, remaining, reset_ms, retry_ms
+    if usual then
+      -- a run of calls on this key is read and written once
+      if head == '0' or ARGV[at] == '0' then
+        hold(key)
+      else
+        hold(nil)
+      end
+      if type(name) == 'table' then
+        ok, allowed = false, name
+      else
+        ok, allowed, remaining, reset_ms, retry_ms = pcall(decide_limit, key, clock, name, limit, window_us, cost,
+          burst)
+      end
+      if ok then
+        replies[n + 1], replies[n + 2], replies[n + 3], replies[n + 4] = allowed, remaining, reset_ms, retry_ms
+        n = n + 4
+      end
     else
+      hold(nil)
       local keys, args = { key }, {}
       for i = 2, key_count do
         keys[i] = ARGV[key_at + i - 1]
@@ -68,16 +98,32 @@ local function rate_limit_batch(KEYS, ARGV)
       for i = 1, arg_count do
         args[i] = ARGV[arg_at + i - 1]
       end
-      args[1] = call_clock
-      ok, reply = pcall(rate_limit, keys, args)
+      args[1] = clock
+      ok, allowed = pcall(rate_limit, keys, args)
+      if ok then
+        for i = 1, #allowed do
+          replies[n + i] = allowed[i]
+        end
+        n = n + #allowed
+      end
     end
-    if ok then
-      replies[c] = reply
-    elseif type(reply) == 'table' and reply.err then
-      replies[c] = reply
-    else
-      replies[c] = redis.error_reply(tostring(reply))
+    if not ok then
+      n = n + 1
+      if type(allowed) == 'table' and allowed.err then
+        replies[n] = allowed
+      else
+        replies[n] = redis.error_reply(tostring(allowed))
+      end
     end
+  end
+end
+
+local function rate_limit_batch(KEYS, ARGV)
+  local replies = {}
+  local ok, failure = pcall(decide_calls, ARGV, replies)
+  hold(nil) -- what a run of calls on one key kept is written, whatever happened
+  if not ok then
+    error(failure, 0)
   end
   return replies
 end

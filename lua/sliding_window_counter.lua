@@ -51,7 +51,7 @@ local function check(key, now_us, limit, window_us, cost)
   local left_us = window_us - elapsed_us
 
   local current, previous, age = 0, 0, -1
-  local state = redis.call('GET', key)
+  local state = read_state(key)
   if state then
     local stored_window, stored_current, stored_previous = decode(state)
     age = (window - stored_window) % 4
@@ -93,11 +93,7 @@ local function check(key, now_us, limit, window_us, cost)
 end
 
 local function commit(key, state, ttl_ms)
-  if ttl_ms then
-    redis.call('SET', key, state, 'PX', string.format('%d', ttl_ms))
-  else
-    redis.call('SET', key, state, 'KEEPTTL')
-  end
+  write_state(key, state, ttl_ms)
 end
 
 local function refund(key, now_us, limit, window_us, cost)

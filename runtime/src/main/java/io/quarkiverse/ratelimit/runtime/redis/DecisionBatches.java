@@ -168,21 +168,25 @@ final class DecisionBatches {
             }
             return;
         }
+        // one flat array: each decision's four integers per limit, or one error reply for a decision that failed
         Response replies = done.result();
-        for (int i = 0; i < batch.size(); i++) {
-            Response reply = replies.get(i);
-            Pending pending = batch.get(i);
-            if (reply != null && reply.type() == ResponseType.ERROR) {
-                String error = reply.toString();
+        int at = 0;
+        for (Pending pending : batch) {
+            Response first = replies.get(at);
+            if (first != null && first.type() == ResponseType.ERROR) {
+                at++;
+                String error = first.toString();
                 if (isNotLocal(error)) {
                     // its master was not the one the batch went to (a resharding, a failover): alone, the client
                     // follows the cluster's redirection
                     alone.send(pending.script, pending.keys, pending.args).onComplete(pending.reply);
                 } else {
-                    pending.reply.fail(reply instanceof Throwable failure ? failure : new IllegalStateException(error));
+                    pending.reply.fail(first instanceof Throwable failure ? failure : new IllegalStateException(error));
                 }
             } else {
-                pending.reply.complete(reply);
+                int size = ScriptReplies.VALUES_PER_LIMIT * pending.keys.size();
+                pending.reply.complete(new BatchedReply(replies, at, size));
+                at += size;
             }
         }
     }

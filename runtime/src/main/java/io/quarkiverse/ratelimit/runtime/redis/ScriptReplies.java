@@ -18,6 +18,9 @@ public final class ScriptReplies {
     public record Lease(boolean acquired, long inFlight, Duration retryAfter) {
     }
 
+    /** How many integers {@code rate_limit.lua} answers for each limit of a call. */
+    static final int VALUES_PER_LIMIT = 4;
+
     private ScriptReplies() {
     }
 
@@ -29,7 +32,7 @@ public final class ScriptReplies {
         List<RateLimitDecision> decisions = new ArrayList<>(limits.size());
         for (int i = 0; i < limits.size(); i++) {
             LimitDefinition limit = limits.get(i);
-            int at = 4 * i;
+            int at = VALUES_PER_LIMIT * i;
             boolean allowed = reply.get(at).toLong() == 1;
             long retryAfterMillis = reply.get(at + 3).toLong();
             // an admitted call's retry time is its wait for a reserved slot (0: none)
