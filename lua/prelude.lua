@@ -33,6 +33,8 @@
 --     retry_after_ms (0 when allowed, -1 when the cost can never fit), then, when it admits, up to four
 --     values for commit; it writes nothing
 --   commit(key, ...) records the admitted call from the values check returned
+--   a module whose state is one value reads it with read_state and writes it with write_state, never with
+--   GET and SET of its own, so that a batch can hold it (below)
 --   refund(key, now_us, limit, window_us, cost, burst) gives back what an admitted call consumed
 --   reserves = true in a module that can record a call at a later time than now (a reservation):
 --     check works for any now_us at or after the clock, future included, and, when it admits, returns
