@@ -121,3 +121,21 @@ median() { sort -n | awk '{a[NR]=$1} END {print (NR % 2) ? a[(NR + 1) / 2] : (a[
 
 # median_of "<values separated by spaces>": their median (the runs a script collected for one configuration)
 median_of() { tr ' ' '\n' <<< "$1" | grep . | median; }
+
+# callgrind_start <label> <library.lua>: a redis-server under valgrind's callgrind on $callgrind_port, the function
+# library loaded; callgrind_stop <label>: stops it and prints the instructions of its command dispatch (`call`, the
+# command and everything under it), which repeat between runs whatever else the machine does. Need valgrind.
+callgrind_start() {
+  callgrind_port=$(free_port)
+  valgrind --tool=callgrind --callgrind-out-file="$work/$1.out" "$redis_server" --port "$callgrind_port" \
+    --bind 127.0.0.1 --save "" --appendonly no > "$work/$1.log" 2>&1 &
+  callgrind_pid=$!
+  until redis-cli -p "$callgrind_port" ping > /dev/null 2>&1; do sleep 0.2; done
+  redis-cli -p "$callgrind_port" -x FUNCTION LOAD < "$2" > /dev/null
+}
+callgrind_stop() {
+  redis-cli -p "$callgrind_port" shutdown nosave > /dev/null 2>&1 || true
+  wait "$callgrind_pid" 2>/dev/null || true
+  callgrind_annotate --inclusive=yes "$work/$1.out" 2>/dev/null \
+    | grep -E '\?\?\?:call \[' | head -1 | awk '{gsub(",", "", $1); print $1}'
+}

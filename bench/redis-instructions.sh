@@ -21,18 +21,11 @@ decide=$(library_function rate_limit "$scripts/library.lua")
 # instructions <label> <script file to load or -> <redis-benchmark command...>: instructions per call
 instructions() {
   local label=$1 file=$2; shift 2
-  local port; port=$(free_port)
-  valgrind --tool=callgrind --callgrind-out-file="$work/$label.out" "$redis_server" --port "$port" \
-    --bind 127.0.0.1 --save "" --appendonly no > "$work/$label.log" 2>&1 &
-  until redis-cli -p "$port" ping > /dev/null 2>&1; do sleep 0.2; done
-  redis-cli -p "$port" -x FUNCTION LOAD < "$scripts/library.lua" > /dev/null
-  [[ $file != - ]] && redis-cli -p "$port" -x SCRIPT LOAD < "$file" > /dev/null
-  redis-benchmark -p "$port" -n "$calls" -c 4 -P 8 -r "$keys" -q "$@" > /dev/null
-  redis-cli -p "$port" shutdown nosave > /dev/null 2>&1 || true
-  wait $! 2>/dev/null || true
+  callgrind_start "$label" "$scripts/library.lua"
+  [[ $file != - ]] && redis-cli -p "$callgrind_port" -x SCRIPT LOAD < "$file" > /dev/null
+  redis-benchmark -p "$callgrind_port" -n "$calls" -c 4 -P 8 -r "$keys" -q "$@" > /dev/null
   local total
-  total=$(callgrind_annotate --inclusive=yes "$work/$label.out" 2>/dev/null \
-    | grep -E '\?\?\?:call \[' | head -1 | awk '{gsub(",", "", $1); print $1}')
+  total=$(callgrind_stop "$label")
   echo "$label $((total / calls))"
 }
 

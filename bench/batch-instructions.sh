@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# Redis instructions per decision in a batch (lua/rate_limit_batch.lua, as the extension sends it under load), counted
+# by valgrind's callgrind in a redis-server: the instructions of its command dispatch (`call`, the command and
+# everything under it) divided by the decisions. Instructions repeat between runs whatever else the machine does.
+# Sliding window counter, a limit no call reaches (every call writes), batches written short as the extension writes
+# them: the first call whole, then each other tenant's call as `=` and its key, or, on one hot key, as `0`.
+#
+#   bench/batch-instructions.sh [decisions=32000]
+#
+# Prints, for batches of 64 and of 16 decisions, on 100,000 keys and on one hot key, the instructions per decision,
+# and what a call costs besides its decisions (from the two batch sizes). Needs valgrind (callgrind_annotate),
+# redis-server, redis-cli, python3.
+source "$(dirname "$0")/lib.sh"
+decisions=${1:-32000}
+
+./mvnw -q -B install -DskipTests
+library=integration-tests/target/quarkus-rate-limit/lua/library.lua
+batch=$(library_function rate_limit_batch "$library")
+
+# commands <keys: many | hot> <batches> <decisions per batch>: the batches' FCALLs, in RESP
+commands() {
+  python3 - "$batch" "$1" "$2" "$3" <<'PY'
+import random, sys
+function, keys, batches, size = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
+limit = ['sliding_window_counter', '1000000000', '3600000', '1', '0']
+def resp(args):
+    return '*%d\r\n' % len(args) + ''.join('$%d\r\n%s\r\n' % (len(a.encode()), a) for a in args)
+random.seed(1)
+out = sys.stdout
+for _ in range(batches):
+    args, first = [str(size)], None
+    for call in range(size):
+        key = 'rate-limit:{hot}:Resource.method:sw' if keys == 'hot' else \
+            'rate-limit:{t%d}:Resource.method:sw' % random.randrange(100000)
+        if call == 0:
+            first = key
+            args += ['1', str(1 + len(limit)), key, ''] + limit
+        else:
+            args += ['0'] if keys == 'hot' else ['=', key]
+    out.write(resp(['FCALL', function, '1', first] + args))
+PY
+}
+
+# instructions <keys> <decisions per batch>: instructions per decision
+instructions() {
+  local keys=$1 size=$2 label="$1-$2"
+  callgrind_start "$label" "$library"
+  commands "$keys" $((decisions / size)) "$size" | redis-cli -p "$callgrind_port" --pipe > /dev/null
+  local total
+  total=$(callgrind_stop "$label")
+  echo $((total / decisions))
+}
+
+for keys in many hot; do
+  at64=$(instructions "$keys" 64)
+  at16=$(instructions "$keys" 16)
+  # d + c/16 = at16 and d + c/64 = at64: c, the call's own cost
+  call=$(python3 -c "print(round(($at16 - $at64) / (1 / 16 - 1 / 64)))")
+  echo "keys=$keys: per decision in batches of 64 $at64, of 16 $at16; a call besides its decisions about $call"
+done
