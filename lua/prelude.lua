@@ -25,7 +25,7 @@
 --   announce(KEYS, channel) publishes KEYS on the invalidation channel (nothing when channel is nil or '')
 --   read_state(key), write_state(key, state, ttl_ms)
 --                           the counting modules' one value of a key (GET), and its write (SET, with a TTL in
---                           ms, or false to keep the key's); hold(key) lets a batch keep a key's writes in Lua
+--                           ms, or false to keep the key's)
 --   max_wait_ms(KEYS, ARGV) how long the call may wait for a later slot, in ms; 0 when it may not
 --
 -- Every algorithm module (lua/<algorithm>.lua) returns { check = ..., commit = ..., refund = ... }:
@@ -34,7 +34,7 @@
 --     values for commit; it writes nothing
 --   commit(key, ...) records the admitted call from the values check returned
 --   a module whose state is one value reads it with read_state and writes it with write_state, never with
---   GET and SET of its own, so that a batch can hold it (below)
+--   GET and SET of its own, so that a batch can hold it (lua/held_state.lua)
 --   refund(key, now_us, limit, window_us, cost, burst) gives back what an admitted call consumed
 --   reserves = true in a module that can record a call at a later time than now (a reservation):
 --     check works for any now_us at or after the clock, future included, and, when it admits, returns
@@ -114,42 +114,17 @@ local function limit_args(ARGV, i)
   return limit_args_at(ARGV, 2 + ARGS_PER_LIMIT * (i - 1))
 end
 
--- A batch decides a hot tenant's calls one after another on one key (lua/rate_limit_batch.lua): it holds
--- that key while they run, and their writes stay here, each read by the next call, until the last one is
--- written, once. What a call reads is exactly what the calls before it wrote; Redis runs the batch
--- atomically, so no one else can tell. Outside a batch nothing is held, and every write is made at once.
-local held_key = nil      -- the key whose writes are kept here, or nil
-local held_state = nil    -- its value not written yet, or nil while nothing is kept
-local held_ttl_ms = false -- the TTL a kept write set (a window's first write), or false: the key's own
-
+-- A module whose state is one value reads and writes it here. In the function library, lua/held_state.lua
+-- replaces both, so that a batch can hold a key's writes; a script (one call) writes at once.
 local function read_state(key)
-  if held_state ~= nil and key == held_key then
-    return held_state
-  end
   return redis.call('GET', key)
 end
 
+-- ttl_ms: the key's TTL in ms, or false to keep the one it has
 local function write_state(key, state, ttl_ms)
-  if key == held_key then
-    held_state = state
-    if ttl_ms then
-      held_ttl_ms = ttl_ms
-    end
-  elseif ttl_ms then
+  if ttl_ms then
     redis.call('SET', key, state, 'PX', string.format('%d', ttl_ms))
   else
     redis.call('SET', key, state, 'KEEPTTL')
-  end
-end
-
--- Keeps the writes of `key` from now on (nil: of no key), after writing what was kept of another one.
-local function hold(key)
-  if key == held_key then
-    return
-  end
-  local kept_key, kept_state, kept_ttl_ms = held_key, held_state, held_ttl_ms
-  held_key, held_state, held_ttl_ms = key, nil, false
-  if kept_state ~= nil then
-    write_state(kept_key, kept_state, kept_ttl_ms)
   end
 end

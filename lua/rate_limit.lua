@@ -93,7 +93,7 @@ local function rate_limit(KEYS, ARGV)
   local now_us = clock(ARGV)
 
   if #KEYS == 1 then
-    local replies = { decide_limit(KEYS[1], now_us, limit_args(ARGV, 1)) }
+    local replies = { decide_limit(KEYS[1], now_us, limit_args_at(ARGV, 2)) } -- limit 1: limit_args(ARGV, 1)
     if replies[1] == 1 then
       return replies
     end

@@ -24,7 +24,7 @@
 -- table of a reply with probes for the fields of its special replies.
 -- Cost: one rate_limit call per call, one TIME for the batch, and the usual call (one limit, enforced,
 -- that may not wait) decided from limit arguments read once for all the calls sent short after it. A
--- run of calls on one key (0) reads the key once and writes it once: lua/prelude.lua holds its writes.
+-- run of calls on one key (0) reads the key once and writes it once: lua/held_state.lua holds its writes.
 
 -- the clock and one limit: no shadow mask, no wait
 local ONE_LIMIT_ARGS = 1 + ARGS_PER_LIMIT

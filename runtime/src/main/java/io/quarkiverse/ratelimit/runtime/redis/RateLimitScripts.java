@@ -32,9 +32,12 @@ public final class RateLimitScripts {
     static final String RESET = "reset.lua";
     static final String PAUSE = "pause.lua";
     static final String PRELUDE = "prelude.lua";
+    /** The library's state reads and writes, which a batch can hold ({@code lua/held_state.lua}). */
+    static final String HELD_STATE = "held_state.lua";
 
     /** The script files in the runtime jar; the deployment module registers them as native-image resources. */
-    public static final List<String> FILES = List.of(DECIDE, DECIDE_BATCH, REFUND, PRELUDE, CONCURRENCY, RESET, PAUSE,
+    public static final List<String> FILES = List.of(DECIDE, DECIDE_BATCH, REFUND, PRELUDE, HELD_STATE, CONCURRENCY,
+            RESET, PAUSE,
             "fixed_window.lua", "sliding_window_counter.lua", "sliding_window_log.lua", "gcra.lua",
             "calendar_window.lua");
 
@@ -64,7 +67,9 @@ public final class RateLimitScripts {
         for (Algorithm algorithm : Algorithm.values()) {
             modules[algorithm.ordinal()] = LuaScript.load(moduleFile(algorithm)).source();
         }
-        this.library = LuaLibrary.of(prelude + "\n" + algorithms(SETS - 1) + "\n" + decideSource + "\n" + batchSource
+        String heldState = LuaScript.load(HELD_STATE).source();
+        this.library = LuaLibrary.of(prelude + "\n" + heldState + "\n" + algorithms(SETS - 1) + "\n" + decideSource
+                + "\n" + batchSource
                 + "\n" + refundSource + "\n" + concurrencySource + "\n" + resetSource + "\n" + pauseSource);
         this.concurrency = new LuaScript("concurrency", prelude + "\n" + concurrencySource + entryCall(CONCURRENCY),
                 library.function(CONCURRENCY));
