@@ -172,8 +172,12 @@ final class DecisionBatches {
         Response replies = done.result();
         int at = 0;
         for (Pending pending : batch) {
-            Response first = replies.get(at);
-            if (first != null && first.type() == ResponseType.ERROR) {
+            Response first = at < replies.size() ? replies.get(at) : null;
+            if (first == null) {
+                // cannot happen while the Java and Lua halves agree; a decision left unanswered would wait for the sweep
+                pending.reply.fail(new IllegalStateException("The batch answered " + replies.size() + " values for "
+                        + batch.size() + " decisions"));
+            } else if (first.type() == ResponseType.ERROR) {
                 at++;
                 String error = first.toString();
                 if (isNotLocal(error)) {
@@ -184,7 +188,7 @@ final class DecisionBatches {
                     pending.reply.fail(first instanceof Throwable failure ? failure : new IllegalStateException(error));
                 }
             } else {
-                int size = ScriptReplies.VALUES_PER_LIMIT * pending.keys.size();
+                int size = Math.min(ScriptReplies.VALUES_PER_LIMIT * pending.keys.size(), replies.size() - at);
                 pending.reply.complete(new BatchedReply(replies, at, size));
                 at += size;
             }
