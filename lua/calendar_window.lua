@@ -100,8 +100,7 @@ local function refund(key, now_us, limit, window, cost)
   if used == 0 then
     return
   end
-  redis.call('SET', key, encode(start_ms, math.max(0, used - cost)), 'PX',
-    string.format('%d', math.max(1, math.ceil(end_ms - now_us / 1000))))
+  write_state(key, encode(start_ms, math.max(0, used - cost)), math.max(1, math.ceil(end_ms - now_us / 1000)))
 end
 
 return { check = check, commit = commit, refund = refund }

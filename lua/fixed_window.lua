@@ -43,7 +43,7 @@ local function commit(key, stored, ttl_ms)
 end
 
 local function refund(key, now_us, limit, window_us, cost)
-  local stored = redis.call('GET', key)
+  local stored = read_state(key)
   if not stored then
     return
   end
@@ -51,7 +51,7 @@ local function refund(key, now_us, limit, window_us, cost)
   local window = (now_us - math.fmod(now_us, window_us)) / window_us
   if stored % 4 == window % 4 then
     local used = math.max(0, (stored - stored % 4) / 4 - cost)
-    redis.call('SET', key, string.format('%d', used * 4 + window % 4), 'KEEPTTL')
+    write_state(key, string.format('%d', used * 4 + window % 4), false)
   end
 end
 

@@ -84,16 +84,12 @@ local function commit(key, state, reset_ms)
 end
 
 local function refund(key, now_us, limit, window_us, cost, burst)
-  if redis.call('EXISTS', key) == 0 then
-    return
-  end
   local ahead = ahead_of(key, now_us, limit) - cost * window_us -- the new TAT - now, times limit
   if ahead <= 0 then
-    redis.call('DEL', key)
+    redis.call('DEL', key) -- the TAT is now or past (an absent key stays absent)
     return
   end
-  redis.call('SET', key, encode(now_us, ahead, limit), 'PX',
-    string.format('%d', math.max(1, math.ceil(ahead / (limit * 1000)))))
+  write_state(key, encode(now_us, ahead, limit), math.max(1, math.ceil(ahead / (limit * 1000))))
 end
 
 -- no call before until_us, then one, then one per emission interval: the TAT that admits one call at
@@ -103,8 +99,7 @@ local function pause(key, now_us, limit, window_us, burst, until_us)
   if ahead_of(key, now_us, limit) >= ahead then
     return
   end
-  redis.call('SET', key, encode(now_us, ahead, limit), 'PX',
-    string.format('%d', math.ceil(ahead / (limit * 1000))))
+  write_state(key, encode(now_us, ahead, limit), math.ceil(ahead / (limit * 1000)))
 end
 
 return { check = check, commit = commit, refund = refund, reserves = true, pause = pause }

@@ -39,6 +39,6 @@ local function hold(key)
   local kept_key, kept_state, kept_ttl_ms = held_key, held_state, held_ttl_ms
   held_key, held_state, held_ttl_ms = key, nil, false
   if kept_state ~= nil then
-    write_state(kept_key, kept_state, kept_ttl_ms)
+    write_at_once(kept_key, kept_state, kept_ttl_ms)
   end
 end

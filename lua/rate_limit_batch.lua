@@ -36,8 +36,7 @@ local function decide_calls(ARGV, replies)
   local n = 0 -- replies so far
   -- the call being decided: its keys at key_at (its one key in key when it has one), its arguments at arg_at
   local key_count, arg_count, key_at, arg_at, key
-  -- of the last call sent whole: its clock, and, when it was the usual call, its limit, read once (or the
-  -- error reading it raised)
+  -- of the last call sent whole: its clock, and, when it was the usual call, its limit, read once
   local clock, usual, name, limit, window_us, cost, burst
   for _ = 1, calls do
     local head = ARGV[at]
@@ -65,10 +64,8 @@ local function decide_calls(ARGV, replies)
       end
       usual = key_count == 1 and arg_count == ONE_LIMIT_ARGS
       if usual then
-        usual, name, limit, window_us, cost, burst = pcall(limit_args_at, ARGV, arg_at + 1)
-        if not usual then
-          usual, name = true, { err = tostring(name) }
-        end
+        -- the application's own arguments (runtime/redis/ScriptArguments.java): numbers where numbers go
+        name, limit, window_us, cost, burst = limit_args_at(ARGV, arg_at + 1)
       end
     end
     local ok, allowed, remaining, reset_ms, retry_ms
@@ -79,12 +76,7 @@ local function decide_calls(ARGV, replies)
       else
         hold(nil)
       end
-      if type(name) == 'table' then
-        ok, allowed = false, name
-      else
-        ok, allowed, remaining, reset_ms, retry_ms = pcall(decide_limit, key, clock, name, limit, window_us, cost,
-          burst)
-      end
+      ok, allowed, remaining, reset_ms, retry_ms = pcall(decide_limit, key, clock, name, limit, window_us, cost, burst)
       if ok then
         replies[n + 1], replies[n + 2], replies[n + 3], replies[n + 4] = allowed, remaining, reset_ms, retry_ms
         n = n + 4

@@ -97,7 +97,7 @@ local function commit(key, state, ttl_ms)
 end
 
 local function refund(key, now_us, limit, window_us, cost)
-  local state = redis.call('GET', key)
+  local state = read_state(key)
   if not state then
     return
   end
@@ -107,8 +107,7 @@ local function refund(key, now_us, limit, window_us, cost)
     return -- the call's window is over: what it consumed weighs less every moment, and is left alone
   end
   local from_current = math.min(current, cost)
-  redis.call('SET', key, encode(window, current - from_current, math.max(0, previous - (cost - from_current))),
-    'KEEPTTL')
+  write_state(key, encode(window, current - from_current, math.max(0, previous - (cost - from_current))), false)
 end
 
 return { check = check, commit = commit, refund = refund }

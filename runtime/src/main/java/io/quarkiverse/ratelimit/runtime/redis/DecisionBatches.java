@@ -173,11 +173,7 @@ final class DecisionBatches {
         int at = 0;
         for (Pending pending : batch) {
             Response first = at < replies.size() ? replies.get(at) : null;
-            if (first == null) {
-                // cannot happen while the Java and Lua halves agree; a decision left unanswered would wait for the sweep
-                pending.reply.fail(new IllegalStateException("The batch answered " + replies.size() + " values for "
-                        + batch.size() + " decisions"));
-            } else if (first.type() == ResponseType.ERROR) {
+            if (first != null && first.type() == ResponseType.ERROR) {
                 at++;
                 String error = first.toString();
                 if (isNotLocal(error)) {
@@ -187,11 +183,17 @@ final class DecisionBatches {
                 } else {
                     pending.reply.fail(first instanceof Throwable failure ? failure : new IllegalStateException(error));
                 }
-            } else {
-                int size = Math.min(ScriptReplies.VALUES_PER_LIMIT * pending.keys.size(), replies.size() - at);
-                pending.reply.complete(new BatchedReply(replies, at, size));
-                at += size;
+                continue;
             }
+            int size = ScriptReplies.VALUES_PER_LIMIT * pending.keys.size();
+            if (at + size > replies.size()) {
+                // cannot happen while the Java and Lua halves agree; left unanswered, it would wait for the sweep
+                pending.reply.fail(new IllegalStateException(
+                        "The batch answered " + replies.size() + " values for " + batch.size() + " decisions"));
+            } else {
+                pending.reply.complete(new BatchedReply(replies, at, size));
+            }
+            at += size;
         }
     }
 
