@@ -1,8 +1,8 @@
 package io.quarkiverse.ratelimit.runtime.decide;
 
-import java.util.Iterator;
-import java.util.Queue;
-import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.BiConsumer;
@@ -13,12 +13,14 @@ import java.util.function.LongSupplier;
  * decision was sent, or from its last reply if that came later; once it has owed one for {@code decision-timeout},
  * every pending decision fails over, however recently it was sent. A decision also fails over once it has itself waited
  * {@code busy-timeout} while Redis answers others (this instance is saturated, not Redis broken). One periodic
- * {@link #sweep()} checks every pending decision, instead of a timer armed per decision; so no call waits more than
+ * {@link #sweep()} checks the pending decisions, instead of a timer armed per decision; so no call waits more than
  * {@code decision-timeout} plus one sweep interval after Redis falls silent, whatever else was in flight. A sweep that
  * gives up on a silent Redis also calls {@code onSilence} once: the connections may be what hangs, not Redis.
  * <p>
- * A decision joins a queue when sent, and a reply only marks it settled: the sweep drops what was settled since it last
- * ran. One append a decision, no hashing and no removal on the path every decision takes.
+ * This is on every decision's path, so a decision costs one append to a queue of its thread's stripe, under that
+ * stripe's lock (which the other threads, each on its own stripe, do not touch), and a reply only marks it settled.
+ * A stripe's queue is in sending order: the sweep drops the settled decisions at its head, and reads on only while the
+ * decisions are old enough to give up on; every decision once, not every decision every sweep.
  */
 final class PendingDecisions {
 
@@ -39,8 +41,11 @@ final class PendingDecisions {
         }
     }
 
-    /** In sending order; settled ones stay until the next sweep. */
-    private final Queue<Pending> pending = new ConcurrentLinkedQueue<>();
+    /** Enough that the event loops and a few workers rarely share one; a power of two. */
+    private static final int STRIPES = Integer.highestOneBit(Math.max(2, Runtime.getRuntime().availableProcessors()) * 4);
+
+    /** The decisions sent from the threads of one stripe, oldest first; settled ones stay until a sweep reaches them. */
+    private final ArrayDeque<Pending>[] stripes;
     private final long timeoutNanos;
     private final long busyTimeoutNanos;
     private final LongSupplier nanoTime;
@@ -51,6 +56,7 @@ final class PendingDecisions {
      * @param lastReplyNanos when Redis last answered any decision
      * @param onSilence called once by a sweep that gave up on decisions because Redis owed a reply too long
      */
+    @SuppressWarnings("unchecked")
     PendingDecisions(long timeoutNanos, long busyTimeoutNanos, LongSupplier nanoTime, LongSupplier lastReplyNanos,
             Runnable onSilence) {
         this.timeoutNanos = timeoutNanos;
@@ -58,11 +64,15 @@ final class PendingDecisions {
         this.nanoTime = nanoTime;
         this.lastReplyNanos = lastReplyNanos;
         this.onSilence = onSilence;
+        this.stripes = new ArrayDeque[STRIPES];
+        for (int i = 0; i < STRIPES; i++) {
+            stripes[i] = new ArrayDeque<>();
+        }
     }
 
     /**
      * The sweep interval, what a call may wait beyond the timeout: a hundredth of the timeout, between 5 and 20 ms. A
-     * sweep with nothing pending costs one check.
+     * sweep with nothing pending costs one check per stripe.
      */
     static long sweepIntervalMillis(long timeoutMillis) {
         return Math.max(5, Math.min(20, timeoutMillis / 100));
@@ -71,19 +81,22 @@ final class PendingDecisions {
     /** A decision about to be sent; {@code giveUp} is called (once) if the sweep settles it. */
     Pending start(BiConsumer<Pending, Throwable> giveUp) {
         Pending decision = new Pending(nanoTime.getAsLong(), giveUp);
-        pending.add(decision);
+        ArrayDeque<Pending> stripe = stripes[(int) Thread.currentThread().getId() & (STRIPES - 1)];
+        synchronized (stripe) {
+            stripe.addLast(decision);
+        }
         return decision;
     }
 
     /** Gives up on the decisions that have waited too long, and drops the settled ones. */
     void sweep() {
         long oldestStart = Long.MAX_VALUE;
-        for (Iterator<Pending> decisions = pending.iterator(); decisions.hasNext();) {
-            Pending decision = decisions.next();
-            if (decision.get()) {
-                decisions.remove();
-            } else {
-                oldestStart = Math.min(oldestStart, decision.startNanos);
+        for (ArrayDeque<Pending> stripe : stripes) {
+            synchronized (stripe) {
+                Pending oldest = dropSettledHead(stripe);
+                if (oldest != null) {
+                    oldestStart = Math.min(oldestStart, oldest.startNanos);
+                }
             }
         }
         if (oldestStart == Long.MAX_VALUE) {
@@ -91,28 +104,66 @@ final class PendingDecisions {
         }
         long now = nanoTime.getAsLong();
         boolean silent = now - Math.max(lastReplyNanos.getAsLong(), oldestStart) >= timeoutNanos;
-        boolean gaveUpOnSilence = false;
-        for (Iterator<Pending> decisions = pending.iterator(); decisions.hasNext();) {
-            Pending decision = decisions.next();
-            if ((silent || now - decision.startNanos >= busyTimeoutNanos) && decision.settle()) {
-                decisions.remove();
-                gaveUpOnSilence |= silent;
-                decision.giveUp.accept(decision, new GivenUp(silent
-                        ? "Redis answered nothing for " + millis(timeoutNanos) + " ms"
-                        : "Redis did not decide within " + millis(busyTimeoutNanos) + " ms while busy"));
+        // when Redis is silent every pending decision goes; else those sent before the cutoff
+        long cutoff = now - busyTimeoutNanos;
+        String why = silent ? "Redis answered nothing for " + millis(timeoutNanos) + " ms"
+                : "Redis did not decide within " + millis(busyTimeoutNanos) + " ms while busy";
+        boolean gaveUp = false;
+        for (ArrayDeque<Pending> stripe : stripes) {
+            List<Pending> expired = expired(stripe, cutoff, silent);
+            for (Pending decision : expired) {
+                decision.giveUp.accept(decision, new GivenUp(why)); // outside the stripe's lock: it runs the caller's code
             }
+            gaveUp |= !expired.isEmpty();
         }
-        if (gaveUpOnSilence) {
+        if (silent && gaveUp) {
             onSilence.run();
         }
+    }
+
+    /** Drops the settled decisions at the head of {@code stripe}: the oldest unsettled one, or {@code null}. */
+    private static Pending dropSettledHead(ArrayDeque<Pending> stripe) {
+        Pending head = stripe.peekFirst();
+        while (head != null && head.get()) {
+            stripe.pollFirst();
+            head = stripe.peekFirst();
+        }
+        return head;
+    }
+
+    /**
+     * Takes the decisions of {@code stripe} sent before {@code cutoff} (all when {@code all}) out of it, settled by
+     * this sweep: those it must give up on. Its decisions are in sending order (by nanoseconds taken on several threads
+     * just before the lock: a decision a few microseconds out of order waits for the next sweep), so it stops at the
+     * first one sent after the cutoff.
+     */
+    private static List<Pending> expired(ArrayDeque<Pending> stripe, long cutoff, boolean all) {
+        List<Pending> expired = List.of();
+        synchronized (stripe) {
+            for (Pending head = stripe.peekFirst(); head != null && (all || head.startNanos - cutoff <= 0); head = stripe
+                    .peekFirst()) {
+                stripe.pollFirst();
+                if (head.settle()) {
+                    if (expired.isEmpty()) {
+                        expired = new ArrayList<>();
+                    }
+                    expired.add(head);
+                }
+            }
+        }
+        return expired;
     }
 
     /** How many decisions wait for Redis (not settled). */
     int size() {
         int waiting = 0;
-        for (Pending decision : pending) {
-            if (!decision.get()) {
-                waiting++;
+        for (ArrayDeque<Pending> stripe : stripes) {
+            synchronized (stripe) {
+                for (Pending decision : stripe) {
+                    if (!decision.get()) {
+                        waiting++;
+                    }
+                }
             }
         }
         return waiting;

@@ -5,8 +5,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.LongAdder;
 
 import org.junit.jupiter.api.Test;
 
@@ -107,6 +113,53 @@ class PendingDecisionsTest {
 
         assertThat(givenUp).hasSize(1);
         assertThat(call.settle()).isFalse();
+    }
+
+    @Test
+    void decisionsStartedOnManyThreadsWhileTheSweepRunsAreEachSettledOnce() throws Exception {
+        int threads = 8;
+        int perThread = 20_000;
+        LongAdder answered = new LongAdder();
+        LongAdder gaveUp = new LongAdder();
+        // Redis keeps answering (no silence) while the clock runs fast: the calls left unanswered (every other one) go
+        // by the busy timeout, during the run and in the last sweep, and so may a few answered ones, when the clock ran
+        // past their busy timeout before their reply: each either way, never both, never neither
+        PendingDecisions decisions = new PendingDecisions(TIMEOUT, BUSY_TIMEOUT, now::get, now::get,
+                silences::incrementAndGet);
+        ExecutorService pool = Executors.newFixedThreadPool(threads);
+        AtomicBoolean running = new AtomicBoolean(true);
+        Thread sweeper = new Thread(() -> {
+            while (running.get()) {
+                advance(100);
+                decisions.sweep();
+            }
+        });
+        sweeper.start();
+        List<Future<?>> senders = new ArrayList<>();
+        for (int t = 0; t < threads; t++) {
+            senders.add(pool.submit(() -> {
+                for (int i = 0; i < perThread; i++) {
+                    Pending call = decisions.start((decision, failure) -> gaveUp.increment());
+                    if (i % 2 == 0 && call.settle()) {
+                        answered.increment();
+                    }
+                }
+            }));
+        }
+        for (Future<?> sender : senders) {
+            sender.get(30, TimeUnit.SECONDS);
+        }
+        running.set(false);
+        sweeper.join();
+        advance(BUSY_TIMEOUT / 1_000_000 + 1);
+        decisions.sweep();
+        pool.shutdown();
+
+        assertThat(answered.sum() + gaveUp.sum()).as("every call settled once, by its reply or by the sweep")
+                .isEqualTo((long) threads * perThread);
+        assertThat(gaveUp.sum()).isGreaterThanOrEqualTo((long) threads * perThread / 2);
+        assertThat(decisions.size()).isZero();
+        assertThat(silences).hasValue(0);
     }
 
     @Test
