@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# Decisions per second of RateLimiter.tryAcquire against the Lettuce EVALSHA baseline (bench/decisions.sh) as the
+# number of decisions in flight grows: 1, 4, 16, 64, 128 and 256, on 100,000 keys and on one hot key, interleaved,
+# medians. With few in flight every decision waits a round trip of its own and the leaner client leads; with many,
+# batches carry more decisions per Redis call and the rate stops being bounded by the round trip.
+#
+#   bench/in-flight.sh [seconds=5] [repetitions=3]
+#
+# Needs JDK 17, redis-server and redis-cli, curl, python3. Not a test: the figures depend on the machine.
+source "$(dirname "$0")/lib.sh"
+seconds=${1:-5}
+repetitions=${2:-3}
+build_bench_app
+start_redis
+start_app -Xmx1g
+
+levels=(1 4 16 64 128 256)
+declare -A results latency
+for rep in $(seq 1 "$repetitions"); do
+  for keys in 100000 1; do
+    for inflight in "${levels[@]}"; do
+      for client in extension lettuce; do
+        bench_run "$app_port" "$client" "$inflight" "$keys" "$seconds"
+        echo "run $rep: $client in-flight=$inflight keys=$keys: $line"
+        results["$client $inflight $keys"]+="$rate "
+        latency["$client $inflight $keys"]+="$(sed -E 's/.*p50_ms=([0-9.]+).*/\1/' <<< "$line") "
+      done
+    done
+  done
+done
+
+echo
+echo "medians of $repetitions runs of ${seconds}s: decisions/s (p50 ms), extension / Lettuce baseline"
+for keys in 100000 1; do
+  for inflight in "${levels[@]}"; do
+    ext=$(median_of "${results["extension $inflight $keys"]}")
+    base=$(median_of "${results["lettuce $inflight $keys"]}")
+    printf '  keys=%-6s in-flight=%-3s extension %7.0f (%s ms)  lettuce %7.0f (%s ms)  ratio %.2f\n' "$keys" "$inflight" \
+      "$ext" "$(median_of "${latency["extension $inflight $keys"]}")" "$base" \
+      "$(median_of "${latency["lettuce $inflight $keys"]}")" "$(python3 -c "print($ext / $base)")"
+  done
+done
