@@ -41,6 +41,12 @@ final class PendingDecisions {
         }
     }
 
+    /**
+     * How many decisions a stripe holds behind an unsettled head before the sweep drops the settled ones among them: in
+     * normal operation a stripe holds about one round trip of decisions after a sweep.
+     */
+    private static final int COMPACT_ABOVE = 4096;
+
     /** Enough that the event loops and a few workers rarely share one; a power of two. */
     private static final int STRIPES = Integer.highestOneBit(Math.max(2, Runtime.getRuntime().availableProcessors()) * 4);
 
@@ -93,7 +99,7 @@ final class PendingDecisions {
         long oldestStart = Long.MAX_VALUE;
         for (ArrayDeque<Pending> stripe : stripes) {
             synchronized (stripe) {
-                Pending oldest = dropSettledHead(stripe);
+                Pending oldest = dropSettled(stripe);
                 if (oldest != null) {
                     oldestStart = Math.min(oldestStart, oldest.startNanos);
                 }
@@ -121,12 +127,19 @@ final class PendingDecisions {
         }
     }
 
-    /** Drops the settled decisions at the head of {@code stripe}: the oldest unsettled one, or {@code null}. */
-    private static Pending dropSettledHead(ArrayDeque<Pending> stripe) {
+    /**
+     * Drops the settled decisions at the head of {@code stripe}, and those behind an unsettled head once they are many:
+     * a decision Redis leaves unanswered while it answers the others would otherwise keep every decision sent after it
+     * on its stripe, up to {@code busy-timeout} of traffic. The oldest unsettled decision, or {@code null}.
+     */
+    private static Pending dropSettled(ArrayDeque<Pending> stripe) {
         Pending head = stripe.peekFirst();
         while (head != null && head.get()) {
             stripe.pollFirst();
             head = stripe.peekFirst();
+        }
+        if (head != null && stripe.size() > COMPACT_ABOVE) {
+            stripe.removeIf(Pending::get); // keeps the order: the head stays the oldest
         }
         return head;
     }
@@ -152,6 +165,17 @@ final class PendingDecisions {
             }
         }
         return expired;
+    }
+
+    /** How many decisions the stripes hold, settled or not (tests). */
+    int held() {
+        int held = 0;
+        for (ArrayDeque<Pending> stripe : stripes) {
+            synchronized (stripe) {
+                held += stripe.size();
+            }
+        }
+        return held;
     }
 
     /** How many decisions wait for Redis (not settled). */

@@ -106,6 +106,27 @@ class PendingDecisionsTest {
     }
 
     @Test
+    void aCallLeftUnansweredWhileRedisAnswersOthersDoesNotKeepTheAnsweredOnesBehindIt() {
+        Pending stuck = start();
+        for (int i = 0; i < 10_000; i++) {
+            assertThat(start().settle()).isTrue(); // answered
+        }
+        answered();
+        pending.sweep();
+
+        assertThat(givenUp).as("within the busy timeout").isEmpty();
+        assertThat(stuck.get()).isFalse();
+        assertThat(pending.size()).isEqualTo(1);
+        assertThat(pending.held()).as("the answered calls are dropped, not kept behind the unanswered one").isEqualTo(1);
+
+        advance(10_000);
+        answered();
+        pending.sweep();
+        assertThat(givenUp).hasSize(1);
+        assertThat(pending.held()).isZero();
+    }
+
+    @Test
     void aCallGivenUpCannotBeSettledByALateReply() {
         Pending call = start();
         advance(1000);
