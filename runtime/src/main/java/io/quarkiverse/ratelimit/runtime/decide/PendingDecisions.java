@@ -18,7 +18,7 @@ import java.util.function.LongSupplier;
  * gives up on a silent Redis also calls {@code onSilence} once: the connections may be what hangs, not Redis.
  * <p>
  * This is on every decision's path, so a decision costs one append to a queue of its thread's stripe, under that
- * stripe's lock (which the other threads, each on its own stripe, do not touch), and a reply only marks it settled.
+ * stripe's lock (threads share a stripe only when their ids collide), and a reply only marks it settled.
  * A stripe's queue is in sending order: the sweep drops the settled decisions at its head, and reads on only while the
  * decisions are old enough to give up on; every decision once, not every decision every sweep.
  */
