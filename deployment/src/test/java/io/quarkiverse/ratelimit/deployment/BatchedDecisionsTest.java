@@ -74,6 +74,34 @@ class BatchedDecisionsTest {
     }
 
     @Test
+    void aTurnsDecisionsGoInTwoCallsUnlessTheyAreAllOneTenants() {
+        String hot = UUID.randomUUID().toString();
+        long before = RedisCommandStats.calls(redis, "fcall");
+        List<RateLimitDecision> decisions = onEventLoop(() -> {
+            List<Uni<RateLimitDecision>> inFlight = new ArrayList<>();
+            for (int i = 0; i < 64; i++) {
+                inFlight.add(limiter.tryAcquire(LIMIT, hot));
+            }
+            return inFlight;
+        });
+        assertThat(decisions).allMatch(RateLimitDecision::allowed);
+        assertThat(RedisCommandStats.calls(redis, "fcall") - before).as("one tenant's 64 decisions").isEqualTo(1);
+
+        before = RedisCommandStats.calls(redis, "fcall");
+        decisions = onEventLoop(() -> {
+            List<Uni<RateLimitDecision>> inFlight = new ArrayList<>();
+            for (int i = 0; i < 64; i++) {
+                inFlight.add(limiter.tryAcquire(LIMIT, UUID.randomUUID().toString()));
+            }
+            return inFlight;
+        });
+        assertThat(decisions).allMatch(RateLimitDecision::allowed);
+        assertThat(RedisCommandStats.calls(redis, "fcall") - before)
+                .as("64 tenants' decisions: two calls, the instance reading the first's replies while Redis runs the second")
+                .isEqualTo(2);
+    }
+
+    @Test
     void eachTenantAndEachLimitOfABatchIsExact() {
         RateLimit perSecond = RateLimit.of("batched-second", 7, Duration.ofSeconds(100));
         RateLimit perHour = RateLimit.of("batched-hour", 5, Duration.ofHours(1));
