@@ -12,6 +12,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.function.IntFunction;
 import java.util.function.Supplier;
 import java.util.stream.Collectors;
 
@@ -57,13 +58,7 @@ class BatchedDecisionsTest {
         String tenant = UUID.randomUUID().toString();
         long callsBefore = RedisCommandStats.calls(redis, "fcall");
 
-        List<RateLimitDecision> decisions = onEventLoop(() -> {
-            List<Uni<RateLimitDecision>> inFlight = new ArrayList<>();
-            for (int i = 0; i < 600; i++) {
-                inFlight.add(limiter.tryAcquire(LIMIT, tenant));
-            }
-            return inFlight;
-        });
+        List<RateLimitDecision> decisions = inOneTurn(600, i -> tenant);
 
         assertThat(decisions).filteredOn(RateLimitDecision::allowed).hasSize(150);
         assertThat(decisions).noneMatch(RateLimitDecision::degraded);
@@ -77,24 +72,12 @@ class BatchedDecisionsTest {
     void aTurnsDecisionsGoInTwoCallsUnlessTheyAreAllOneTenants() {
         String hot = UUID.randomUUID().toString();
         long before = RedisCommandStats.calls(redis, "fcall");
-        List<RateLimitDecision> decisions = onEventLoop(() -> {
-            List<Uni<RateLimitDecision>> inFlight = new ArrayList<>();
-            for (int i = 0; i < 64; i++) {
-                inFlight.add(limiter.tryAcquire(LIMIT, hot));
-            }
-            return inFlight;
-        });
+        List<RateLimitDecision> decisions = inOneTurn(64, i -> hot);
         assertThat(decisions).allMatch(RateLimitDecision::allowed);
         assertThat(RedisCommandStats.calls(redis, "fcall") - before).as("one tenant's 64 decisions").isEqualTo(1);
 
         before = RedisCommandStats.calls(redis, "fcall");
-        decisions = onEventLoop(() -> {
-            List<Uni<RateLimitDecision>> inFlight = new ArrayList<>();
-            for (int i = 0; i < 64; i++) {
-                inFlight.add(limiter.tryAcquire(LIMIT, UUID.randomUUID().toString()));
-            }
-            return inFlight;
-        });
+        decisions = inOneTurn(64, i -> UUID.randomUUID().toString());
         assertThat(decisions).allMatch(RateLimitDecision::allowed);
         assertThat(RedisCommandStats.calls(redis, "fcall") - before)
                 .as("64 tenants' decisions: two calls, the instance reading the first's replies while Redis runs the second")
@@ -175,6 +158,17 @@ class BatchedDecisionsTest {
     }
 
     /** Subscribes to the decisions on an event loop, in one turn of it, and awaits them all. */
+    /** {@code count} decisions of {@link #LIMIT} asked for in one turn of an event loop, for the tenants given. */
+    private List<RateLimitDecision> inOneTurn(int count, IntFunction<String> tenant) {
+        return onEventLoop(() -> {
+            List<Uni<RateLimitDecision>> inFlight = new ArrayList<>();
+            for (int i = 0; i < count; i++) {
+                inFlight.add(limiter.tryAcquire(LIMIT, tenant.apply(i)));
+            }
+            return inFlight;
+        });
+    }
+
     private <T> List<T> onEventLoop(Supplier<List<Uni<T>>> decisions) {
         CompletableFuture<List<T>> all = new CompletableFuture<>();
         vertx.getOrCreateContext().runOnContext(ignored -> Uni.join().all(decisions.get()).andFailFast().subscribe()

@@ -112,15 +112,15 @@ final class PendingDecisions {
         boolean silent = now - Math.max(lastReplyNanos.getAsLong(), oldestStart) >= timeoutNanos;
         // when Redis is silent every pending decision goes; else those sent before the cutoff
         long cutoff = now - busyTimeoutNanos;
-        String why = silent ? "Redis answered nothing for " + millis(timeoutNanos) + " ms"
-                : "Redis did not decide within " + millis(busyTimeoutNanos) + " ms while busy";
         boolean gaveUp = false;
         for (ArrayDeque<Pending> stripe : stripes) {
-            List<Pending> expired = expired(stripe, cutoff, silent);
-            for (Pending decision : expired) {
-                decision.giveUp.accept(decision, new GivenUp(why)); // outside the stripe's lock: it runs the caller's code
+            for (Pending decision : expired(stripe, cutoff, silent)) {
+                // outside the stripe's lock: it runs the caller's code
+                decision.giveUp.accept(decision, new GivenUp(silent
+                        ? "Redis answered nothing for " + millis(timeoutNanos) + " ms"
+                        : "Redis did not decide within " + millis(busyTimeoutNanos) + " ms while busy"));
+                gaveUp = true;
             }
-            gaveUp |= !expired.isEmpty();
         }
         if (silent && gaveUp) {
             onSilence.run();

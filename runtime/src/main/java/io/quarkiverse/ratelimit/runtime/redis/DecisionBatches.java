@@ -120,7 +120,7 @@ final class DecisionBatches {
 
     private void sendByNode(List<Pending> queued) {
         if (!topology.cluster() || queued.size() == 1) {
-            sendInCalls(queued, !oneKey(queued));
+            sendInCalls(queued, true);
             return;
         }
         // a cluster runs one command on one master: the decisions of one master go together (all keys of a decision
@@ -135,14 +135,14 @@ final class DecisionBatches {
         // several masters work at once on their batches; one master alone gets its batch in two calls
         boolean split = byNode.size() == 1;
         for (List<Pending> batch : byNode.values()) {
-            sendInCalls(batch, split && !oneKey(batch));
+            sendInCalls(batch, split);
         }
     }
 
     /**
-     * Whether every decision is on the keys of the first (one hot tenant): such a batch goes in one call, not split,
-     * as its decisions read and write one key, once a call, and wait for each other in Redis anyway (measured with
-     * {@code bench/decisions.sh}: split, one hot key decided about a tenth less, at a fifth more Redis CPU a decision).
+     * Whether every decision is on the keys of the first (one hot tenant): such a batch is not split, as its decisions
+     * run one after the other in Redis anyway, and each call would read and write the key (measured: split, one hot
+     * key decided about a tenth less, at a fifth more Redis CPU a decision).
      */
     private static boolean oneKey(List<Pending> queued) {
         List<String> first = queued.get(0).keys;
@@ -156,10 +156,11 @@ final class DecisionBatches {
 
     /**
      * @param split whether to send at least two calls, so that the client works on the first one's replies while Redis
-     *        runs the second
+     *        runs the second (never for one tenant's decisions, {@link #oneKey})
      */
     private void sendInCalls(List<Pending> queued, boolean split) {
-        int size = Math.min(maxDecisions, split ? (queued.size() + 1) / 2 : queued.size());
+        boolean twoCalls = split && !oneKey(queued);
+        int size = Math.min(maxDecisions, twoCalls ? (queued.size() + 1) / 2 : queued.size());
         for (int from = 0; from < queued.size(); from += size) {
             List<Pending> batch = queued.subList(from, Math.min(queued.size(), from + size));
             if (batch.size() == 1) {
