@@ -54,7 +54,7 @@ public final class ConfigChecks {
                     Set.of("quarkus.rate-limit.busy-timeout"));
         }
         notDefault("quarkus.rate-limit.failure-mode", config.failureMode());
-        positive("quarkus.rate-limit.pipelined-connections", config.pipelinedConnections());
+        config.pipelinedConnections().ifPresent(count -> positive("quarkus.rate-limit.pipelined-connections", count));
         positive("quarkus.rate-limit.max-decisions-per-call", config.maxDecisionsPerCall());
         config.thresholds().ifPresent(thresholds -> thresholds.forEach(percent -> {
             if (percent < 1 || percent > 100) {

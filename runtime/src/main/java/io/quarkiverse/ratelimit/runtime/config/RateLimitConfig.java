@@ -128,14 +128,16 @@ public interface RateLimitConfig {
     FailureMode failureMode();
 
     /**
-     * How many long-lived connections carry the decisions, each pipelining every decision sent on it (a calling thread
-     * always uses the same one). A few suffice: Redis runs one script at a time, and one connection carries tens of
-     * thousands of decisions per second. The rate limiter's other commands (administration, the start-up load, the
-     * readiness PING) travel on them too; a connection whose queue of unanswered requests is full
-     * ({@code quarkus.redis.max-waiting-handlers}) sends the call through the client's pool instead.
+     * How many long-lived connections carry the decisions, each pipelining every decision sent on it; by default one on
+     * each Vert.x event loop ({@code quarkus.vertx.event-loops-pool-size}). Each connection lives on an event loop, and
+     * a decision asked for on an event loop travels on the connection that lives there, so its request, its reply and
+     * what follows run on one thread; other threads (workers, blocking callers) always use the same one each. Fewer
+     * connections than event loops leave some event loops handing their decisions to another. The rate limiter's other
+     * commands (administration, the start-up load, the readiness PING) travel on them too; a connection whose queue of
+     * unanswered requests is full ({@code quarkus.redis.max-waiting-handlers}) sends the call through the client's pool
+     * instead.
      */
-    @WithDefault("2")
-    int pipelinedConnections();
+    OptionalInt pipelinedConnections();
 
     /**
      * The most decisions one Redis call carries. The decisions an event loop asks for in one turn (the requests it read

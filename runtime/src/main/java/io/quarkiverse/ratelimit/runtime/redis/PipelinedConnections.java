@@ -7,6 +7,7 @@ import java.util.function.Function;
 
 import org.jboss.logging.Logger;
 
+import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.redis.client.Command;
@@ -18,7 +19,7 @@ import io.vertx.redis.client.Response;
 /**
  * A few long-lived connections on which decisions are pipelined: every decision in flight shares a connection, so
  * Redis and the client read and write them in batches, instead of borrowing a pooled connection for one request and
- * one reply each. A calling thread always uses the same connection.
+ * one reply each. A caller on an event loop takes the connection that lives there ({@link ConnectionHomes}).
  * <p>
  * A connection that fails (closed, reset, its node gone, any error reply but a missing script or function) is
  * dropped, and the next decision opens a new one, which behind Sentinel finds the current master; the decisions in
@@ -44,7 +45,8 @@ final class PipelinedConnections {
     private static final Logger LOG = Logger.getLogger(PipelinedConnections.class);
     private static final long REPLACEMENT_INTERVAL_NANOS = 250_000_000L;
 
-    private final Redis client;
+    /** Where each connection lives, and the client that opens it there. */
+    private final ConnectionHomes homes;
     private final AtomicReferenceArray<RedisConnection> open;
     private final AtomicReferenceArray<Future<RedisConnection>> opening;
     private final AcknowledgedGroup[] acknowledged;
@@ -56,12 +58,13 @@ final class PipelinedConnections {
     private final long[] lastReplacementNanos;
 
     /**
+     * @param homes where each connection lives (as many connections as it has)
      * @param replicas how many replicas must acknowledge a durable decision ({@link #sendAcknowledged}); 0 when
      *        decisions are not durable
      */
-    PipelinedConnections(Redis client, int connections, boolean cluster, int replicas,
-            long acknowledgementTimeoutMillis) {
-        this.client = client;
+    PipelinedConnections(ConnectionHomes homes, boolean cluster, int replicas, long acknowledgementTimeoutMillis) {
+        this.homes = homes;
+        int connections = homes.count();
         this.cluster = cluster;
         this.replacing = new AtomicReferenceArray<>(connections);
         this.lastReplacementNanos = new long[connections];
@@ -75,13 +78,16 @@ final class PipelinedConnections {
         }
     }
 
-    /** The calling thread's connection. */
-    private int slot() {
-        return (int) (Thread.currentThread().getId() % open.length());
+    /**
+     * The event-loop context from which the decisions asked for off the event loop (blocking callers) are best sent:
+     * the first connection's home, where its requests need no hand-off.
+     */
+    Context offLoopContext() {
+        return homes.first();
     }
 
     Future<Response> send(Request request, Function<Request, Future<Response>> overflow) {
-        int slot = slot();
+        int slot = homes.slot();
         RedisConnection connection = open.get(slot);
         if (connection != null) {
             return connection.pendingQueueFull() ? overflow.apply(request) : send(slot, connection, request);
@@ -94,7 +100,7 @@ final class PipelinedConnections {
      * {@link ReplicasNotAcknowledgedException} when fewer did within the timeout (the write stays on the master).
      */
     Future<Response> sendAcknowledged(Request request) {
-        int slot = slot();
+        int slot = homes.slot();
         AcknowledgedGroup group = acknowledged[slot];
         Promise<Response> reply = Promise.promise();
         if (group.add(request, reply)) {
@@ -179,7 +185,7 @@ final class PipelinedConnections {
         if (!opening.compareAndSet(slot, null, connecting)) {
             return connect(slot);
         }
-        client.connect().onComplete(result -> {
+        homes.connect(slot).onComplete(result -> {
             if (result.succeeded()) {
                 RedisConnection connection = result.result();
                 connection.exceptionHandler(failure -> drop(slot, connection, failure));
@@ -214,7 +220,7 @@ final class PipelinedConnections {
         }
         lastReplacementNanos[slot] = now;
         LOG.debugf(cause, "Replacing a pipelined Redis cluster connection");
-        client.connect().onComplete(result -> {
+        homes.connect(slot).onComplete(result -> {
             replacing.set(slot, null);
             if (result.failed()) {
                 LOG.debugf(result.cause(), "No replacement for a failing cluster connection yet; it keeps serving");
@@ -267,6 +273,12 @@ final class PipelinedConnections {
             }
         }
         return closed;
+    }
+
+    /** Closes every connection and the clients made for them (at shutdown). */
+    void shutdown() {
+        close();
+        homes.close();
     }
 
     /**

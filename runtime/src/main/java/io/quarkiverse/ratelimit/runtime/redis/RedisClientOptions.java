@@ -41,6 +41,15 @@ public class RedisClientOptions implements RedisOptionsCustomizer {
     }
 
     /**
+     * Options for a client of the rate limiter's own, like the client Quarkus built (of the same type, nodes,
+     * credentials and TLS): a copy, which the caller may change. {@code null} until Quarkus built the client.
+     */
+    RedisOptions copy() {
+        RedisOptions client = options;
+        return client == null ? null : new RedisOptions(client);
+    }
+
+    /**
      * Options for one connection to the node {@code host:port} alone, with the client's credentials and TLS: the
      * scheme and user information of its first endpoint, that node's address. {@code null} until Quarkus built the
      * client.

@@ -22,6 +22,7 @@ import io.quarkus.redis.runtime.client.config.RedisConfig;
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.Future;
 import io.vertx.core.Handler;
+import io.vertx.core.Vertx;
 import io.vertx.mutiny.redis.client.Command;
 import io.vertx.mutiny.redis.client.Redis;
 import io.vertx.mutiny.redis.client.Request;
@@ -52,7 +53,7 @@ public class RedisTransport {
     private final Handler<io.vertx.redis.client.Response> answered = ignored -> lastReplyNanos = System.nanoTime();
 
     RedisTransport(@Any Instance<Redis> clients, RateLimitBuildConfig config, RateLimitConfig runTimeConfig,
-            RateLimitMetrics metrics) {
+            RateLimitMetrics metrics, Vertx vertx, RedisClientOptions clientOptions) {
         this.metrics = metrics;
         String clientName = RateLimitBuildConfig.redisClient(config);
         this.redis = config.redisClientName()
@@ -60,8 +61,9 @@ public class RedisTransport {
                 .orElseGet(() -> clients.select(Default.Literal.INSTANCE).get());
         this.cluster = isCluster(clientName);
         this.inFlight = cluster ? clusterInFlightLimit(clientName) : null;
-        this.pipelined = new PipelinedConnections(redis.getDelegate(), runTimeConfig.pipelinedConnections(), cluster,
-                runTimeConfig.durable().replicas(), runTimeConfig.durable().timeout().toMillis());
+        this.pipelined = new PipelinedConnections(
+                new ConnectionHomes(vertx, redis.getDelegate(), clientOptions::copy, runTimeConfig.pipelinedConnections()),
+                cluster, runTimeConfig.durable().replicas(), runTimeConfig.durable().timeout().toMillis());
     }
 
     /** Whether the named Redis client is a cluster client ({@code client-type=cluster}). */
@@ -157,8 +159,16 @@ public class RedisTransport {
         }
     }
 
+    /**
+     * The event-loop context from which the decisions asked for off the event loop are sent: one whose connection lives
+     * on it.
+     */
+    io.vertx.core.Context offLoopContext() {
+        return pipelined.offLoopContext();
+    }
+
     @PreDestroy
     void close() {
-        pipelined.close();
+        pipelined.shutdown();
     }
 }

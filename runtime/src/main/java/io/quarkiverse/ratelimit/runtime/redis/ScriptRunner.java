@@ -63,16 +63,7 @@ public class ScriptRunner {
         this.batches = durable || config.maxDecisionsPerCall() <= 1 ? null
                 : new DecisionBatches(config.maxDecisionsPerCall(),
                         scripts.library().function(RateLimitScripts.DECIDE_BATCH), this::send, transport::send,
-                        topology, offLoopContext(vertx));
-    }
-
-    /**
-     * An event-loop context of its own for the decisions blocking callers ask for, whatever thread makes this bean (one
-     * with a worker's or a request's context would otherwise lend it). Vert.x's public API makes a new one only on a
-     * thread without a context, hence its internal interface.
-     */
-    private static io.vertx.core.Context offLoopContext(Vertx vertx) {
-        return ((io.vertx.core.impl.VertxInternal) vertx).createEventLoopContext();
+                        topology, transport.offLoopContext());
     }
 
     @PreDestroy
