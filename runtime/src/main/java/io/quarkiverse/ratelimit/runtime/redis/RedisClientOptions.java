@@ -41,12 +41,20 @@ public class RedisClientOptions implements RedisOptionsCustomizer {
     }
 
     /**
-     * Options for a client of the rate limiter's own, like the client Quarkus built (of the same type, nodes,
-     * credentials and TLS): a copy, which the caller may change. {@code null} until Quarkus built the client.
+     * Options for a client of the rate limiter's own that opens one decisions' connection on its event loop
+     * ({@link ConnectionHomes}), like the client Quarkus built (of the same type, nodes, credentials and TLS): a copy.
+     * {@code null} until Quarkus built the client, and behind Sentinel (or for a replication client): such a client
+     * keeps the master's address it last heard of, and clients of their own would each hear of a failover on their
+     * own, some sending decisions to the old master while others found the new one; there the client Quarkus built
+     * opens every connection.
      */
-    RedisOptions copy() {
+    RedisOptions forEventLoop() {
         RedisOptions client = options;
-        return client == null ? null : new RedisOptions(client);
+        if (client == null || client.getType() == RedisClientType.SENTINEL
+                || client.getType() == RedisClientType.REPLICATION) {
+            return null;
+        }
+        return new RedisOptions(client);
     }
 
     /**

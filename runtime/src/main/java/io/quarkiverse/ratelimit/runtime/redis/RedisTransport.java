@@ -62,7 +62,8 @@ public class RedisTransport {
         this.cluster = isCluster(clientName);
         this.inFlight = cluster ? clusterInFlightLimit(clientName) : null;
         this.pipelined = new PipelinedConnections(
-                new ConnectionHomes(vertx, redis.getDelegate(), clientOptions::copy, runTimeConfig.pipelinedConnections()),
+                new ConnectionHomes(vertx, redis.getDelegate(), clientOptions::forEventLoop,
+                        runTimeConfig.pipelinedConnections()),
                 cluster, runTimeConfig.durable().replicas(), runTimeConfig.durable().timeout().toMillis());
     }
 

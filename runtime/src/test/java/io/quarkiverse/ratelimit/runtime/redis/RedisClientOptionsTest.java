@@ -33,6 +33,28 @@ class RedisClientOptionsTest {
     }
 
     @Test
+    void aConnectionOnItsEventLoopIsOpenedByAClientOfItsOwnUnlessBehindSentinel() {
+        RedisClientOptions captured = new RedisClientOptions("<default>");
+        assertThat(captured.forEventLoop()).as("before Quarkus built the client").isNull();
+
+        RedisOptions standalone = new RedisOptions().setEndpoint("rediss://limiter:s3cret@redis-0.example:6379")
+                .setNetClientOptions(new NetClientOptions().setSsl(true));
+        captured.customize("<default>", standalone);
+        RedisOptions own = captured.forEventLoop();
+        assertThat(own).isNotSameAs(standalone);
+        assertThat(own.getEndpoint()).isEqualTo("rediss://limiter:s3cret@redis-0.example:6379");
+        assertThat(own.getNetClientOptions().isSsl()).isTrue();
+
+        captured.customize("<default>", new RedisOptions().setType(RedisClientType.CLUSTER)
+                .setEndpoints(List.of("redis://redis-0.example:6379", "redis://redis-1.example:6379")));
+        assertThat(captured.forEventLoop().getType()).isEqualTo(RedisClientType.CLUSTER);
+
+        captured.customize("<default>", new RedisOptions().setType(RedisClientType.SENTINEL)
+                .setEndpoints(List.of("redis://sentinel-0.example:26379")).setMasterName("limits"));
+        assertThat(captured.forEventLoop()).as("behind Sentinel, the client Quarkus built").isNull();
+    }
+
+    @Test
     void aNamedClientIsRecognisedByItsName() {
         RedisClientOptions captured = new RedisClientOptions("limits");
         captured.customize("<default>", new RedisOptions().setEndpoint("redis://default:6379"));
