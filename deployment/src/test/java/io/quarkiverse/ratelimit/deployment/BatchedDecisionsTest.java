@@ -85,6 +85,23 @@ class BatchedDecisionsTest {
     }
 
     @Test
+    void whatTheFirstHalfOfABatchsAnswersLetGoOnIsSentBeforeTheSecondHalfIsAnswered() {
+        String hot = UUID.randomUUID().toString();
+        long before = RedisCommandStats.calls(redis, "fcall");
+        List<RateLimitDecision> next = onEventLoop(() -> {
+            List<Uni<RateLimitDecision>> inFlight = new ArrayList<>();
+            for (int i = 0; i < 64; i++) {
+                inFlight.add(limiter.tryAcquire(LIMIT, hot).chain(first -> limiter.tryAcquire(LIMIT, hot)));
+            }
+            return inFlight;
+        });
+        assertThat(next).allMatch(RateLimitDecision::allowed);
+        assertThat(RedisCommandStats.calls(redis, "fcall") - before)
+                .as("one call for one tenant's 64 decisions, then one for the decisions each half of its answers let go on")
+                .isEqualTo(3);
+    }
+
+    @Test
     void eachTenantAndEachLimitOfABatchIsExact() {
         RateLimit perSecond = RateLimit.of("batched-second", 7, Duration.ofSeconds(100));
         RateLimit perHour = RateLimit.of("batched-hour", 5, Duration.ofHours(1));
@@ -157,7 +174,6 @@ class BatchedDecisionsTest {
         }
     }
 
-    /** Subscribes to the decisions on an event loop, in one turn of it, and awaits them all. */
     /** {@code count} decisions of {@link #LIMIT} asked for in one turn of an event loop, for the tenants given. */
     private List<RateLimitDecision> inOneTurn(int count, IntFunction<String> tenant) {
         return onEventLoop(() -> {
@@ -169,6 +185,7 @@ class BatchedDecisionsTest {
         });
     }
 
+    /** Subscribes to the decisions on an event loop, in one turn of it, and awaits them all. */
     private <T> List<T> onEventLoop(Supplier<List<Uni<T>>> decisions) {
         CompletableFuture<List<T>> all = new CompletableFuture<>();
         vertx.getOrCreateContext().runOnContext(ignored -> Uni.join().all(decisions.get()).andFailFast().subscribe()

@@ -24,7 +24,8 @@ import io.vertx.redis.client.ResponseType;
  * of the library's batch function ({@code lua/rate_limit_batch.lua}) decides them all, each exactly as alone, and
  * Redis runs one command for many decisions. An event loop's turn handles whatever arrived at once (the requests read
  * together, the replies of a batch and the calls they let go on), so there is no timer and no wait: a lone decision is
- * sent at the end of its turn, alone, as before. Batches stay pipelined with everything else in flight. Decisions
+ * sent at the end of its turn, alone. Batches stay pipelined with everything else in flight; a large one is answered
+ * in two halves, and what the first half lets go on is on its way to Redis while the second is answered. Decisions
  * asked for off the event loop (blocking callers on worker or application threads) queue for one event loop, which
  * sends what has queued each time it gets to it: while it is busy, more queue and go together, and a lone caller's
  * decision goes at once. In a cluster, a batch holds the decisions of one master, by the slots' owners last heard
@@ -79,7 +80,7 @@ final class DecisionBatches {
 
     /** The reply of one decision ({@code rate_limit.lua}'s), sent alone or in a batch. */
     Future<Response> decide(LuaScript script, List<String> keys, List<String> args) {
-        Pending pending = new Pending(script, keys, args);
+        Pending pending = new Pending(script, keys, args, Promise.promise());
         Context context = Vertx.currentContext();
         if (context == null || !Context.isOnEventLoopThread()) {
             offLoop.add(pending);
@@ -186,8 +187,26 @@ final class DecisionBatches {
         }
         // one flat array: each decision's four integers per limit, or one error reply for a decision that failed
         Response replies = done.result();
-        int at = 0;
-        for (Pending pending : batch) {
+        Context context = Vertx.currentContext();
+        if (batch.size() >= ANSWERED_IN_HALVES_FROM && context != null && Context.isOnEventLoopThread()) {
+            int half = batch.size() / 2;
+            int second = answer(batch.subList(0, half), replies, 0, batch.size());
+            context.runOnContext(ignored -> answer(batch.subList(half, batch.size()), replies, second, batch.size()));
+        } else {
+            answer(batch, replies, 0, batch.size());
+        }
+    }
+
+    /**
+     * From how many decisions a batch is answered in halves, the second in a later task. Else, with many decisions in
+     * flight, the instance waits while Redis decides a batch and Redis waits while the instance answers it: never both
+     * at once (64 of one hot key in flight: 1.6 to 1.7 times the rate in halves). Smaller ones are not worth a task.
+     */
+    private static final int ANSWERED_IN_HALVES_FROM = 16;
+
+    /** Answers {@code decisions} from their replies, which start at {@code at}; where the next decision's start. */
+    private int answer(List<Pending> decisions, Response replies, int at, int batchSize) {
+        for (Pending pending : decisions) {
             Response first = at < replies.size() ? replies.get(at) : null;
             if (first != null && first.type() == ResponseType.ERROR) {
                 at++;
@@ -205,12 +224,13 @@ final class DecisionBatches {
             if (at + size > replies.size()) {
                 // cannot happen while the Java and Lua halves agree; left unanswered, it would wait for the sweep
                 pending.reply.fail(new IllegalStateException(
-                        "The batch answered " + replies.size() + " values for " + batch.size() + " decisions"));
+                        "The batch answered " + replies.size() + " values for " + batchSize + " decisions"));
             } else {
                 pending.reply.complete(new BatchedReply(replies, at, size));
             }
             at += size;
         }
+        return at;
     }
 
     /**
@@ -268,16 +288,7 @@ final class DecisionBatches {
         private List<Pending> queued = new ArrayList<>();
     }
 
-    private static final class Pending {
-        private final LuaScript script;
-        private final List<String> keys;
-        private final List<String> args;
-        private final Promise<Response> reply = Promise.promise();
-
-        Pending(LuaScript script, List<String> keys, List<String> args) {
-            this.script = script;
-            this.keys = keys;
-            this.args = args;
-        }
+    /** A decision waiting for its batch's reply. */
+    private record Pending(LuaScript script, List<String> keys, List<String> args, Promise<Response> reply) {
     }
 }
