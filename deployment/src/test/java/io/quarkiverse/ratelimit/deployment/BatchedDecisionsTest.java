@@ -15,6 +15,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.IntFunction;
 import java.util.function.Supplier;
 import java.util.stream.Collectors;
+import java.util.stream.IntStream;
 
 import jakarta.inject.Inject;
 
@@ -88,13 +89,8 @@ class BatchedDecisionsTest {
     void whatTheFirstHalfOfABatchsAnswersLetGoOnIsSentBeforeTheSecondHalfIsAnswered() {
         String hot = UUID.randomUUID().toString();
         long before = RedisCommandStats.calls(redis, "fcall");
-        List<RateLimitDecision> next = onEventLoop(() -> {
-            List<Uni<RateLimitDecision>> inFlight = new ArrayList<>();
-            for (int i = 0; i < 64; i++) {
-                inFlight.add(limiter.tryAcquire(LIMIT, hot).chain(first -> limiter.tryAcquire(LIMIT, hot)));
-            }
-            return inFlight;
-        });
+        List<RateLimitDecision> next = callsInOneTurn(64,
+                i -> limiter.tryAcquire(LIMIT, hot).chain(first -> limiter.tryAcquire(LIMIT, hot)));
         assertThat(next).allMatch(RateLimitDecision::allowed);
         assertThat(RedisCommandStats.calls(redis, "fcall") - before)
                 .as("one call for one tenant's 64 decisions, then one for the decisions each half of its answers let go on")
@@ -176,13 +172,12 @@ class BatchedDecisionsTest {
 
     /** {@code count} decisions of {@link #LIMIT} asked for in one turn of an event loop, for the tenants given. */
     private List<RateLimitDecision> inOneTurn(int count, IntFunction<String> tenant) {
-        return onEventLoop(() -> {
-            List<Uni<RateLimitDecision>> inFlight = new ArrayList<>();
-            for (int i = 0; i < count; i++) {
-                inFlight.add(limiter.tryAcquire(LIMIT, tenant.apply(i)));
-            }
-            return inFlight;
-        });
+        return callsInOneTurn(count, i -> limiter.tryAcquire(LIMIT, tenant.apply(i)));
+    }
+
+    /** {@code count} calls subscribed to in one turn of an event loop, awaited. */
+    private <T> List<T> callsInOneTurn(int count, IntFunction<Uni<T>> call) {
+        return onEventLoop(() -> IntStream.range(0, count).mapToObj(call).toList());
     }
 
     /** Subscribes to the decisions on an event loop, in one turn of it, and awaits them all. */

@@ -190,10 +190,10 @@ final class DecisionBatches {
         Context context = Vertx.currentContext();
         if (batch.size() >= ANSWERED_IN_HALVES_FROM && context != null && Context.isOnEventLoopThread()) {
             int half = batch.size() / 2;
-            int second = answer(batch.subList(0, half), replies, 0, batch.size());
-            context.runOnContext(ignored -> answer(batch.subList(half, batch.size()), replies, second, batch.size()));
+            int second = answer(batch.subList(0, half), replies, 0);
+            context.runOnContext(ignored -> answer(batch.subList(half, batch.size()), replies, second));
         } else {
-            answer(batch, replies, 0, batch.size());
+            answer(batch, replies, 0);
         }
     }
 
@@ -205,7 +205,7 @@ final class DecisionBatches {
     private static final int ANSWERED_IN_HALVES_FROM = 16;
 
     /** Answers {@code decisions} from their replies, which start at {@code at}; where the next decision's start. */
-    private int answer(List<Pending> decisions, Response replies, int at, int batchSize) {
+    private int answer(List<Pending> decisions, Response replies, int at) {
         for (Pending pending : decisions) {
             Response first = at < replies.size() ? replies.get(at) : null;
             if (first != null && first.type() == ResponseType.ERROR) {
@@ -224,7 +224,7 @@ final class DecisionBatches {
             if (at + size > replies.size()) {
                 // cannot happen while the Java and Lua halves agree; left unanswered, it would wait for the sweep
                 pending.reply.fail(new IllegalStateException(
-                        "The batch answered " + replies.size() + " values for " + batchSize + " decisions"));
+                        "The batch answered " + replies.size() + " values, too few for its decisions"));
             } else {
                 pending.reply.complete(new BatchedReply(replies, at, size));
             }
