@@ -27,17 +27,46 @@ public interface RateLimitAdmin {
     /** {@code tenant}'s run-time limits, by policy. */
     Map<String, Long> limits(String tenant);
 
-    /** What {@code tenant} has left of each limit of {@code policy}, without consuming anything. */
-    List<RateLimitDecision> status(String tenant, String policy);
+    /**
+     * What {@code subject} (a tenant, a client address, everyone) has left of each limit of {@code policy}, without
+     * consuming anything; see {@link ReactiveRateLimitAdmin#status(RateLimitSubject, String)}.
+     */
+    List<RateLimitDecision> status(RateLimitSubject subject, String policy);
 
-    /** Forgets what {@code tenant} consumed of every limit of {@code policy}, on every instance. */
-    void reset(String tenant, String policy);
+    /** {@link #status(RateLimitSubject, String)} of a tenant. */
+    default List<RateLimitDecision> status(String tenant, String policy) {
+        return status(RateLimitSubject.tenant(tenant), policy);
+    }
 
-    /** Refuses every limited call of {@code tenant} with {@code 403 Forbidden}, on every instance, until unblocked. */
-    void block(String tenant);
+    /**
+     * Forgets what {@code subject} consumed of every limit of {@code policy}, on every instance; returns how many
+     * counters held something (0: nothing to reset).
+     */
+    int reset(RateLimitSubject subject, String policy);
+
+    /** {@link #reset(RateLimitSubject, String)} of a tenant. */
+    default int reset(String tenant, String policy) {
+        return reset(RateLimitSubject.tenant(tenant), policy);
+    }
+
+    /**
+     * Refuses every limited call of {@code subject} (a tenant or a client address) with {@code 403 Forbidden}, whatever
+     * way it comes in, on every instance, until unblocked.
+     */
+    void block(RateLimitSubject subject);
+
+    /** {@link #block(RateLimitSubject)} of a tenant. */
+    default void block(String tenant) {
+        block(RateLimitSubject.tenant(tenant));
+    }
 
     /** Lifts {@link #block}. */
-    void unblock(String tenant);
+    void unblock(RateLimitSubject subject);
+
+    /** {@link #unblock(RateLimitSubject)} of a tenant. */
+    default void unblock(String tenant) {
+        unblock(RateLimitSubject.tenant(tenant));
+    }
 
     /** The policies (and names of limits without one) this application knows: what the other methods accept. */
     List<String> policies();

@@ -10,6 +10,14 @@ import io.smallrye.mutiny.Uni;
  * <p>
  * Tenants are any string (escaped, and hashed when long, before they reach a Redis key). Reactive methods never
  * block; the {@code AndAwait} variants must not be called on an event-loop thread.
+ * <p>
+ * Every method that takes units or a slot ({@code tryAcquire}, {@code tryAcquireAll}, {@code acquire},
+ * {@code acquireAll}, {@code acquireSlot}, their blocking forms, and {@code status}) crosses the gate every limited call
+ * crosses: for a blocked tenant ({@code quarkus.rate-limit.blocked-tenants}, {@link RateLimitAdmin#block}) the
+ * {@code Uni} fails with {@link TenantBlockedException} (the blocking forms throw it), before Redis; an exempt tenant
+ * ({@code quarkus.rate-limit.exempt-tenants}) is admitted with its whole limit left. The global mode and the kill switch
+ * apply too: a limit switched off admits with its whole limit left, one in shadow mode that refuses admits with nothing
+ * left. {@link #refund} and {@link #reset} are not calls, and are not gated.
  */
 public interface RateLimiter {
 

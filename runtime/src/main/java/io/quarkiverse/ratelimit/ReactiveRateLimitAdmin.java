@@ -28,26 +28,52 @@ public interface ReactiveRateLimitAdmin {
     Uni<Map<String, Long>> limits(String tenant);
 
     /**
-     * What {@code tenant} has left of each limit of {@code policy}, without consuming anything. Counters split per
-     * parameter are not included (they cannot be listed without scanning Redis).
+     * What {@code subject} has left of each limit of {@code policy}, without consuming anything: the counters a call of
+     * the subject decides on, with the values it is decided by (its plan and run-time limit, for a tenant). Fails
+     * with {@link IllegalArgumentException} when the subject owns no counter of the policy (a tenant named for a
+     * policy counted per client address) or the counters are split by a parameter whose value the subject does not
+     * give ({@link RateLimitSubject#withArgument}).
      */
-    Uni<List<RateLimitDecision>> status(String tenant, String policy);
+    Uni<List<RateLimitDecision>> status(RateLimitSubject subject, String policy);
+
+    /** {@link #status(RateLimitSubject, String)} of a tenant. */
+    default Uni<List<RateLimitDecision>> status(String tenant, String policy) {
+        return status(RateLimitSubject.tenant(tenant), policy);
+    }
 
     /**
-     * Forgets what {@code tenant} consumed of every limit of {@code policy}. Counters split per parameter are not reset;
-     * they expire with their window.
+     * Forgets what {@code subject} consumed of every limit of {@code policy}, on every instance, and emits how many
+     * counters held something: 0 when there was nothing to reset (the subject made no call in the current window).
+     * Fails as {@link #status(RateLimitSubject, String)} does.
      */
-    Uni<Void> reset(String tenant, String policy);
+    Uni<Integer> reset(RateLimitSubject subject, String policy);
+
+    /** {@link #reset(RateLimitSubject, String)} of a tenant. */
+    default Uni<Integer> reset(String tenant, String policy) {
+        return reset(RateLimitSubject.tenant(tenant), policy);
+    }
 
     /**
-     * Refuses every limited call of {@code tenant} with {@code 403 Forbidden} ({@link TenantBlockedException}), on
-     * every instance, until {@link #unblock}: an abusive tenant stopped without a
-     * redeploy. Tenants blocked for good belong in {@code quarkus.rate-limit.blocked-tenants}.
+     * Refuses every limited call of {@code subject} (a tenant, or a client address that calls count under when they
+     * have no tenant) with {@code 403 Forbidden} ({@link TenantBlockedException}), whatever way the call comes in
+     * ({@code @RateLimited}, {@code @ConcurrencyLimited}, {@link RateLimiter}), on every instance, until
+     * {@link #unblock}: an abusive tenant stopped without a redeploy. Tenants blocked for good belong in
+     * {@code quarkus.rate-limit.blocked-tenants}.
      */
-    Uni<Void> block(String tenant);
+    Uni<Void> block(RateLimitSubject subject);
+
+    /** {@link #block(RateLimitSubject)} of a tenant. */
+    default Uni<Void> block(String tenant) {
+        return block(RateLimitSubject.tenant(tenant));
+    }
 
     /** Lifts {@link #block}. */
-    Uni<Void> unblock(String tenant);
+    Uni<Void> unblock(RateLimitSubject subject);
+
+    /** {@link #unblock(RateLimitSubject)} of a tenant. */
+    default Uni<Void> unblock(String tenant) {
+        return unblock(RateLimitSubject.tenant(tenant));
+    }
 
     /** The policies (and names of limits without one) this application knows: what the other methods accept. */
     List<String> policies();

@@ -34,8 +34,8 @@ import io.quarkiverse.ratelimit.runtime.config.RateLimitBuildConfig;
 import io.quarkiverse.ratelimit.runtime.decide.CallAdmitter;
 import io.quarkiverse.ratelimit.runtime.decide.ConcurrencyLeases;
 import io.quarkiverse.ratelimit.runtime.decide.DecisionGuard;
-import io.quarkiverse.ratelimit.runtime.decide.FailureModes;
-import io.quarkiverse.ratelimit.runtime.decide.GuardedRedis;
+import io.quarkiverse.ratelimit.runtime.resilience.FailureModes;
+import io.quarkiverse.ratelimit.runtime.resilience.GuardedRedis;
 import io.quarkiverse.ratelimit.runtime.decide.ProgrammaticRateLimiter;
 import io.quarkiverse.ratelimit.runtime.decide.QuotaThresholds;
 import io.quarkiverse.ratelimit.runtime.decide.SlotWaits;
@@ -58,6 +58,7 @@ import io.quarkiverse.ratelimit.runtime.policy.LimitModes;
 import io.quarkiverse.ratelimit.runtime.policy.RunTimeLimits;
 import io.quarkiverse.ratelimit.runtime.policy.RunTimeSettings;
 import io.quarkiverse.ratelimit.runtime.policy.RunTimeSwitches;
+import io.quarkiverse.ratelimit.runtime.policy.TenantGate;
 import io.quarkiverse.ratelimit.runtime.policy.TenantPlans;
 import io.quarkiverse.ratelimit.runtime.redis.ClusterNodes;
 import io.quarkiverse.ratelimit.runtime.redis.InvalidationChannel;
@@ -136,7 +137,7 @@ class RateLimitProcessor {
                         RateLimitKeys.class,
                         RequestTenantResolver.class,
                         ClientAddresses.class,
-                        EffectiveLimits.class, TenantPlans.class, RunTimeSettings.class, RunTimeLimits.class,
+                        EffectiveLimits.class, TenantPlans.class, TenantGate.class, RunTimeSettings.class, RunTimeLimits.class,
                         RunTimeSwitches.class, LimitModes.class,
                         RedisRateLimitAdmin.class, BlockingRateLimitAdmin.class, LimiterStatus.class,
                         StartupChecks.class)

@@ -88,6 +88,27 @@ class DocumentedExamplesTest {
     }
 
     @Test
+    void theOperatorReadsAndResetsACallerAddressesACarriersAndAGlobalCounter() {
+        String address = "127.0.0.1"; // where the tests' calls come from
+        operations.inspectOtherCounters(address);
+        for (int i = 0; i < 5; i++) {
+            given().post("/signup").then().statusCode(200);
+        }
+        given().post("/signup").then().statusCode(429);
+        String tenant = "tiny-shop"; // a starter: 50 labels a minute per carrier
+        given().header("X-Tenant-Id", tenant).post("/carriers/ups/labels").then().statusCode(200);
+
+        TenantOperations.Subjects seen = operations.inspectOtherCounters(address);
+        assertThat(seen.addressCountersReset()).isEqualTo(1);
+        given().post("/signup").then().statusCode(200);
+        assertThat(seen.ups()).singleElement().satisfies(decision -> {
+            assertThat(decision.limit()).isEqualTo(50);
+            assertThat(decision.remaining()).isLessThan(50);
+        });
+        assertThat(seen.printer()).singleElement().satisfies(decision -> assertThat(decision.limit()).isEqualTo(2));
+    }
+
+    @Test
     void theKillSwitchTurnsEveryLimitOffAndClearingItTurnsThemOn() {
         String tenant = tenant();
         try {

@@ -16,14 +16,16 @@ import org.junit.jupiter.api.Test;
 /**
  * The packages of {@code runtime/} are layers, each named after a stage of a call or a concern, and imports point down
  * only: a reader who opens a package needs nothing above it to understand it. The public API
- * ({@code io.quarkiverse.ratelimit}) imports nothing internal. And a class holds one job: none over 300 lines but the
- * configuration interface, whose Javadoc is the configuration reference.
+ * ({@code io.quarkiverse.ratelimit}) imports nothing internal. Inside a package, no two classes need each other: the
+ * classes of a package that refer to one another in a circle are one job split in two files, or a rule on the wrong
+ * side (a builder and what it builds excepted). And a class holds one job: none over 300 lines but the configuration
+ * interface, whose Javadoc is the configuration reference.
  */
 class PackageLayersTest {
 
     /** From the bottom up. */
-    static final List<String> LAYERS = List.of("config", "limit", "key", "observe", "redis", "policy", "tenant", "decide",
-            "http", "intercept", "admin", "status", "devui", "startup", "");
+    static final List<String> LAYERS = List.of("config", "limit", "key", "observe", "redis", "policy", "tenant",
+            "resilience", "decide", "http", "intercept", "admin", "status", "devui", "startup", "");
 
     private static final Path API = Path.of("src", "main", "java", "io", "quarkiverse", "ratelimit");
     private static final Path RUNTIME = API.resolve("runtime");
@@ -52,6 +54,18 @@ class PackageLayersTest {
             }
         }
         assertThat(climbs).as("imports from a lower layer to a higher one").isEmpty();
+    }
+
+    @Test
+    void noClassesOfAPackageReferToEachOtherInACircle() throws IOException {
+        List<String> circles = new ArrayList<>();
+        try (Stream<Path> packages = Files.list(RUNTIME)) {
+            for (Path folder : packages.filter(Files::isDirectory).toList()) {
+                circles.addAll(PackageCircles.of(folder));
+            }
+        }
+        circles.addAll(PackageCircles.of(API));
+        assertThat(circles).as("classes of one package that refer to one another in a circle").isEmpty();
     }
 
     @Test

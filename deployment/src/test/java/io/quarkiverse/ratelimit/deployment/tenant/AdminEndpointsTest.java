@@ -80,7 +80,8 @@ class AdminEndpointsTest {
         ops().get("/q/rate-limit/tenants/" + encoded + "/policies/labels").then().statusCode(200)
                 .body("[0].limit", equalTo(4)).body("[0].remaining", equalTo(0));
 
-        ops().delete("/q/rate-limit/tenants/" + encoded + "/policies/labels/counters").then().statusCode(204);
+        ops().delete("/q/rate-limit/tenants/" + encoded + "/policies/labels/counters").then().statusCode(200)
+                .body("countersReset", equalTo(1));
         calls(tenant, 4, 200);
         ops().delete("/q/rate-limit/tenants/" + encoded + "/limits/labels").then().statusCode(204);
         ops().get("/q/rate-limit/tenants/" + encoded + "/limits").then().statusCode(200).body(equalTo("{}"));

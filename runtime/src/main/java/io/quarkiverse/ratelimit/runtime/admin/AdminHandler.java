@@ -6,15 +6,12 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.function.Supplier;
 
-import io.quarkiverse.ratelimit.FailureMode;
 import io.quarkiverse.ratelimit.LimitRules;
-import io.quarkiverse.ratelimit.Mode;
 import io.quarkiverse.ratelimit.RateLimitDecision;
+import io.quarkiverse.ratelimit.RateLimitSubject;
 import io.quarkiverse.ratelimit.ReactiveRateLimitAdmin;
-import io.quarkiverse.ratelimit.runtime.config.ConfigSpelling;
 import io.quarkiverse.ratelimit.runtime.config.RateLimitConfig;
 import io.quarkiverse.ratelimit.runtime.http.ProblemDetails;
-import io.quarkiverse.ratelimit.runtime.policy.LimitModes;
 import io.quarkus.arc.Arc;
 import io.quarkus.vertx.http.runtime.security.QuarkusHttpUser;
 import io.smallrye.mutiny.Uni;
@@ -35,16 +32,20 @@ import io.vertx.ext.web.RoutingContext;
  * PUT    {base}/tenants/{tenant}/limits/{policy}           {"limit": 5000}: set one
  * DELETE {base}/tenants/{tenant}/limits/{policy}           remove one
  * GET    {base}/tenants/{tenant}/policies/{policy}         what the tenant has left
- * DELETE {base}/tenants/{tenant}/policies/{policy}/counters  forget what it consumed
+ * DELETE {base}/tenants/{tenant}/policies/{policy}/counters  forget what it consumed: {"countersReset": n}
  * PUT    {base}/tenants/{tenant}/blocked                   refuse all its calls (403)
  * DELETE {base}/tenants/{tenant}/blocked                   lift that
+ * GET, DELETE and PUT, DELETE as above under {base}/client-addresses/{address}: a caller address's counters and block
+ * GET    {base}/global/policies/{policy}                   what a global limit has left
+ * DELETE {base}/global/policies/{policy}/counters           forget what everyone consumed
  * GET    {base}/switches                                   the run-time switches in force
  * PUT    {base}/switches                                   {"mode": "shadow", "rolloutPercentage": 25}: every limit
  * PUT    {base}/switches/{policy}                          {"mode": ..., "rolloutPercentage": ..., "failureMode": ...}
  * DELETE {base}/switches[/{policy}]                        back to configuration
  * </pre>
  *
- * A switch with a bad value or body, or naming no limit of the application, is a 400 and changes nothing.
+ * A switch with a bad value or body, or naming no limit of the application, is a 400 and changes nothing. Counters
+ * split per parameter are named by query parameters ({@code ?carrier=ups}).
  */
 public class AdminHandler implements Handler<RoutingContext> {
 
@@ -75,31 +76,37 @@ public class AdminHandler implements Handler<RoutingContext> {
         try {
             if (segments.length == 1 && segments[0].equals("policies") && method == HttpMethod.GET) {
                 json(context, 200, new JsonArray(admin.policies()).encode());
-            } else if (segments.length == 3 && segments[0].equals("tenants") && segments[2].equals("blocked")
+            } else if (segments.length == 3 && isSubject(segments[0]) && segments[2].equals("blocked")
                     && (method == HttpMethod.PUT || method == HttpMethod.DELETE)) {
-                String tenant = decode(segments[1]);
-                reply(context, () -> (method == HttpMethod.PUT ? admin.block(tenant) : admin.unblock(tenant))
+                RateLimitSubject subject = subject(context, segments[0], decode(segments[1]));
+                reply(context, () -> (method == HttpMethod.PUT ? admin.block(subject) : admin.unblock(subject))
                         .replaceWith(""), 204);
             } else if ((segments.length == 1 || segments.length == 2) && segments[0].equals("switches")) {
                 switchesRoute(context, admin, method, segments.length == 2 ? decode(segments[1]) : null);
-            } else if (segments.length >= 3 && segments[0].equals("tenants")) {
-                String tenant = decode(segments[1]);
-                String policy = segments.length > 3 ? decode(segments[3]) : null;
-                tenantRoute(context, admin, method, tenant, segments[2], policy, segments.length);
+            } else if (segments.length >= 3 && segments[0].equals("global")) {
+                countersRoute(context, admin, method, subject(context, "global", null), segments, 1);
+            } else if (segments.length >= 3 && isSubject(segments[0])) {
+                String name = decode(segments[1]);
+                if (segments[0].equals("tenants") && segments[2].equals("limits")) {
+                    limitsRoute(context, admin, method, name, segments.length > 3 ? decode(segments[3]) : null,
+                            segments.length);
+                } else {
+                    countersRoute(context, admin, method, subject(context, segments[0], name), segments, 2);
+                }
             } else {
                 problem(context, 404, "No such administration endpoint");
             }
         } catch (IllegalArgumentException e) {
-            problem(context, 404, e.getMessage());
+            problem(context, status(e), e.getMessage());
         }
     }
 
-    private void tenantRoute(RoutingContext context, ReactiveRateLimitAdmin admin, HttpMethod method, String tenant,
-            String collection, String policy, int segments) {
-        if (collection.equals("limits") && segments == 3 && method == HttpMethod.GET) {
+    private void limitsRoute(RoutingContext context, ReactiveRateLimitAdmin admin, HttpMethod method, String tenant,
+            String policy, int segments) {
+        if (segments == 3 && method == HttpMethod.GET) {
             reply(context, () -> admin.limits(tenant).map(limits -> new JsonObject(new LinkedHashMap<>(limits)).encode()),
                     200);
-        } else if (collection.equals("limits") && segments == 4 && method == HttpMethod.PUT) {
+        } else if (segments == 4 && method == HttpMethod.PUT) {
             long limit = requestedLimit(context.body().buffer());
             String invalid = LimitRules.limit(limit);
             if (invalid != null) {
@@ -107,15 +114,48 @@ public class AdminHandler implements Handler<RoutingContext> {
             } else {
                 reply(context, () -> admin.setLimit(tenant, policy, limit).replaceWith(""), 204);
             }
-        } else if (collection.equals("limits") && segments == 4 && method == HttpMethod.DELETE) {
+        } else if (segments == 4 && method == HttpMethod.DELETE) {
             reply(context, () -> admin.removeLimit(tenant, policy).replaceWith(""), 204);
-        } else if (collection.equals("policies") && segments == 4 && method == HttpMethod.GET) {
-            reply(context, () -> admin.status(tenant, policy).map(AdminHandler::status), 200);
-        } else if (collection.equals("policies") && segments == 5 && method == HttpMethod.DELETE) {
-            reply(context, () -> admin.reset(tenant, policy).replaceWith(""), 204);
         } else {
             problem(context, 404, "No such administration endpoint");
         }
+    }
+
+    /**
+     * {@code .../policies/{policy}} (GET: status) and {@code .../policies/{policy}/counters} (DELETE: reset), the
+     * policy at {@code segments[at + 1]}.
+     */
+    private void countersRoute(RoutingContext context, ReactiveRateLimitAdmin admin, HttpMethod method,
+            RateLimitSubject subject, String[] segments, int at) {
+        boolean policies = segments.length > at + 1 && segments[at].equals("policies");
+        if (policies && segments.length == at + 2 && method == HttpMethod.GET) {
+            String policy = decode(segments[at + 1]);
+            reply(context, () -> admin.status(subject, policy).map(AdminHandler::status), 200);
+        } else if (policies && segments.length == at + 3 && segments[at + 2].equals("counters")
+                && method == HttpMethod.DELETE) {
+            String policy = decode(segments[at + 1]);
+            reply(context, () -> admin.reset(subject, policy)
+                    .map(reset -> new JsonObject().put("countersReset", reset).encode()), 200);
+        } else {
+            problem(context, 404, "No such administration endpoint");
+        }
+    }
+
+    private static boolean isSubject(String collection) {
+        return collection.equals("tenants") || collection.equals("client-addresses");
+    }
+
+    /** The subject a path names, with the query's parameters as the arguments of split counters. */
+    private static RateLimitSubject subject(RoutingContext context, String collection, String name) {
+        RateLimitSubject subject = switch (collection) {
+            case "tenants" -> RateLimitSubject.tenant(name);
+            case "client-addresses" -> RateLimitSubject.clientAddress(name);
+            default -> RateLimitSubject.everyone();
+        };
+        for (var parameter : context.queryParams()) {
+            subject = subject.withArgument(parameter.getKey(), parameter.getValue());
+        }
+        return subject;
     }
 
     private void switchesRoute(RoutingContext context, ReactiveRateLimitAdmin admin, HttpMethod method, String policy) {
@@ -124,9 +164,9 @@ public class AdminHandler implements Handler<RoutingContext> {
         } else if (method == HttpMethod.DELETE) {
             reply(context, () -> admin.clearSwitches(policy).replaceWith(""), 204);
         } else if (method == HttpMethod.PUT) {
-            Switches requested;
+            SwitchesBody requested;
             try {
-                requested = Switches.of(context.body().buffer());
+                requested = SwitchesBody.of(context.body().buffer());
             } catch (IllegalArgumentException e) {
                 problem(context, 400, e.getMessage());
                 return;
@@ -140,64 +180,6 @@ public class AdminHandler implements Handler<RoutingContext> {
             }
         } else {
             problem(context, 404, "No such administration endpoint");
-        }
-    }
-
-    /** A PUT body of the switches endpoints: each setting optional, nothing else allowed. */
-    record Switches(Mode mode, Integer rolloutPercentage, FailureMode failureMode) {
-
-        /** The settings' names in JSON, as GET answers them. */
-        private static final List<String> SETTINGS = LimitModes.SETTINGS.stream().map(LimitModes::settingName).toList();
-
-        static Switches of(Buffer body) {
-            JsonObject json;
-            try {
-                json = body == null || body.length() == 0 ? null : new JsonObject(body);
-            } catch (DecodeException | ClassCastException e) {
-                json = null;
-            }
-            if (json == null) {
-                throw new IllegalArgumentException("The body must be a JSON object: {\"mode\": \"enforce\" | \"shadow\""
-                        + " | \"off\", \"rolloutPercentage\": 0 to 100, \"failureMode\": \"local\" | \"fail-open\""
-                        + " | \"fail-closed\"}, each optional");
-            }
-            for (String field : json.fieldNames()) {
-                if (!SETTINGS.contains(field)) {
-                    throw new IllegalArgumentException("Unknown setting '" + field
-                            + "'; the settings are mode, rolloutPercentage and failureMode");
-                }
-            }
-            return new Switches(constant(json, "mode", Mode.class), percentage(json), constant(json, "failureMode",
-                    FailureMode.class));
-        }
-
-        private static Integer percentage(JsonObject json) {
-            Object value = json.getValue("rolloutPercentage");
-            if (value == null) {
-                return null;
-            }
-            if (!(value instanceof Number number) || number.doubleValue() != number.intValue()) {
-                throw new IllegalArgumentException("rolloutPercentage must be a whole number from 0 to 100, not "
-                        + value);
-            }
-            return number.intValue();
-        }
-
-        private static <E extends Enum<E>> E constant(JsonObject json, String field, Class<E> type) {
-            Object value = json.getValue(field);
-            if (value == null) {
-                return null;
-            }
-            try {
-                E constant = Enum.valueOf(type, ConfigSpelling.constant(value.toString()));
-                if (constant != FailureMode.DEFAULT) {
-                    return constant;
-                }
-            } catch (IllegalArgumentException e) {
-                // below
-            }
-            throw new IllegalArgumentException(field + " cannot be '" + value + "'; it is one of "
-                    + ConfigSpelling.realValues(type));
         }
     }
 

@@ -9,6 +9,7 @@ import io.quarkiverse.ratelimit.FailureMode;
 import io.quarkiverse.ratelimit.Mode;
 import io.quarkiverse.ratelimit.RateLimitAdmin;
 import io.quarkiverse.ratelimit.RateLimitDecision;
+import io.quarkiverse.ratelimit.RateLimitSubject;
 import io.quarkiverse.ratelimit.ReactiveRateLimitAdmin;
 
 /** The {@link RateLimitAdmin} bean: each operation of {@link ReactiveRateLimitAdmin}, awaited. */
@@ -42,23 +43,23 @@ public class BlockingRateLimitAdmin implements RateLimitAdmin {
     }
 
     @Override
-    public List<RateLimitDecision> status(String tenant, String policy) {
-        return reactive.status(tenant, policy).await().atMost(TIMEOUT);
+    public List<RateLimitDecision> status(RateLimitSubject subject, String policy) {
+        return reactive.status(subject, policy).await().atMost(TIMEOUT);
     }
 
     @Override
-    public void reset(String tenant, String policy) {
-        reactive.reset(tenant, policy).await().atMost(TIMEOUT);
+    public int reset(RateLimitSubject subject, String policy) {
+        return reactive.reset(subject, policy).await().atMost(TIMEOUT);
     }
 
     @Override
-    public void block(String tenant) {
-        reactive.block(tenant).await().atMost(TIMEOUT);
+    public void block(RateLimitSubject subject) {
+        reactive.block(subject).await().atMost(TIMEOUT);
     }
 
     @Override
-    public void unblock(String tenant) {
-        reactive.unblock(tenant).await().atMost(TIMEOUT);
+    public void unblock(RateLimitSubject subject) {
+        reactive.unblock(subject).await().atMost(TIMEOUT);
     }
 
     @Override

@@ -15,6 +15,7 @@ import io.quarkiverse.ratelimit.FailureMode;
 import io.quarkiverse.ratelimit.LimitRules;
 import io.quarkiverse.ratelimit.Mode;
 import io.quarkiverse.ratelimit.RateLimitDecision;
+import io.quarkiverse.ratelimit.RateLimitSubject;
 import io.quarkiverse.ratelimit.ReactiveRateLimitAdmin;
 import io.quarkiverse.ratelimit.Scope;
 import io.quarkiverse.ratelimit.runtime.config.ConfigSpelling;
@@ -30,6 +31,7 @@ import io.quarkiverse.ratelimit.runtime.policy.RunTimeLimits;
 import io.quarkiverse.ratelimit.runtime.policy.RunTimeSwitches;
 import io.quarkiverse.ratelimit.runtime.policy.TenantPlans;
 import io.quarkiverse.ratelimit.runtime.redis.RedisDecisions;
+import io.quarkiverse.ratelimit.runtime.tenant.ClientAddresses;
 import io.smallrye.mutiny.Uni;
 
 /** The {@link ReactiveRateLimitAdmin} bean: run-time limits shared through Redis ({@link RunTimeLimits}). */
@@ -38,30 +40,28 @@ public class RedisRateLimitAdmin implements ReactiveRateLimitAdmin {
 
     private final RedisDecisions limiter;
     private final DecisionGuard guard;
-    private final RateLimitKeys keys;
     private final EffectiveLimits configured;
     private final TenantPlans plans;
     private final RunTimeLimits runTimeLimits;
     private final RunTimeSwitches runTimeSwitches;
     private final Map<String, List<LimitDefinition>> limitsByPolicy;
-    private final Map<String, List<LimitDefinition>> countersByPolicy;
+    private final SubjectCounters counters;
     private final RateLimitMetrics metrics;
     /** Every policy, and the name of every limit without one: what a switch can name. */
     private final Set<String> switchable = new TreeSet<>();
 
-    RedisRateLimitAdmin(RedisDecisions limiter, DecisionGuard guard, RateLimitKeys keys,
-            EffectiveLimits configured,
-            TenantPlans plans, RunTimeLimits runTimeLimits, RunTimeSwitches runTimeSwitches, RateLimitMetrics metrics) {
+    RedisRateLimitAdmin(RedisDecisions limiter, DecisionGuard guard, RateLimitKeys keys, EffectiveLimits configured,
+            TenantPlans plans, RunTimeLimits runTimeLimits, RunTimeSwitches runTimeSwitches, RateLimitMetrics metrics,
+            ClientAddresses clientAddresses) {
         this.runTimeLimits = runTimeLimits;
         this.runTimeSwitches = runTimeSwitches;
         this.metrics = metrics;
         this.limiter = limiter;
         this.guard = guard;
-        this.keys = keys;
         this.configured = configured;
         this.plans = plans;
-        this.limitsByPolicy = limitsByOverrideName(configured, false);
-        this.countersByPolicy = limitsByOverrideName(configured, true);
+        this.limitsByPolicy = limitsByOverrideName(configured);
+        this.counters = new SubjectCounters(configured, keys, clientAddresses);
         configured.all().values().forEach(method -> method.limits().getLimits()
                 .forEach(limit -> switchable.add(limit.overrideName())));
     }
@@ -99,38 +99,50 @@ public class RedisRateLimitAdmin implements ReactiveRateLimitAdmin {
     }
 
     @Override
-    public Uni<List<RateLimitDecision>> status(String tenant, String policy) {
-        List<LimitDefinition> limits = counters(policy);
-        String tag = tag(tenant);
-        return plans.plan(tenant, null).flatMap(plan -> {
-            List<LimitDefinition> probes = new ArrayList<>(limits.size());
-            for (LimitDefinition limit : limits) {
-                probes.add(configured.configure(limit, plan).withCost(0)); // a probe: consumes nothing
+    public Uni<List<RateLimitDecision>> status(RateLimitSubject subject, String policy) {
+        List<SubjectCounters.Group> groups = counters.of(subject, policy);
+        if (subject.kind() != RateLimitSubject.Kind.TENANT) {
+            return status(groups, null, null); // a call without a tenant has no plan and no run-time limits
+        }
+        return plans.plan(subject.name(), null).flatMap(plan -> status(groups, plan, tag(subject.name())));
+    }
+
+    /** Each group's counters probed at cost 0 (consuming nothing), with the values a call of the subject decides by. */
+    private Uni<List<RateLimitDecision>> status(List<SubjectCounters.Group> groups, String plan, String tenantTag) {
+        List<Uni<List<RateLimitDecision>>> probes = new ArrayList<>(groups.size());
+        for (SubjectCounters.Group group : groups) {
+            List<LimitDefinition> probe = new ArrayList<>(group.limits().size());
+            for (LimitDefinition limit : group.limits()) {
+                probe.add((plan == null ? limit : configured.configure(limit, plan)).withCost(0));
             }
-            List<LimitDefinition> applied = runTimeLimits.apply(probes, tag);
-            return metrics.timed(RedisOperation.ADMIN, Uni.createFrom()
-                    .completionStage(() -> limiter.decide(keys.keys(tag, applied), applied).toCompletionStage()));
+            List<LimitDefinition> applied = tenantTag == null ? probe : runTimeLimits.apply(probe, tenantTag);
+            probes.add(metrics.timed(RedisOperation.ADMIN, Uni.createFrom()
+                    .completionStage(() -> limiter.decide(group.keys(), applied).toCompletionStage())));
+        }
+        return Uni.join().all(probes).andFailFast().map(decided -> {
+            List<RateLimitDecision> all = new ArrayList<>();
+            decided.forEach(all::addAll);
+            return all;
         });
     }
 
     @Override
-    public Uni<Void> reset(String tenant, String policy) {
-        List<LimitDefinition> limits = counters(policy);
-        if (limits.isEmpty()) {
-            return Uni.createFrom().voidItem();
+    public Uni<Integer> reset(RateLimitSubject subject, String policy) {
+        List<Uni<Integer>> resets = new ArrayList<>();
+        for (SubjectCounters.Group group : counters.of(subject, policy)) {
+            resets.add(guard.reset(group.keys()));
         }
-        String tag = tag(tenant);
-        return guard.reset(keys.keys(tag, limits));
+        return Uni.join().all(resets).andFailFast().map(deleted -> deleted.stream().mapToInt(Integer::intValue).sum());
     }
 
     @Override
-    public Uni<Void> block(String tenant) {
-        return runTimeLimits.block(tag(tenant), true);
+    public Uni<Void> block(RateLimitSubject subject) {
+        return runTimeLimits.block(counters.tag(subject), true);
     }
 
     @Override
-    public Uni<Void> unblock(String tenant) {
-        return runTimeLimits.block(tag(tenant), false);
+    public Uni<Void> unblock(RateLimitSubject subject) {
+        return runTimeLimits.block(counters.tag(subject), false);
     }
 
     @Override
@@ -195,12 +207,6 @@ public class RedisRateLimitAdmin implements ReactiveRateLimitAdmin {
         return policy;
     }
 
-    /** The counters of {@code policy} whose keys are known without a call: one per tenant, not split per parameter. */
-    private List<LimitDefinition> counters(String policy) {
-        perTenantLimits(policy);
-        return countersByPolicy.getOrDefault(policy, List.of());
-    }
-
     /** The distinct per-tenant limits {@code policy} names (one per limit name and endpoint). */
     private List<LimitDefinition> perTenantLimits(String policy) {
         Objects.requireNonNull(policy, "policy");
@@ -212,19 +218,12 @@ public class RedisRateLimitAdmin implements ReactiveRateLimitAdmin {
         return limits;
     }
 
-    /**
-     * The distinct per-tenant limits by the name their run-time limit uses; with {@code countersOnly}, only those
-     * whose key is the tenant's own (not split per parameter, not tagged per call by a method that mixes scopes).
-     */
-    private static Map<String, List<LimitDefinition>> limitsByOverrideName(EffectiveLimits configured,
-            boolean countersOnly) {
+    /** The distinct per-tenant limits by the name their run-time limit uses. */
+    private static Map<String, List<LimitDefinition>> limitsByOverrideName(EffectiveLimits configured) {
         Map<String, Map<String, LimitDefinition>> byName = new TreeMap<>();
         configured.all().values().forEach(method -> {
-            if (countersOnly && method.limits().mixedScopeName() != null) {
-                return;
-            }
             for (LimitDefinition limit : method.limits().getLimits()) {
-                if (limit.getScope() == Scope.TENANT && (!countersOnly || limit.getKeyParameters().isEmpty())) {
+                if (limit.getScope() == Scope.TENANT) {
                     byName.computeIfAbsent(limit.overrideName(), name -> new LinkedHashMap<>())
                             .putIfAbsent(limit.getName() + ":" + limit.getEndpoint(), limit);
                 }

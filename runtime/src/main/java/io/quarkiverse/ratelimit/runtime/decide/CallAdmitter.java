@@ -8,8 +8,8 @@ import jakarta.inject.Singleton;
 
 import io.quarkiverse.ratelimit.Mode;
 import io.quarkiverse.ratelimit.RateLimitDecision;
-import io.quarkiverse.ratelimit.TenantBlockedException;
 import io.quarkiverse.ratelimit.runtime.key.RateLimitKeys;
+import io.quarkiverse.ratelimit.runtime.key.TenantTags;
 import io.quarkiverse.ratelimit.runtime.limit.EffectiveMethod;
 import io.quarkiverse.ratelimit.runtime.limit.LimitDefinition;
 import io.quarkiverse.ratelimit.runtime.limit.MethodLimits;
@@ -17,7 +17,9 @@ import io.quarkiverse.ratelimit.runtime.limit.ShadowMask;
 import io.quarkiverse.ratelimit.runtime.limit.WaitingCalls;
 import io.quarkiverse.ratelimit.runtime.policy.LimitModes;
 import io.quarkiverse.ratelimit.runtime.policy.RunTimeLimits;
+import io.quarkiverse.ratelimit.runtime.policy.TenantGate;
 import io.quarkiverse.ratelimit.runtime.policy.TenantPlans;
+import io.quarkiverse.ratelimit.runtime.resilience.DirectUni;
 import io.quarkiverse.ratelimit.runtime.tenant.ClientAddresses;
 import io.quarkiverse.ratelimit.runtime.tenant.RequestTenantResolver;
 import io.quarkiverse.ratelimit.runtime.tenant.ResolvedTenant;
@@ -25,16 +27,18 @@ import io.smallrye.mutiny.Uni;
 import io.vertx.ext.web.RoutingContext;
 
 /**
- * Decides one call of a rate-limited method: resolves the tenant (refusing blocked tenants, waving exempt ones through)
- * and its plan, takes the decisions on Redis and says whether the call is admitted ({@link CallDecision}), after the
- * wait for its slot when Redis reserved a later one. It writes no
- * response: the HTTP request filter and the interceptor answer the decision, each in its own way.
+ * Decides one limited call, whichever way it came in: a {@code @RateLimited} method (from the REST request filter or
+ * the interceptor) or a {@code RateLimiter} method. The tenant crosses the gate ({@link TenantGate}: blocked tenants
+ * refused before Redis, exempt ones waved through), gets its plan and run-time limits, then every limit is decided by
+ * its mode on Redis and the call is admitted or refused ({@link CallDecision}), after the wait for its slot when Redis
+ * reserved a later one. It writes no response: each entry point answers the decision in its own way.
  */
 @Singleton
 public class CallAdmitter {
 
     private final RequestTenantResolver tenants;
     private final ClientAddresses clientAddresses;
+    private final TenantGate gate;
     private final TenantPlans plans;
     private final DecisionGuard guard;
     private final RateLimitKeys keys;
@@ -43,23 +47,24 @@ public class CallAdmitter {
     private final SlotWaits waits;
     private final ShadowRefusals shadowRefusals = new ShadowRefusals();
 
-    CallAdmitter(RequestTenantResolver tenants, ClientAddresses clientAddresses, TenantPlans plans,
-            DecisionGuard guard, RateLimitKeys keys,
-            RunTimeLimits runTimeLimits, LimitModes modes, SlotWaits waits) {
+    CallAdmitter(RequestTenantResolver tenants, ClientAddresses clientAddresses, TenantGate gate, TenantPlans plans,
+            DecisionGuard guard, RateLimitKeys keys, RunTimeLimits runTimeLimits, LimitModes modes, SlotWaits waits) {
         this.waits = waits;
         this.modes = modes;
         this.runTimeLimits = runTimeLimits;
         this.tenants = tenants;
         this.clientAddresses = clientAddresses;
+        this.gate = gate;
         this.plans = plans;
         this.guard = guard;
         this.keys = keys;
     }
 
     /**
-     * Decides the call and answers it with {@code answer}, which runs in the decision's own step (a {@code map} after it
-     * would capture the caller's context) and may throw: the returned {@code Uni}'s failure. A blocked tenant or a
-     * missing required one fails the {@code Uni}; an admitted call's {@link Admission} can refund it.
+     * Decides a call of an annotated method and answers it with {@code answer}, which runs in the decision's own step
+     * (a {@code map} after it would capture the caller's context) and may throw: the returned {@code Uni}'s failure. A
+     * blocked tenant or a missing required one fails the {@code Uni}; an admitted call's {@link Admission} can refund
+     * it.
      *
      * @param request the HTTP request of the call, {@code null} when the call is not part of one
      * @param arguments the call's arguments (tenant and key parameters), {@code null} when there are none
@@ -73,16 +78,29 @@ public class CallAdmitter {
                 tenant -> decide(method, request, tenant, arguments, answer));
     }
 
+    /**
+     * Decides a call of the programmatic API: {@code limits} for the tenant its caller named, on the same path as an
+     * annotated method's call (gate, run-time limits, modes, waits), without plans: the caller gave the limits. Lazy:
+     * the gate is crossed when the {@code Uni} is subscribed.
+     */
+    public <R> Uni<R> decide(String tenant, MethodLimits limits, Function<CallDecision, R> answer) {
+        return DirectUni.deferred(() -> {
+            String tag = TenantTags.forTenant(tenant);
+            if (!gate.limits(tenant, tag)) {
+                return DirectUni.computed(() -> answer.apply(CallDecision.UNLIMITED));
+            }
+            MethodLimits applied = runTimeLimits.apply(limits, tag);
+            return decide(null, applied, keys.keys(tag, applied.getLimits()), tenant, answer);
+        });
+    }
+
     private <R> Uni<R> decide(EffectiveMethod method, RoutingContext request, ResolvedTenant tenant,
             Object[] arguments, Function<CallDecision, R> answer) {
+        if (!gate.limits(tenant.id(), tenant.tag())) {
+            return DirectUni.computed(() -> answer.apply(CallDecision.UNLIMITED));
+        }
         if (tenant.id() == null) {
             return decide(request, method.limits(), tenant, arguments, answer);
-        }
-        if (plans.isBlocked(tenant.id()) || runTimeLimits.isBlocked(tenant.tag())) {
-            throw new TenantBlockedException();
-        }
-        if (plans.isExempt(tenant.id())) {
-            return DirectUni.computed(() -> answer.apply(CallDecision.UNLIMITED));
         }
         if (!method.dependsOnPlan()) {
             return decide(request, runTimeLimits.apply(method.limits(), tenant.tag()), tenant, arguments, answer);
@@ -95,7 +113,12 @@ public class CallAdmitter {
             Object[] arguments, Function<CallDecision, R> answer) {
         List<String> limitKeys = keys.keys(limits, tenant == null ? null : tenant.tag(),
                 limits.needsClientAddress() ? clientAddresses.tag(request) : null, arguments);
-        String tenantId = tenant == null ? null : tenant.id();
+        return decide(request, limits, limitKeys, tenant == null ? null : tenant.id(), answer);
+    }
+
+    /** The limits' decisions on their keys, each limit by its mode: every call's common path. */
+    private <R> Uni<R> decide(RoutingContext request, MethodLimits limits, List<String> limitKeys, String tenantId,
+            Function<CallDecision, R> answer) {
         if (!modes.everyLimitEnforced()) {
             return decideByMode(request, limits, limitKeys, tenantId, answer);
         }
@@ -103,7 +126,7 @@ public class CallAdmitter {
             boolean degraded = false;
             for (RateLimitDecision decision : decisions) {
                 if (!decision.allowed()) {
-                    return CallDecision.refused(decisions, decisions);
+                    return CallDecision.refused(decisions);
                 }
                 degraded |= decision.degraded();
             }
@@ -138,9 +161,12 @@ public class CallAdmitter {
         List<LimitDefinition> all = limits.getLimits();
         List<LimitDefinition> decided = new ArrayList<>(all.size());
         List<String> decidedKeys = new ArrayList<>(all.size());
+        /* the position among the decided limits of each limit, -1 for one switched off */
+        int[] decidedAt = new int[all.size()];
         ShadowMask shadow = ShadowMask.NONE;
         for (int i = 0; i < all.size(); i++) {
             Mode mode = modes.mode(all.get(i), tenant);
+            decidedAt[i] = mode == Mode.OFF ? -1 : decided.size();
             if (mode == Mode.OFF) {
                 continue;
             }
@@ -157,6 +183,7 @@ public class CallAdmitter {
         return answered(decidedKeys, decided, tenant, shadowed, decisions -> {
             List<RateLimitDecision> enforced = shadowed.enforcedOnly(decisions);
             List<RateLimitDecision> shown = modes.shadowHeaders() ? decisions : enforced;
+            List<RateLimitDecision> perLimit = perLimit(all, decidedAt, decisions, shadowed);
             boolean degraded = false;
             List<LimitDefinition> recorded = new ArrayList<>(decided.size());
             List<String> recordedKeys = new ArrayList<>(decided.size());
@@ -164,7 +191,7 @@ public class CallAdmitter {
                 RateLimitDecision decision = decisions.get(i);
                 if (!decision.allowed()) {
                     if (!shadowed.contains(i)) {
-                        return CallDecision.refused(shown, enforced);
+                        return CallDecision.refused(shown, enforced, perLimit);
                     }
                     shadowRefusals.refused(decision, tenant);
                     continue; // recorded nothing: nothing to refund
@@ -175,9 +202,22 @@ public class CallAdmitter {
             }
             long waitMillis = CallDecision.waitMillis(decisions);
             return CallDecision.admitted(
-                    admission(request, recordedKeys, recorded, limits, degraded, waitMillis), shown,
+                    admission(request, recordedKeys, recorded, limits, degraded, waitMillis), shown, perLimit,
                     waitMillis);
         }, answer);
+    }
+
+    /** Every limit's decision as the call sees it ({@link CallDecision#perLimit}). */
+    private static List<RateLimitDecision> perLimit(List<LimitDefinition> all, int[] decidedAt,
+            List<RateLimitDecision> decisions, ShadowMask shadowed) {
+        List<RateLimitDecision> perLimit = new ArrayList<>(all.size());
+        for (int i = 0; i < all.size(); i++) {
+            int at = decidedAt[i];
+            RateLimitDecision decision = at < 0 ? CallDecision.unlimited(all.get(i)) : decisions.get(at);
+            perLimit.add(at >= 0 && !decision.allowed() && shadowed.contains(at) ? CallDecision.shadowed(decision)
+                    : decision);
+        }
+        return perLimit;
     }
 
     /**

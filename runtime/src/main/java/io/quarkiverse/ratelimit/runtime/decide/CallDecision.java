@@ -6,6 +6,7 @@ import java.util.List;
 
 import io.quarkiverse.ratelimit.RateLimitDecision;
 import io.quarkiverse.ratelimit.RateLimitExceededException;
+import io.quarkiverse.ratelimit.runtime.limit.LimitDefinition;
 
 /**
  * What the limits of one call said: admitted, with what the call can give back, or refused; and the decisions the
@@ -15,32 +16,52 @@ import io.quarkiverse.ratelimit.RateLimitExceededException;
 public final class CallDecision {
 
     /** A call no limit looked at (an exempt tenant, every limit switched off): admitted, nothing to show. */
-    static final CallDecision UNLIMITED = new CallDecision(Admission.NONE, List.of(), List.of(), 0);
+    static final CallDecision UNLIMITED = new CallDecision(Admission.NONE, List.of(), List.of(), null, 0);
 
     private final Admission admission;
     private final List<RateLimitDecision> shown;
     private final List<RateLimitDecision> enforced;
+    /** Every limit's decision in the call's order, as code that asked for them sees it; {@code null}: unlimited. */
+    private final List<RateLimitDecision> perLimit;
     private final long waitMillis;
 
     private CallDecision(Admission admission, List<RateLimitDecision> shown, List<RateLimitDecision> enforced,
-            long waitMillis) {
+            List<RateLimitDecision> perLimit, long waitMillis) {
         this.admission = admission;
         this.shown = shown;
         this.enforced = enforced;
+        this.perLimit = perLimit;
         this.waitMillis = waitMillis;
     }
 
-    /** @param waitMillis how long the call waits for the later slot Redis reserved for it; 0 when it goes at once */
-    static CallDecision admitted(Admission admission, List<RateLimitDecision> shown, long waitMillis) {
-        return new CallDecision(admission, shown, shown, waitMillis);
+    /**
+     * A call every limit of which was decided and enforced.
+     *
+     * @param waitMillis how long the call waits for the later slot Redis reserved for it; 0 when it goes at once
+     */
+    static CallDecision admitted(Admission admission, List<RateLimitDecision> decisions, long waitMillis) {
+        return new CallDecision(admission, decisions, decisions, decisions, waitMillis);
+    }
+
+    /** A call some limits of which were off or in shadow mode ({@link #admitted(Admission, List, long)}). */
+    static CallDecision admitted(Admission admission, List<RateLimitDecision> shown, List<RateLimitDecision> perLimit,
+            long waitMillis) {
+        return new CallDecision(admission, shown, shown, perLimit, waitMillis);
+    }
+
+    /** A call a limit refused, every limit decided and enforced. */
+    static CallDecision refused(List<RateLimitDecision> decisions) {
+        return new CallDecision(null, decisions, decisions, decisions, 0);
     }
 
     /**
      * @param shown the decisions the client sees
      * @param enforced the decisions of the limits that can refuse (without those in shadow mode), at least one refusing
+     * @param perLimit every limit's decision ({@link #perLimit(List)})
      */
-    static CallDecision refused(List<RateLimitDecision> shown, List<RateLimitDecision> enforced) {
-        return new CallDecision(null, shown, enforced, 0);
+    static CallDecision refused(List<RateLimitDecision> shown, List<RateLimitDecision> enforced,
+            List<RateLimitDecision> perLimit) {
+        return new CallDecision(null, shown, enforced, perLimit, 0);
     }
 
     /**
@@ -49,7 +70,36 @@ public final class CallDecision {
      */
     CallDecision revoked(Duration retryAfter) {
         List<RateLimitDecision> refused = revoked(shown, retryAfter);
-        return refused(refused, refused);
+        return perLimit == shown ? refused(refused)
+                : refused(refused, refused, perLimit == null ? null : revoked(perLimit, retryAfter));
+    }
+
+    /**
+     * Every limit's decision, in the order of {@code limits}, as code that asked for them sees it (the
+     * {@code RateLimiter}): a limit switched off, or every limit of an exempt tenant, admits with its whole limit left;
+     * a limit in shadow mode that refused admits with nothing left, as the call proceeds.
+     */
+    public List<RateLimitDecision> perLimit(List<LimitDefinition> limits) {
+        if (perLimit != null) {
+            return perLimit;
+        }
+        List<RateLimitDecision> unlimited = new ArrayList<>(limits.size());
+        for (LimitDefinition limit : limits) {
+            unlimited.add(unlimited(limit));
+        }
+        return unlimited;
+    }
+
+    /** What a limit that is not applied to a call says of it: admitted, the whole limit left. */
+    static RateLimitDecision unlimited(LimitDefinition limit) {
+        return new RateLimitDecision(limit.getName(), limit.getLimit(), limit.window(), true, limit.getLimit(),
+                Duration.ZERO, Duration.ZERO, false);
+    }
+
+    /** A shadow limit's refusal as the call sees it: admitted, nothing left. */
+    static RateLimitDecision shadowed(RateLimitDecision refusal) {
+        return new RateLimitDecision(refusal.limitName(), refusal.limit(), refusal.window(), true, 0,
+                refusal.resetAfter(), Duration.ZERO, refusal.degraded());
     }
 
     /** Admitting decisions turned into refusals with {@code retryAfter} (their limits were paused meanwhile). */

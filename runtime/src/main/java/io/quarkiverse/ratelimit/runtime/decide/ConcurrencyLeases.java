@@ -24,10 +24,15 @@ import io.quarkiverse.ratelimit.runtime.limit.ConcurrencyDefinition;
 import io.quarkiverse.ratelimit.runtime.observe.RateLimitMetrics;
 import io.quarkiverse.ratelimit.runtime.observe.RedisOperation;
 import io.quarkiverse.ratelimit.runtime.policy.LimitModes;
+import io.quarkiverse.ratelimit.runtime.policy.TenantGate;
 import io.quarkiverse.ratelimit.runtime.redis.RedisTransport;
 import io.quarkiverse.ratelimit.runtime.redis.ScriptArguments;
 import io.quarkiverse.ratelimit.runtime.redis.ScriptReplies;
 import io.quarkiverse.ratelimit.runtime.redis.ScriptRunner;
+import io.quarkiverse.ratelimit.runtime.resilience.FailureModes;
+import io.quarkiverse.ratelimit.runtime.resilience.GuardedRedis;
+import io.quarkiverse.ratelimit.runtime.resilience.LocalFallback;
+import io.quarkiverse.ratelimit.runtime.tenant.ResolvedTenant;
 import io.smallrye.mutiny.Uni;
 
 /**
@@ -51,10 +56,12 @@ public class ConcurrencyLeases {
     private final RateLimitMetrics metrics;
 
     private final LimitModes modes;
+    private final TenantGate gate;
 
     ConcurrencyLeases(ScriptRunner scripts, RedisTransport transport, RateLimitKeys keys, GuardedRedis guarded,
-            FailureModes failureModes,
-            RateLimitConfig config, RateLimitMetrics metrics, LimitModes modes) {
+            FailureModes failureModes, RateLimitConfig config, RateLimitMetrics metrics, LimitModes modes,
+            TenantGate gate) {
+        this.gate = gate;
         this.scripts = scripts;
         this.transport = transport;
         this.modes = modes;
@@ -69,16 +76,25 @@ public class ConcurrencyLeases {
     }
 
     /**
-     * A lease, or a failure with {@link ConcurrencyLimitExceededException} when the tenant's limit is in flight. By
+     * A lease, or a failure with {@link ConcurrencyLimitExceededException} when the tenant's limit is in flight, for
+     * every way a concurrency limit is reached ({@code @ConcurrencyLimited}, {@code RateLimiter.acquireSlot}). The
+     * tenant crosses the gate first ({@link TenantGate}: a blocked one fails with
+     * {@link io.quarkiverse.ratelimit.TenantBlockedException}, an exempt one holds no lease). By
      * {@link LimitModes#concurrencyMode()}: {@code off} takes no lease (no Redis call); {@code shadow} takes one when
-     * a slot is free and lets the call proceed without one when none is.
+     * a slot is free and lets the call proceed without one when none is. Lazy: nothing is checked or taken before the
+     * {@code Uni} is subscribed.
      */
-    public Uni<Lease> acquire(String tenantTag, ConcurrencyDefinition limit) {
-        Mode mode = modes.concurrencyMode();
-        if (mode == Mode.OFF) {
-            return Uni.createFrom().item(Lease.NONE);
-        }
-        boolean shadow = mode == Mode.SHADOW;
+    public Uni<Lease> acquire(ResolvedTenant tenant, ConcurrencyDefinition limit) {
+        return Uni.createFrom().deferred(() -> {
+            Mode mode = modes.concurrencyMode();
+            if (!gate.limits(tenant.id(), tenant.tag()) || mode == Mode.OFF) {
+                return Uni.createFrom().item(Lease.NONE);
+            }
+            return acquire(tenant.tag(), limit, mode == Mode.SHADOW);
+        });
+    }
+
+    private Uni<Lease> acquire(String tenantTag, ConcurrencyDefinition limit, boolean shadow) {
         String key = keys.concurrencyKey(tenantTag, limit.getName());
         String leaseId = UUID.randomUUID().toString();
         List<String> args = ScriptArguments.concurrency(ScriptArguments.REDIS_CLOCK, limit, leaseId);

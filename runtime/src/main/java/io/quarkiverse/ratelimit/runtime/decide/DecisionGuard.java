@@ -7,7 +7,6 @@ import java.util.function.Function;
 
 import jakarta.inject.Singleton;
 
-import io.quarkiverse.ratelimit.FailureMode;
 import io.quarkiverse.ratelimit.RateLimitDecision;
 import io.quarkiverse.ratelimit.runtime.config.RateLimitConfig;
 import io.quarkiverse.ratelimit.runtime.limit.LimitDefinition;
@@ -19,6 +18,10 @@ import io.quarkiverse.ratelimit.runtime.observe.RateLimitMetrics;
 import io.quarkiverse.ratelimit.runtime.observe.RedisOperation;
 import io.quarkiverse.ratelimit.runtime.redis.InvalidationChannel;
 import io.quarkiverse.ratelimit.runtime.redis.RedisDecisions;
+import io.quarkiverse.ratelimit.runtime.resilience.DirectUni;
+import io.quarkiverse.ratelimit.runtime.resilience.FailureModes;
+import io.quarkiverse.ratelimit.runtime.resilience.GuardedNode;
+import io.quarkiverse.ratelimit.runtime.resilience.GuardedRedis;
 import io.smallrye.mutiny.Uni;
 
 /**
@@ -114,7 +117,7 @@ public class DecisionGuard {
                 metrics.waitDecided(decisions);
             }
         },
-                failure -> failureModes.decide(keys, limits, failure, tenant, span, shadow, node.breaker.retryAfter()),
+                failure -> failureModes.decide(keys, limits, failure, tenant, span, shadow, node.retryAfter()),
                 shape);
     }
 
@@ -144,8 +147,11 @@ public class DecisionGuard {
                 redis.pause(keys, limits, pause).ifNoItem().after(decisionTimeout).fail());
     }
 
-    /** Deletes the limits' state; no instance holds a refusal for those keys any longer. */
-    public Uni<Void> reset(List<String> keys) {
+    /**
+     * Deletes the limits' state; no instance holds a refusal for those keys any longer. Emits how many of the keys held
+     * state (0: there was nothing to reset).
+     */
+    public Uni<Integer> reset(List<String> keys) {
         forget(keys);
         return redis.reset(keys);
     }
@@ -154,11 +160,6 @@ public class DecisionGuard {
         if (refusals != null) {
             refusals.forget(keys);
         }
-    }
-
-    /** The failure mode that applies: the declared one, or the configured default. */
-    public FailureMode failureMode(FailureMode declared) {
-        return failureModes.failureMode(declared);
     }
 
     /** How many calls were refused from the refusal cache, without Redis, since start-up. */

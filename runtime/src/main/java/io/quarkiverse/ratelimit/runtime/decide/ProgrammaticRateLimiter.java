@@ -5,7 +5,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.function.Function;
 
 import jakarta.inject.Singleton;
 
@@ -19,113 +18,95 @@ import io.quarkiverse.ratelimit.runtime.key.RateLimitKeys;
 import io.quarkiverse.ratelimit.runtime.key.TenantTags;
 import io.quarkiverse.ratelimit.runtime.limit.ConcurrencyDefinition;
 import io.quarkiverse.ratelimit.runtime.limit.LimitDefinition;
+import io.quarkiverse.ratelimit.runtime.limit.MethodLimits;
 import io.quarkiverse.ratelimit.runtime.limit.ReturnKind;
-import io.quarkiverse.ratelimit.runtime.limit.ShadowMask;
 import io.quarkiverse.ratelimit.runtime.limit.WaitingCalls;
 import io.quarkiverse.ratelimit.runtime.policy.RunTimeLimits;
+import io.quarkiverse.ratelimit.runtime.tenant.ResolvedTenant;
 import io.smallrye.mutiny.Uni;
 
-/** The {@link RateLimiter} bean: the annotation's decision path, with limits and tenants given by the caller. */
+/**
+ * The {@link RateLimiter} bean: each call that takes units goes the annotation's way ({@link CallAdmitter}: the tenant
+ * gate, run-time limits, modes, waits), with limits and tenant given by the caller; a slot goes through
+ * {@link ConcurrencyLeases}, which crosses the same gate.
+ */
 @Singleton
 public class ProgrammaticRateLimiter implements RateLimiter {
 
     private static final int REMEMBERED_LIMITS = 1024;
 
+    private final CallAdmitter admitter;
     private final DecisionGuard guard;
     private final ConcurrencyLeases concurrency;
     private final RateLimitKeys keys;
     private final RunTimeLimits runTimeLimits;
-    private final SlotWaits waits;
-    /** The definitions of the limits decided at cost 1, by identity of the {@link RateLimit} ({@link #definition}). */
-    private final Map<RateLimit, LimitDefinition> atCostOne = new ConcurrentHashMap<>();
+    /** The limits decided at cost 1, by identity of the {@link RateLimit} ({@link #atCostOne}): taken at once. */
+    private final Map<RateLimit, MethodLimits> tryingAtCostOne = new ConcurrentHashMap<>();
+    /** The same, for calls that may wait for a later slot ({@link RateLimit#maxWait()}). */
+    private final Map<RateLimit, MethodLimits> waitingAtCostOne = new ConcurrentHashMap<>();
 
-    ProgrammaticRateLimiter(DecisionGuard guard, ConcurrencyLeases concurrency,
-            RateLimitKeys keys, RunTimeLimits runTimeLimits, SlotWaits waits) {
-        this.waits = waits;
-        this.runTimeLimits = runTimeLimits;
+    ProgrammaticRateLimiter(CallAdmitter admitter, DecisionGuard guard, ConcurrencyLeases concurrency,
+            RateLimitKeys keys, RunTimeLimits runTimeLimits) {
+        this.admitter = admitter;
         this.guard = guard;
         this.concurrency = concurrency;
         this.keys = keys;
+        this.runTimeLimits = runTimeLimits;
     }
 
     @Override
     public Uni<ConcurrencySlot> acquireSlot(ConcurrencyLimit limit, String tenant) {
         ConcurrencyDefinition definition = new ConcurrencyDefinition(limit.name(), limit.limit(),
                 limit.lease().toMillis(), limit.failureMode(), ReturnKind.UNI);
-        return concurrency.acquire(tag(tenant), definition).map(lease -> lease);
+        return concurrency.acquire(new ResolvedTenant(tenant, tag(tenant)), definition).map(lease -> lease);
     }
 
     @Override
     public Uni<RateLimitDecision> tryAcquire(RateLimit limit, String tenant, long cost) {
-        String tag = tag(tenant);
-        List<LimitDefinition> definitions = runTimeLimits.apply(List.of(definition(limit, checkedCost(limit, cost))),
-                tag);
-        return guard.acquire(keys.keys(tag, definitions), definitions, tenant, ShadowMask.NONE,
-                decisions -> decisions.get(0));
+        return first(decide(tenant, cost == 1 ? atCostOne(limit, false) : single(limit, checkedCost(limit, cost), false)));
     }
 
     @Override
     public Uni<List<RateLimitDecision>> tryAcquireAll(List<RateLimit> limits, String tenant) {
-        if (limits.isEmpty()) {
-            throw new IllegalArgumentException("No limits to acquire");
-        }
-        List<LimitDefinition> definitions = new ArrayList<>(limits.size());
-        for (RateLimit limit : limits) {
-            definitions.add(definition(limit, 1));
-        }
-        String tag = tag(tenant);
-        List<LimitDefinition> applied = runTimeLimits.apply(definitions, tag);
-        return guard.acquire(keys.keys(tag, applied), applied, tenant);
+        return decide(tenant, several(limits, false));
     }
 
     @Override
     public Uni<RateLimitDecision> acquire(RateLimit limit, String tenant, long cost) {
-        LimitDefinition definition = definition(limit, checkedCost(limit, cost));
-        return waiting(tenant, List.of(definition.toBuilder().maxWait(limit.maxWait().toMillis()).build()))
-                .map(decisions -> decisions.get(0));
+        return first(decide(tenant, cost == 1 ? atCostOne(limit, true) : single(limit, checkedCost(limit, cost), true)));
     }
 
     @Override
     public Uni<List<RateLimitDecision>> acquireAll(List<RateLimit> limits, String tenant) {
-        if (limits.isEmpty()) {
-            throw new IllegalArgumentException("No limits to acquire");
-        }
-        List<LimitDefinition> definitions = new ArrayList<>(limits.size());
-        for (RateLimit limit : limits) {
-            definitions.add(definition(limit, 1).toBuilder().maxWait(limit.maxWait().toMillis()).build());
-        }
-        String violation = WaitingCalls.violation(definitions);
+        MethodLimits waiting = several(limits, true);
+        String violation = WaitingCalls.violation(waiting.getLimits());
         if (violation != null) {
             throw new IllegalArgumentException("A call of " + limits + " cannot wait: " + violation);
         }
-        return waiting(tenant, definitions);
+        return decide(tenant, waiting);
     }
 
-    /** The decisions of limits a call may wait for: after the wait, when Redis reserved a later slot. */
-    private Uni<List<RateLimitDecision>> waiting(String tenant, List<LimitDefinition> definitions) {
-        String tag = tag(tenant);
-        List<LimitDefinition> applied = runTimeLimits.apply(definitions, tag);
-        List<String> limitKeys = keys.keys(tag, applied);
-        if (WaitingCalls.maxWaitMillis(applied) == 0) {
-            return guard.acquire(limitKeys, applied, tenant);
-        }
-        return waits.answered(guard.acquire(limitKeys, applied, tenant), limitKeys, CallDecision::waitMillis,
-                Function.identity(), decisions -> guard.refund(limitKeys, applied).subscribe().with(done -> {
-                }, failure -> {
-                }), CallDecision::revoked);
+    /** Every limit's decision, in order ({@link CallDecision#perLimit}). */
+    private Uni<List<RateLimitDecision>> decide(String tenant, MethodLimits limits) {
+        return admitter.decide(Objects.requireNonNull(tenant, "tenant"), limits,
+                decision -> decision.perLimit(limits.getLimits()));
+    }
+
+    private static Uni<RateLimitDecision> first(Uni<List<RateLimitDecision>> decisions) {
+        return decisions.map(all -> all.get(0));
     }
 
     @Override
     public Uni<Void> refund(RateLimit limit, String tenant, long cost) {
         String tag = tag(tenant);
-        List<LimitDefinition> definitions = runTimeLimits.apply(List.of(definition(limit, checkedCost(limit, cost))),
+        List<LimitDefinition> definitions = runTimeLimits.apply(List.of(definition(limit, checkedCost(limit, cost), false)),
                 tag);
         return guard.refund(keys.keys(tag, definitions), definitions);
     }
 
     @Override
     public Uni<Void> reset(RateLimit limit, String tenant) {
-        return guard.reset(List.of(keys.key(tag(tenant), definition(limit, 0))));
+        return guard.reset(List.of(keys.key(tag(tenant), definition(limit, 0, false)))).replaceWithVoid();
     }
 
     /** Units taken or given back at once: 0 up to what the limit holds at most (its burst, else the limit). */
@@ -138,30 +119,44 @@ public class ProgrammaticRateLimiter implements RateLimiter {
     }
 
     /**
-     * The limit's definition at {@code cost}. At cost 1, the usual call, it is made once per limit: most code keeps its
-     * limits as constants, and a decision should not rebuild one. {@link RateLimit} is compared by identity; code that
-     * makes a limit per call fills the memory up to {@link #REMEMBERED_LIMITS} and it starts again.
+     * The limit as a call's limits at cost 1, the usual call: made once per limit, since most code keeps its limits as
+     * constants and a decision should not rebuild them. {@link RateLimit} is compared by identity; code that makes a
+     * limit per call fills the memory up to {@link #REMEMBERED_LIMITS} and it starts again.
      */
-    private LimitDefinition definition(RateLimit limit, long cost) {
-        if (cost != 1) {
-            return newDefinition(limit, cost);
-        }
-        LimitDefinition definition = atCostOne.get(limit);
-        if (definition == null) {
-            if (atCostOne.size() >= REMEMBERED_LIMITS) {
-                atCostOne.clear();
+    private MethodLimits atCostOne(RateLimit limit, boolean waits) {
+        Map<RateLimit, MethodLimits> remembered = waits ? waitingAtCostOne : tryingAtCostOne;
+        MethodLimits limits = remembered.get(limit);
+        if (limits == null) {
+            if (remembered.size() >= REMEMBERED_LIMITS) {
+                remembered.clear();
             }
-            definition = newDefinition(limit, 1);
-            atCostOne.put(limit, definition);
+            limits = single(limit, 1, waits);
+            remembered.put(limit, limits);
         }
-        return definition;
+        return limits;
     }
 
-    private static LimitDefinition newDefinition(RateLimit limit, long cost) {
+    private static MethodLimits single(RateLimit limit, long cost, boolean waits) {
+        return new MethodLimits(List.of(definition(limit, cost, waits)), ReturnKind.UNI);
+    }
+
+    private static MethodLimits several(List<RateLimit> limits, boolean waits) {
+        if (limits.isEmpty()) {
+            throw new IllegalArgumentException("No limits to acquire");
+        }
+        List<LimitDefinition> definitions = new ArrayList<>(limits.size());
+        for (RateLimit limit : limits) {
+            definitions.add(definition(limit, 1, waits));
+        }
+        return new MethodLimits(definitions, ReturnKind.UNI);
+    }
+
+    /** @param waits whether a call may wait up to the limit's {@link RateLimit#maxWait()} for a later slot */
+    private static LimitDefinition definition(RateLimit limit, long cost, boolean waits) {
         return LimitDefinition.builder(limit.name(), limit.limit(), limit.window().toMillis())
                 .algorithm(limit.algorithm()).failureMode(limit.failureMode()).cost(cost).burst(limit.burst())
                 .calendar(limit.period(), limit.timeZone() == null ? null : limit.timeZone().getId(), limit.anchorDay())
-                .build();
+                .maxWait(waits ? limit.maxWait().toMillis() : 0).build();
     }
 
     private static String tag(String tenant) {

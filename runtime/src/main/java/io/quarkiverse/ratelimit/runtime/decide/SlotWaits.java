@@ -10,6 +10,7 @@ import java.util.function.ToLongFunction;
 
 import jakarta.inject.Singleton;
 
+import io.quarkiverse.ratelimit.runtime.resilience.DirectUni;
 import io.smallrye.mutiny.Uni;
 import io.smallrye.mutiny.subscription.UniSubscriber;
 import io.smallrye.mutiny.subscription.UniSubscription;

@@ -73,6 +73,12 @@ public final class RateLimitHeaders {
         return millis / 1000 + (millis % 1000 == 0 ? 0 : 1);
     }
 
+    /** Puts the headers of this call's decisions on a response the caller builds (none when there are none). */
+    public static Response.ResponseBuilder add(Response.ResponseBuilder response, List<RateLimitDecision> decisions) {
+        return decisions.isEmpty() ? response
+                : response.header(POLICY, policy(decisions)).header(RATE_LIMIT, rateLimit(decisions));
+    }
+
     /**
      * Makes the response to {@code request} carry the headers of this call's decisions, whatever ends the response (the
      * method's result, the 429, another error). Values are computed now; the headers are written just before the

@@ -13,7 +13,6 @@ import org.jboss.resteasy.reactive.server.spi.ResteasyReactiveContainerRequestCo
 import org.jboss.resteasy.reactive.server.spi.ResteasyReactiveContainerRequestFilter;
 import org.jboss.resteasy.reactive.server.spi.ResteasyReactiveResourceInfo;
 
-import io.quarkiverse.ratelimit.RateLimitDecision;
 import io.quarkiverse.ratelimit.RateLimitExceededException;
 import io.quarkiverse.ratelimit.runtime.decide.CallAdmitter;
 import io.quarkiverse.ratelimit.runtime.decide.CallDecision;
@@ -199,13 +198,8 @@ public class RateLimitRequestFilter implements ResteasyReactiveContainerRequestF
         }
 
         private static Response refusal(CallDecision decision) {
-            Response.ResponseBuilder response = RateLimitExceededExceptionMapper.tooManyRequests(decision.refusal());
-            List<RateLimitDecision> shown = decision.shown();
-            if (!shown.isEmpty()) {
-                response.header(RateLimitHeaders.POLICY, RateLimitHeaders.policy(shown))
-                        .header(RateLimitHeaders.RATE_LIMIT, RateLimitHeaders.rateLimit(shown));
-            }
-            return response.build();
+            return RateLimitHeaders.add(RateLimitExceededExceptionMapper.tooManyRequests(decision.refusal()),
+                    decision.shown()).build();
         }
     }
 }

@@ -43,7 +43,7 @@ public class ConcurrencyLimitInterceptor {
         ConcurrencyDefinition limit = methods.forMethod(invocation.getMethod());
         return GuardedCall.proceed(invocation, limit.getReturnKind(),
                 () -> tenants.resolve(tenantRule, tenants.currentRequest(), null, null,
-                        tenant -> leases.acquire(tenant.tag(), limit)),
+                        tenant -> leases.acquire(tenant, limit)),
                 "@ConcurrencyLimited");
     }
 }

@@ -104,6 +104,7 @@ public class EffectiveLimits {
         Scope scope = declared.getScope();
         FailureMode failureMode = declared.getFailureMode();
         TenantSource tenantSource = declared.getTenantSource();
+        boolean burstConfigured = policy != null && policy.burst().isPresent();
         if (policy != null) {
             limit = policy.limit().orElse(limit);
             windowMillis = policy.window().map(window -> window.toMillis()).orElse(windowMillis);
@@ -126,6 +127,7 @@ public class EffectiveLimits {
                 limit = planLimit.limit().orElse(limit);
                 windowMillis = planLimit.window().map(window -> window.toMillis()).orElse(windowMillis);
                 burst = planLimit.burst().orElse(burst);
+                burstConfigured |= planLimit.burst().isPresent();
             }
         }
         if (policy == null && (limit <= 0 || windowMillis <= 0)) {
@@ -136,15 +138,18 @@ public class EffectiveLimits {
         rule(property + "limit", limit, LimitRules.limit(limit, algorithm));
         rule(property + "window", windowMillis == 0 ? "not set" : windowMillis + "ms",
                 LimitRules.durationMillis(windowMillis));
-        rule(property + "burst", burst, LimitRules.burst(burst, algorithm));
+        boolean algorithmConfigured = policy != null && policy.algorithm().isPresent();
+        ConfiguredRules.withAlgorithm(property, algorithm, algorithmConfigured, "burst", "burst", burstConfigured, burst,
+                declared.getName(), LimitRules.burst(burst, algorithm));
         rule(property + "cost", cost, LimitRules.cost(cost, limit, burst));
         boolean waitConfigured = policy != null && policy.maxWait().isPresent();
-        rule(property + (waitConfigured ? "max-wait" : "algorithm"), waitConfigured ? maxWaitMillis + "ms" : algorithm,
-                LimitRules.maxWait(maxWaitMillis, algorithm));
+        ConfiguredRules.withAlgorithm(property, algorithm, algorithmConfigured, "max-wait", "maxWait", waitConfigured,
+                maxWaitMillis + "ms", declared.getName(), LimitRules.maxWait(maxWaitMillis, algorithm));
         if (policy != null && policy.failureMode().isPresent()) {
             ConfigChecks.notDefault(property + "failure-mode", failureMode);
         }
-        rule(property + "algorithm", algorithm,
+        ConfiguredRules.withAlgorithm(property, algorithm, algorithmConfigured, "algorithm", "period", false,
+                declared.getCalendarPeriod(), declared.getName(),
                 LimitRules.calendar(declared.getCalendarPeriod(), declared.getAnchorDay(), algorithm));
         return declared.toBuilder().limit(limit).window(windowMillis).algorithm(algorithm).burst(burst).cost(cost)
                 .maxWait(maxWaitMillis).calendar(declared.getCalendarPeriod(), timeZone, declared.getAnchorDay())
@@ -266,9 +271,6 @@ public class EffectiveLimits {
 
     /** Fails start-up naming the property when {@code violation}, a {@link LimitRules} answer, is not null. */
     private static void rule(String property, Object value, String violation) {
-        if (violation != null) {
-            throw new ConfigurationException(property + " is " + (value.equals(0L) ? "not set" : value) + "; "
-                    + violation, Set.of(property));
-        }
+        ConfiguredRules.rule(property, value, violation);
     }
 }

@@ -7,6 +7,9 @@ import io.micrometer.core.instrument.Tags;
 /** The counters of one limit (and tenant, with the tenant tag), each registered on first use. */
 final class MicrometerLimitMeters {
 
+    static final String DECISIONS = "rate_limit.decisions";
+    static final String NEAR_LIMIT = "rate_limit.near_limit";
+
     private static final DecidedBy[] DECIDERS = DecidedBy.values();
 
     private final MeterRegistry registry;
@@ -25,7 +28,7 @@ final class MicrometerLimitMeters {
         Counter counter = decisions[index];
         if (counter == null) {
             // a race registers the same meter twice: the registry returns the one it holds
-            counter = Counter.builder(MicrometerRateLimitMetrics.DECISIONS)
+            counter = Counter.builder(DECISIONS)
                     .description("Rate-limit decisions, one per limit of a call")
                     .tags(tags)
                     .tags("result", allowed ? "allowed" : "rejected", "decided_by", by.tag(), "mode",
@@ -39,7 +42,7 @@ final class MicrometerLimitMeters {
     Counter nearLimit() {
         Counter counter = nearLimit;
         if (counter == null) {
-            counter = Counter.builder(MicrometerRateLimitMetrics.NEAR_LIMIT)
+            counter = Counter.builder(NEAR_LIMIT)
                     .description("Admitted calls that left less than metrics.near-limit-ratio of the limit")
                     .tags(tags)
                     .register(registry);

@@ -35,8 +35,6 @@ import io.quarkus.runtime.StartupEvent;
 @Singleton
 public class MicrometerRateLimitMetrics implements RateLimitMetrics {
 
-    static final String DECISIONS = "rate_limit.decisions";
-    static final String NEAR_LIMIT = "rate_limit.near_limit";
     static final String REDIS_DURATION = "rate_limit.redis.duration";
     static final String CIRCUIT_STATE = "rate_limit.circuit.state";
     static final String CIRCUIT_TRANSITIONS = "rate_limit.circuit.transitions";

@@ -175,7 +175,7 @@ final class DecisionBatches {
 
     private void answer(List<Pending> batch, AsyncResult<Response> done) {
         if (done.failed()) {
-            boolean functionMissing = LibraryLoader.isFunctionMissing(done.cause());
+            boolean functionMissing = RedisErrors.isFunctionMissing(done.cause());
             for (Pending pending : batch) {
                 if (functionMissing) {
                     alone.send(pending.script, pending.keys, pending.args).onComplete(pending.reply);

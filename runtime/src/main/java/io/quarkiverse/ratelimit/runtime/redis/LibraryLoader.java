@@ -87,7 +87,7 @@ final class LibraryLoader {
                     loading.set(false);
                     if (result.succeeded()) {
                         state = State.LOADED;
-                    } else if (isUnknownCommand(result.cause())) {
+                    } else if (RedisErrors.isUnknownCommand(result.cause())) {
                         state = State.UNSUPPORTED;
                         LOG.info("Rate limiter: this Redis has no functions (Redis 7 has), so decisions run as scripts"
                                 + " (EVALSHA), which cost Redis more CPU per call");
@@ -106,15 +106,5 @@ final class LibraryLoader {
             case UNKNOWN -> "loading: " + library.name() + " (scripts meanwhile)";
             case UNSUPPORTED -> "none: Redis before 7.0 has no functions (scripts)";
         };
-    }
-
-    static boolean isFunctionMissing(Throwable failure) {
-        String message = failure.getMessage();
-        return message != null && message.startsWith("ERR Function not found");
-    }
-
-    private static boolean isUnknownCommand(Throwable failure) {
-        String message = failure.getMessage();
-        return message != null && message.startsWith("ERR unknown command");
     }
 }

@@ -13,36 +13,38 @@ import java.util.List;
 public final class LuaLibrary {
 
     private static final String NAME = "quarkus_rate_limit_";
-    private static final List<String> ENTRIES = List.of(RateLimitScripts.DECIDE, RateLimitScripts.DECIDE_BATCH,
-            RateLimitScripts.REFUND,
-            RateLimitScripts.CONCURRENCY, RateLimitScripts.RESET);
 
     private final String name;
     private final String digest;
     private final String source;
+    private final List<String> entries;
 
-    private LuaLibrary(String name, String digest, String source) {
+    private LuaLibrary(String name, String digest, String source, List<String> entries) {
+        this.entries = entries;
         this.name = name;
         this.digest = digest;
         this.source = source;
     }
 
-    /** @param body the prelude, the modules and the entries, each entry a local function named after its file */
-    static LuaLibrary of(String body) {
+    /**
+     * @param body the prelude, the modules and the entries, each entry a local function named after its file
+     * @param entries the entry functions' names, each registered as {@code <name>_<digest>}
+     * @param crossSlotEntry the entry whose keys may lie in several slots of one master (the batch)
+     */
+    static LuaLibrary of(String body, List<String> entries, String crossSlotEntry) {
         String digest = LuaScript.sha1(body).substring(0, 12);
         StringBuilder source = new StringBuilder("#!lua name=").append(NAME).append(digest).append('\n')
                 .append(body).append('\n');
-        for (String entry : ENTRIES) {
-            String function = RateLimitScripts.entryName(entry);
+        for (String function : entries) {
             source.append("redis.register_function{function_name='").append(function).append('_').append(digest)
                     .append("', callback=").append(function);
-            if (entry.equals(RateLimitScripts.DECIDE_BATCH)) {
+            if (function.equals(crossSlotEntry)) {
                 // in a cluster a batch holds the calls of every slot of one master (lua/rate_limit_batch.lua)
                 source.append(", flags={'allow-cross-slot-keys'}");
             }
             source.append("}\n");
         }
-        return new LuaLibrary(NAME + digest, digest, source.toString());
+        return new LuaLibrary(NAME + digest, digest, source.toString(), List.copyOf(entries));
     }
 
     public String name() {
@@ -54,9 +56,15 @@ public final class LuaLibrary {
         return source;
     }
 
-    /** The function that runs an entry file's code ({@code rate_limit.lua}: {@code rate_limit_<digest>}). */
-    String function(String entryFile) {
-        return RateLimitScripts.entryName(entryFile) + "_" + digest;
+    /**
+     * The function that runs an entry's code ({@code rate_limit}: {@code rate_limit_<digest>}); only the entries the
+     * library registers have one, so no call can name a function Redis does not hold.
+     */
+    String function(String entry) {
+        if (!entries.contains(entry)) {
+            throw new IllegalArgumentException(entry + " is not an entry of the function library " + name);
+        }
+        return entry + "_" + digest;
     }
 
     @Override

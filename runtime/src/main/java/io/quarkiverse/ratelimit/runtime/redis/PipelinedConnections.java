@@ -154,7 +154,7 @@ final class PipelinedConnections {
 
     private Future<Response> send(int slot, RedisConnection connection, Request request) {
         return connection.send(request).onFailure(failure -> {
-            if (!ScriptRunner.isCodeMissing(failure)) {
+            if (!RedisErrors.isCodeMissing(failure)) {
                 drop(slot, connection, failure);
             }
         });

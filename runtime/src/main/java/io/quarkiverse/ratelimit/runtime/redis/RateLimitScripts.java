@@ -35,6 +35,9 @@ public final class RateLimitScripts {
     /** The library's state reads and writes, which a batch can hold ({@code lua/held_state.lua}). */
     static final String HELD_STATE = "held_state.lua";
 
+    /** The files that define an entry function: each is registered in the library and has a script of its own. */
+    static final List<String> ENTRIES = List.of(DECIDE, DECIDE_BATCH, REFUND, CONCURRENCY, RESET, PAUSE);
+
     /** The script files in the runtime jar; the deployment module registers them as native-image resources. */
     public static final List<String> FILES = List.of(DECIDE, DECIDE_BATCH, REFUND, PRELUDE, HELD_STATE, CONCURRENCY,
             RESET, PAUSE,
@@ -70,15 +73,26 @@ public final class RateLimitScripts {
         String heldState = LuaScript.load(HELD_STATE).source();
         this.library = LuaLibrary.of(prelude + "\n" + heldState + "\n" + algorithms(SETS - 1) + "\n" + decideSource
                 + "\n" + batchSource
-                + "\n" + refundSource + "\n" + concurrencySource + "\n" + resetSource + "\n" + pauseSource);
+                + "\n" + refundSource + "\n" + concurrencySource + "\n" + resetSource + "\n" + pauseSource,
+                ENTRIES.stream().map(RateLimitScripts::entryName).toList(), entryName(DECIDE_BATCH));
         this.concurrency = new LuaScript("concurrency", prelude + "\n" + concurrencySource + entryCall(CONCURRENCY),
-                library.function(CONCURRENCY));
-        this.reset = new LuaScript("reset", prelude + "\n" + resetSource + entryCall(RESET), library.function(RESET));
+                function(CONCURRENCY));
+        this.reset = new LuaScript("reset", prelude + "\n" + resetSource + entryCall(RESET), function(RESET));
     }
 
     /** The function library with every entry and every algorithm ({@code FUNCTION LOAD}, Redis 7). */
     public LuaLibrary library() {
         return library;
+    }
+
+    /** The function of an entry file's code in the library ({@link LuaLibrary#function}). */
+    String function(String entryFile) {
+        return library.function(entryName(entryFile));
+    }
+
+    /** The batch's function ({@code rate_limit_batch.lua}), which has no script of its own. */
+    String batchFunction() {
+        return function(DECIDE_BATCH);
     }
 
     /** Every set of one algorithm and the set of all of them. */
@@ -169,7 +183,7 @@ public final class RateLimitScripts {
         }
         String name = entryName(file) + "[" + setName(algorithmSet) + "]";
         return new LuaScript(name, prelude + "\n" + algorithms(algorithmSet) + "\n" + source + entryCall(file),
-                library.function(file));
+                function(file));
     }
 
     /** {@code ALGORITHMS}, the table of the modules of {@code algorithmSet} by name, each built by its file. */

@@ -68,9 +68,12 @@ public class RedisDecisions {
                 .replaceWithVoid();
     }
 
-    /** Deletes the state of the given limits' keys (all in one hash slot), and announces it to every instance. */
-    public Uni<Void> reset(List<String> limitKeys) {
+    /**
+     * Deletes the state of the given limits' keys (all in one hash slot), and announces it to every instance; emits
+     * how many keys held state.
+     */
+    public Uni<Integer> reset(List<String> limitKeys) {
         return scripts.run(scripts.scripts().reset(), limitKeys, ScriptArguments.reset(invalidations.channel()))
-                .replaceWithVoid();
+                .map(deleted -> deleted.toInteger());
     }
 }

@@ -62,7 +62,7 @@ public class ScriptRunner {
                 everyMaster != null ? everyMaster::send : request -> transport.send(request.get()));
         this.batches = durable || config.maxDecisionsPerCall() <= 1 ? null
                 : new DecisionBatches(config.maxDecisionsPerCall(),
-                        scripts.library().function(RateLimitScripts.DECIDE_BATCH), this::send, transport::send,
+                        scripts.batchFunction(), this::send, transport::send,
                         topology, transport.offLoopContext());
     }
 
@@ -105,7 +105,7 @@ public class ScriptRunner {
         }
         return transmit(request(io.vertx.redis.client.Command.FCALL, script.function(), keys, args), acknowledged)
                 .recover(failure -> {
-                    if (!LibraryLoader.isFunctionMissing(failure)) {
+                    if (!RedisErrors.isFunctionMissing(failure)) {
                         return Future.failedFuture(failure);
                     }
                     // the node lost its functions, most likely its scripts too (a restart): the script itself,
@@ -121,7 +121,7 @@ public class ScriptRunner {
             boolean acknowledged) {
         return transmit(request(io.vertx.redis.client.Command.EVALSHA, script.sha1(), keys, args), acknowledged)
                 .recover(failure -> {
-                    if (!isCodeMissing(failure)) {
+                    if (!RedisErrors.isCodeMissing(failure)) {
                         return Future.failedFuture(failure);
                     }
                     recovered();
@@ -223,11 +223,5 @@ public class ScriptRunner {
             request.arg(arg);
         }
         return request;
-    }
-
-    /** Whether Redis refused a call because it lacks the call's code (a script or function), running nothing. */
-    static boolean isCodeMissing(Throwable failure) {
-        String message = failure.getMessage();
-        return message != null && message.startsWith("NOSCRIPT") || LibraryLoader.isFunctionMissing(failure);
     }
 }

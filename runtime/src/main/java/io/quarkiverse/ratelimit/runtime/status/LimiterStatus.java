@@ -9,10 +9,10 @@ import jakarta.inject.Singleton;
 
 import io.quarkiverse.ratelimit.CircuitBreakerTransition;
 import io.quarkiverse.ratelimit.runtime.decide.DecisionGuard;
-import io.quarkiverse.ratelimit.runtime.decide.FailureModes;
-import io.quarkiverse.ratelimit.runtime.decide.GuardedRedis;
 import io.quarkiverse.ratelimit.runtime.redis.InvalidationChannel;
 import io.quarkiverse.ratelimit.runtime.redis.ScriptRunner;
+import io.quarkiverse.ratelimit.runtime.resilience.FailureModes;
+import io.quarkiverse.ratelimit.runtime.resilience.GuardedRedis;
 
 /**
  * The limiter's state on this instance, as one list of named values that the readiness check's data and the Dev UI's

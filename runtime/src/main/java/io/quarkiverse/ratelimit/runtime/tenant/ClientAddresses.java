@@ -59,6 +59,20 @@ public class ClientAddresses {
         return client == null ? TenantTags.ANONYMOUS : TenantTags.forClientAddress(bucket(client));
     }
 
+    /**
+     * The tag a call from {@code address} counts under (an IPv6 address names its network), for an operator who names
+     * a caller address.
+     *
+     * @throws IllegalArgumentException when {@code address} is not an IPv4 or IPv6 address literal
+     */
+    public String tag(String address) {
+        InetAddress literal = address == null ? null : literal(address.trim());
+        if (literal == null) {
+            throw new IllegalArgumentException("'" + address + "' is not an IPv4 or IPv6 address");
+        }
+        return TenantTags.forClientAddress(bucket(literal));
+    }
+
     InetAddress clientAddress(RoutingContext request) {
         if (request == null) {
             return null;

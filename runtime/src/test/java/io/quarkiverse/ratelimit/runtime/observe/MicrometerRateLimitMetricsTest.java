@@ -26,7 +26,7 @@ class MicrometerRateLimitMetricsTest {
         assertThat(decisions("globex")).isEqualTo(1);
         assertThat(decisions("other")).as("initech and umbrella, beyond the cap").isEqualTo(2);
         assertThat(decisions("none")).as("a call without a tenant").isEqualTo(1);
-        assertThat(registry.find(MicrometerRateLimitMetrics.DECISIONS).counters()).hasSize(4);
+        assertThat(registry.find(MicrometerLimitMeters.DECISIONS).counters()).hasSize(4);
     }
 
     @Test
@@ -34,7 +34,7 @@ class MicrometerRateLimitMetricsTest {
         MicrometerRateLimitMetrics metrics = new MicrometerRateLimitMetrics(registry, true, 0.2, false, 2);
         metrics.decided(List.of(allowed("search", 10, 5), allowed("burst", 3, 0)), DecidedBy.REDIS, ShadowMask.NONE, "acme");
         metrics.decided(List.of(allowed("search", 10, 4)), DecidedBy.FALLBACK, ShadowMask.NONE, "globex");
-        assertThat(registry.find(MicrometerRateLimitMetrics.DECISIONS).counters()).hasSize(3)
+        assertThat(registry.find(MicrometerLimitMeters.DECISIONS).counters()).hasSize(3)
                 .allSatisfy(counter -> assertThat(counter.getId().getTag("tenant")).isNull());
     }
 
@@ -45,7 +45,7 @@ class MicrometerRateLimitMetricsTest {
         metrics.decided(List.of(allowed("search", 10, 1)), DecidedBy.REDIS, ShadowMask.NONE, null);
         metrics.decided(List.of(allowed("search", 10, 0)), DecidedBy.FALLBACK, ShadowMask.NONE, null);
         metrics.decided(List.of(refused("search", 10)), DecidedBy.REDIS, ShadowMask.NONE, null); // refused: not near, over
-        assertThat(registry.get(MicrometerRateLimitMetrics.NEAR_LIMIT).tag("limit", "search").counter().count())
+        assertThat(registry.get(MicrometerLimitMeters.NEAR_LIMIT).tag("limit", "search").counter().count())
                 .isEqualTo(2);
     }
 
@@ -60,7 +60,7 @@ class MicrometerRateLimitMetricsTest {
     }
 
     private double decisions(String tenant) {
-        Counter counter = registry.find(MicrometerRateLimitMetrics.DECISIONS).tag("tenant", tenant).counter();
+        Counter counter = registry.find(MicrometerLimitMeters.DECISIONS).tag("tenant", tenant).counter();
         return counter == null ? 0 : counter.count();
     }
 

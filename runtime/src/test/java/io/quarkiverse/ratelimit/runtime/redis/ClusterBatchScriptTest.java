@@ -66,7 +66,7 @@ class ClusterBatchScriptTest {
 
     /** {@code FCALL} of the batch function as the application sends it: the first call's keys declared. */
     private String[] batch(List<String> keys) {
-        List<String> command = new ArrayList<>(List.of("FCALL", scripts.library().function(RateLimitScripts.DECIDE_BATCH),
+        List<String> command = new ArrayList<>(List.of("FCALL", scripts.batchFunction(),
                 "1", keys.get(0), Integer.toString(keys.size())));
         for (String key : keys) {
             command.add("1");

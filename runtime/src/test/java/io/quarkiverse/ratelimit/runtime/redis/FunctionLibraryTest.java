@@ -65,7 +65,7 @@ class FunctionLibraryTest {
     @Test
     void aBatchDecidesEveryCallAsTheFunctionAlone() {
         Random random = new Random(7);
-        String batch = scripts.library().function(RateLimitScripts.DECIDE_BATCH);
+        String batch = scripts.batchFunction();
         String alone = scripts.decide(1).function();
         Algorithm[] waitable = { Algorithm.TOKEN_BUCKET, Algorithm.GCRA };
         try (LocalRedisServer server = LocalRedisServer.start(); RespConnection redis = server.connect()) {
@@ -188,6 +188,43 @@ class FunctionLibraryTest {
             assertThat(redis.command("ZRANGE", "{function}:cl", "0", "-1", "WITHSCORES"))
                     .isEqualTo(redis.command("ZRANGE", "{script}:cl", "0", "-1", "WITHSCORES"));
         }
+    }
+
+    /**
+     * Every function a call can name is one the library registers: each entry's script for every set of algorithms,
+     * and the batch function, against what {@code FUNCTION LIST} says Redis holds after the load. A function the
+     * library lacks would cost every such call a failed {@code FCALL} and a reload of the library.
+     */
+    @Test
+    void everyFunctionACallCanNameIsInTheLibraryRedisHolds() {
+        java.util.Set<String> named = new java.util.TreeSet<>();
+        for (int set = 1; set < AlgorithmSet.SETS; set++) {
+            named.add(scripts.decide(set).function());
+            named.add(scripts.refund(set).function());
+            named.add(scripts.pause(set).function());
+        }
+        named.add(scripts.concurrency().function());
+        named.add(scripts.reset().function());
+        named.add(scripts.batchFunction());
+        try (LocalRedisServer server = LocalRedisServer.start(); RespConnection redis = server.connect()) {
+            redis.command("FUNCTION", "LOAD", scripts.library().source());
+            java.util.Set<String> held = new java.util.TreeSet<>();
+            List<?> libraries = (List<?>) redis.command("FUNCTION", "LIST", "LIBRARYNAME", scripts.library().name());
+            List<?> library = (List<?>) libraries.get(0);
+            List<?> functions = (List<?>) library.get(library.indexOf("functions") + 1);
+            for (Object function : functions) {
+                List<?> fields = (List<?>) function;
+                held.add((String) fields.get(fields.indexOf("name") + 1));
+            }
+            assertThat(held).containsAll(named);
+            assertThat(held).hasSameSizeAs(RateLimitScripts.ENTRIES);
+        }
+    }
+
+    @Test
+    void aFileThatIsNotAnEntryHasNoFunction() {
+        org.assertj.core.api.Assertions.assertThatIllegalArgumentException()
+                .isThrownBy(() -> scripts.function(RateLimitScripts.PRELUDE));
     }
 
     @Test

@@ -1,4 +1,4 @@
-package io.quarkiverse.ratelimit.runtime.decide;
+package io.quarkiverse.ratelimit.runtime.resilience;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -38,7 +38,7 @@ public final class LocalFallback {
      * What one instance may admit alone of a limit shared by {@code instances}: {@code limit / instances}, at least 1.
      * The one rule for rate limits and concurrency limits without Redis.
      */
-    static long instanceShare(long limit, int instances) {
+    public static long instanceShare(long limit, int instances) {
         return Math.max(1, limit / instances);
     }
 

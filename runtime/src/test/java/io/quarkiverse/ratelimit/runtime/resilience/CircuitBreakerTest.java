@@ -1,4 +1,4 @@
-package io.quarkiverse.ratelimit.runtime.decide;
+package io.quarkiverse.ratelimit.runtime.resilience;
 
 import static io.quarkiverse.ratelimit.CircuitBreakerTransition.State.CLOSED;
 import static io.quarkiverse.ratelimit.CircuitBreakerTransition.State.HALF_OPEN;

@@ -1,4 +1,4 @@
-package io.quarkiverse.ratelimit.runtime.decide;
+package io.quarkiverse.ratelimit.runtime.resilience;
 
 import java.time.Duration;
 import java.util.Map;
@@ -15,12 +15,12 @@ import org.jboss.logging.Logger;
 
 import io.quarkiverse.ratelimit.CircuitBreakerTransition;
 import io.quarkiverse.ratelimit.runtime.config.RateLimitConfig;
-import io.quarkiverse.ratelimit.runtime.decide.PendingDecisions.Pending;
 import io.quarkiverse.ratelimit.runtime.observe.RateLimitMetrics;
 import io.quarkiverse.ratelimit.runtime.observe.RedisOperation;
 import io.quarkiverse.ratelimit.runtime.observe.RedisOutcome;
 import io.quarkiverse.ratelimit.runtime.redis.ClusterNodes;
 import io.quarkiverse.ratelimit.runtime.redis.RedisTransport;
+import io.quarkiverse.ratelimit.runtime.resilience.PendingDecisions.Pending;
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
@@ -66,7 +66,7 @@ public class GuardedRedis {
     }
 
     /** The node (its breaker and pending calls) that decides for {@code key}; a call's keys share one slot. */
-    GuardedNode nodeFor(String key) {
+    public GuardedNode nodeFor(String key) {
         return nodes.forKey(key);
     }
 
@@ -87,7 +87,7 @@ public class GuardedRedis {
      * answer by {@code shape} within the same step. One {@link DirectUni} around a Vert.x future, and no timer of its
      * own ({@link PendingDecisions}): this is every decision's path.
      */
-    <T, R> Uni<R> guarded(RedisOperation operation, GuardedNode node, Supplier<Future<T>> redisCall,
+    public <T, R> Uni<R> guarded(RedisOperation operation, GuardedNode node, Supplier<Future<T>> redisCall,
             Consumer<T> answeredInTime, Function<Throwable, T> withoutRedis, Function<? super T, ? extends R> shape) {
         return DirectUni.emitting(emission -> {
             CircuitBreaker breaker = node.breaker;

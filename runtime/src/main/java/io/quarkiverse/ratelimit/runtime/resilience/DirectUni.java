@@ -1,4 +1,4 @@
-package io.quarkiverse.ratelimit.runtime.decide;
+package io.quarkiverse.ratelimit.runtime.resilience;
 
 import java.util.function.Consumer;
 import java.util.function.Supplier;
@@ -17,7 +17,7 @@ import io.smallrye.mutiny.subscription.UniSubscription;
  * <p>
  * Lazy as any {@code Uni}: nothing runs until subscribed, and each subscription runs again.
  */
-final class DirectUni<T> extends AbstractUni<T> {
+public final class DirectUni<T> extends AbstractUni<T> {
 
     private final Consumer<Emission<T>> start;
 
@@ -26,13 +26,36 @@ final class DirectUni<T> extends AbstractUni<T> {
     }
 
     /** A {@code Uni} whose subscription calls {@code start}, which emits once through the {@link Emission}. */
-    static <T> Uni<T> emitting(Consumer<Emission<T>> start) {
+    public static <T> Uni<T> emitting(Consumer<Emission<T>> start) {
         return new DirectUni<>(start);
     }
 
     /** The value {@code value} computes when subscribed, or its exception as the failure. */
-    static <T> Uni<T> computed(Supplier<T> value) {
+    public static <T> Uni<T> computed(Supplier<T> value) {
         return new DirectUni<>(emission -> emission.emit(value));
+    }
+
+    /**
+     * The {@code Uni} that {@code next} returns when subscribed (what it throws is the failure): a check made at
+     * subscription, not when the {@code Uni} is built.
+     */
+    public static <T> Uni<T> deferred(Supplier<Uni<T>> next) {
+        return new DirectUni<>(emission -> next.get().subscribe().withSubscriber(new UniSubscriber<T>() {
+            @Override
+            public void onSubscribe(UniSubscription subscription) {
+                emission.onCancel(subscription::cancel);
+            }
+
+            @Override
+            public void onItem(T item) {
+                emission.emit(() -> item);
+            }
+
+            @Override
+            public void onFailure(Throwable failure) {
+                emission.fail(failure);
+            }
+        }));
     }
 
     @Override
@@ -47,7 +70,7 @@ final class DirectUni<T> extends AbstractUni<T> {
     }
 
     /** One subscription: its item or failure, delivered once, and nothing after a cancellation. */
-    static final class Emission<T> implements UniSubscription {
+    public static final class Emission<T> implements UniSubscription {
 
         private final UniSubscriber<? super T> subscriber;
         private volatile boolean done;
@@ -59,7 +82,7 @@ final class DirectUni<T> extends AbstractUni<T> {
         }
 
         /** Emits what {@code value} computes, or fails with what it throws. */
-        void emit(Supplier<? extends T> value) {
+        public void emit(Supplier<? extends T> value) {
             if (done) {
                 return;
             }
@@ -74,7 +97,7 @@ final class DirectUni<T> extends AbstractUni<T> {
             subscriber.onItem(item);
         }
 
-        void fail(Throwable failure) {
+        public void fail(Throwable failure) {
             if (!done) {
                 done = true;
                 subscriber.onFailure(failure);
@@ -82,7 +105,7 @@ final class DirectUni<T> extends AbstractUni<T> {
         }
 
         /** Runs {@code action} when the subscriber cancels (at once if it has); it may run more than once. */
-        void onCancel(Runnable action) {
+        public void onCancel(Runnable action) {
             onCancel = action;
             if (cancelled) {
                 action.run();

@@ -1,4 +1,4 @@
-package io.quarkiverse.ratelimit.runtime.decide;
+package io.quarkiverse.ratelimit.runtime.resilience;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -16,7 +16,7 @@ import java.util.concurrent.atomic.LongAdder;
 
 import org.junit.jupiter.api.Test;
 
-import io.quarkiverse.ratelimit.runtime.decide.PendingDecisions.Pending;
+import io.quarkiverse.ratelimit.runtime.resilience.PendingDecisions.Pending;
 
 class PendingDecisionsTest {
 

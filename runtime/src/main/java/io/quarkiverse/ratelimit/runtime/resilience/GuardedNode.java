@@ -1,4 +1,4 @@
-package io.quarkiverse.ratelimit.runtime.decide;
+package io.quarkiverse.ratelimit.runtime.resilience;
 
 import java.util.function.Function;
 import java.util.function.LongSupplier;
@@ -10,7 +10,7 @@ import io.quarkiverse.ratelimit.runtime.redis.RedisTopology;
  * last answered one. In a cluster each master has its own, so a master that fails or falls silent fails over only the
  * decisions of its own slots, within its own {@code decision-timeout}, however busily the other masters answer.
  */
-final class GuardedNode {
+public final class GuardedNode {
 
     /** The cluster master ({@code host:port}, or {@link RedisTopology#UNKNOWN}); {@code null} outside a cluster. */
     final String name;
@@ -37,6 +37,11 @@ final class GuardedNode {
     }
 
     /** A decision of this node was answered: written only when a little time passed, as every decision calls it. */
+    /** When this node's breaker next lets a call through (for a 503's Retry-After). */
+    public java.time.Duration retryAfter() {
+        return breaker.retryAfter();
+    }
+
     void answered(long nowNanos) {
         if (nowNanos - lastReplyNanos > 1_000_000L) {
             lastReplyNanos = nowNanos;

@@ -1,4 +1,4 @@
-package io.quarkiverse.ratelimit.runtime.decide;
+package io.quarkiverse.ratelimit.runtime.resilience;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -57,7 +57,7 @@ public class FailureModes {
      * ({@link RateLimiterUnavailableException}, retried after {@code retryAfter}), then the local limits decide all or
      * nothing.
      */
-    List<RateLimitDecision> decide(List<String> keys, List<LimitDefinition> limits, Throwable cause, String tenant,
+    public List<RateLimitDecision> decide(List<String> keys, List<LimitDefinition> limits, Throwable cause, String tenant,
             Object span, ShadowMask shadow, Duration retryAfter) {
         degradedCalls.increment();
         List<LimitDefinition> localLimits = new ArrayList<>(limits.size());

@@ -1,0 +1,26 @@
+package io.quarkiverse.ratelimit.runtime.redis;
+
+/** What a Redis error reply says, as the script runner, the connections and the library loader read it. */
+final class RedisErrors {
+
+    private RedisErrors() {
+    }
+
+    /** Whether Redis refused a call because it lacks the call's code (a script or function), running nothing. */
+    static boolean isCodeMissing(Throwable failure) {
+        String message = failure.getMessage();
+        return message != null && message.startsWith("NOSCRIPT") || isFunctionMissing(failure);
+    }
+
+    /** Whether Redis lacks the function a call named (it lost the library: a restart, FUNCTION FLUSH, a new node). */
+    static boolean isFunctionMissing(Throwable failure) {
+        String message = failure.getMessage();
+        return message != null && message.startsWith("ERR Function not found");
+    }
+
+    /** Whether Redis does not know the command (a Redis before 7.0 asked for functions). */
+    static boolean isUnknownCommand(Throwable failure) {
+        String message = failure.getMessage();
+        return message != null && message.startsWith("ERR unknown command");
+    }
+}
