@@ -72,10 +72,10 @@ public class CallAdmitter {
     public <R> Uni<R> decide(EffectiveMethod method, RoutingContext request, Object[] arguments,
             Function<CallDecision, R> answer) {
         if (method.tenantRule() == null) {
-            return decide(request, method.limits(), null, arguments, answer);
+            return decideWithKeys(request, method.limits(), null, arguments, answer);
         }
         return tenants.resolve(method.tenantRule(), request, arguments, method.limits().getParameters(),
-                tenant -> decide(method, request, tenant, arguments, answer));
+                tenant -> decideForTenant(method, request, tenant, arguments, answer));
     }
 
     /**
@@ -90,34 +90,37 @@ public class CallAdmitter {
                 return DirectUni.computed(() -> answer.apply(CallDecision.UNLIMITED));
             }
             MethodLimits applied = runTimeLimits.apply(limits, tag);
-            return decide(null, applied, keys.keys(tag, applied.getLimits()), tenant, answer);
+            return decideOnKeys(null, applied, keys.keys(tag, applied.getLimits()), tenant, answer);
         });
     }
 
-    private <R> Uni<R> decide(EffectiveMethod method, RoutingContext request, ResolvedTenant tenant,
+    /** An annotated method's call with its tenant found: the gate, then the tenant's plan and run-time limits. */
+    private <R> Uni<R> decideForTenant(EffectiveMethod method, RoutingContext request, ResolvedTenant tenant,
             Object[] arguments, Function<CallDecision, R> answer) {
         if (!gate.limits(tenant.id(), tenant.tag())) {
             return DirectUni.computed(() -> answer.apply(CallDecision.UNLIMITED));
         }
         if (tenant.id() == null) {
-            return decide(request, method.limits(), tenant, arguments, answer);
+            return decideWithKeys(request, method.limits(), tenant, arguments, answer);
         }
         if (!method.dependsOnPlan()) {
-            return decide(request, runTimeLimits.apply(method.limits(), tenant.tag()), tenant, arguments, answer);
+            return decideWithKeys(request, runTimeLimits.apply(method.limits(), tenant.tag()), tenant, arguments,
+                    answer);
         }
-        return plans.plan(tenant.id(), request).flatMap(plan -> decide(request,
+        return plans.plan(tenant.id(), request).flatMap(plan -> decideWithKeys(request,
                 runTimeLimits.apply(method.limits(plan), tenant.tag()), tenant, arguments, answer));
     }
 
-    private <R> Uni<R> decide(RoutingContext request, MethodLimits limits, ResolvedTenant tenant,
+    /** An annotated method's call with its limits known: their keys, as the admin API names them too. */
+    private <R> Uni<R> decideWithKeys(RoutingContext request, MethodLimits limits, ResolvedTenant tenant,
             Object[] arguments, Function<CallDecision, R> answer) {
         List<String> limitKeys = keys.keys(limits, tenant == null ? null : tenant.tag(),
                 limits.needsClientAddress() ? clientAddresses.tag(request) : null, arguments);
-        return decide(request, limits, limitKeys, tenant == null ? null : tenant.id(), answer);
+        return decideOnKeys(request, limits, limitKeys, tenant == null ? null : tenant.id(), answer);
     }
 
     /** The limits' decisions on their keys, each limit by its mode: every call's common path. */
-    private <R> Uni<R> decide(RoutingContext request, MethodLimits limits, List<String> limitKeys, String tenantId,
+    private <R> Uni<R> decideOnKeys(RoutingContext request, MethodLimits limits, List<String> limitKeys, String tenantId,
             Function<CallDecision, R> answer) {
         if (!modes.everyLimitEnforced()) {
             return decideByMode(request, limits, limitKeys, tenantId, answer);

@@ -63,7 +63,7 @@ public class ProgrammaticRateLimiter implements RateLimiter {
 
     @Override
     public Uni<RateLimitDecision> tryAcquire(RateLimit limit, String tenant, long cost) {
-        return first(decide(tenant, cost == 1 ? atCostOne(limit, false) : single(limit, checkedCost(limit, cost), false)));
+        return first(tenant, cost == 1 ? atCostOne(limit, false) : single(limit, checkedCost(limit, cost), false));
     }
 
     @Override
@@ -73,7 +73,7 @@ public class ProgrammaticRateLimiter implements RateLimiter {
 
     @Override
     public Uni<RateLimitDecision> acquire(RateLimit limit, String tenant, long cost) {
-        return first(decide(tenant, cost == 1 ? atCostOne(limit, true) : single(limit, checkedCost(limit, cost), true)));
+        return first(tenant, cost == 1 ? atCostOne(limit, true) : single(limit, checkedCost(limit, cost), true));
     }
 
     @Override
@@ -92,8 +92,10 @@ public class ProgrammaticRateLimiter implements RateLimiter {
                 decision -> decision.perLimit(limits.getLimits()));
     }
 
-    private static Uni<RateLimitDecision> first(Uni<List<RateLimitDecision>> decisions) {
-        return decisions.map(all -> all.get(0));
+    /** The one limit's decision, shaped in the decision's own step (a {@code map} would capture the context). */
+    private Uni<RateLimitDecision> first(String tenant, MethodLimits limit) {
+        return admitter.decide(Objects.requireNonNull(tenant, "tenant"), limit,
+                decision -> decision.perLimit(limit.getLimits()).get(0));
     }
 
     @Override

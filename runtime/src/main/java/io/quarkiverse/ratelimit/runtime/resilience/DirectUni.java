@@ -37,25 +37,33 @@ public final class DirectUni<T> extends AbstractUni<T> {
 
     /**
      * The {@code Uni} that {@code next} returns when subscribed (what it throws is the failure): a check made at
-     * subscription, not when the {@code Uni} is built.
+     * subscription, not when the {@code Uni} is built. A {@code DirectUni} it returns emits straight to this one's
+     * subscriber, with no subscriber in between.
      */
     public static <T> Uni<T> deferred(Supplier<Uni<T>> next) {
-        return new DirectUni<>(emission -> next.get().subscribe().withSubscriber(new UniSubscriber<T>() {
-            @Override
-            public void onSubscribe(UniSubscription subscription) {
-                emission.onCancel(subscription::cancel);
+        return new DirectUni<>(emission -> {
+            Uni<T> uni = next.get();
+            if (uni instanceof DirectUni<T> direct) {
+                direct.start.accept(emission);
+                return;
             }
+            uni.subscribe().withSubscriber(new UniSubscriber<T>() {
+                @Override
+                public void onSubscribe(UniSubscription subscription) {
+                    emission.onCancel(subscription::cancel);
+                }
 
-            @Override
-            public void onItem(T item) {
-                emission.emit(() -> item);
-            }
+                @Override
+                public void onItem(T item) {
+                    emission.emit(() -> item);
+                }
 
-            @Override
-            public void onFailure(Throwable failure) {
-                emission.fail(failure);
-            }
-        }));
+                @Override
+                public void onFailure(Throwable failure) {
+                    emission.fail(failure);
+                }
+            });
+        });
     }
 
     @Override

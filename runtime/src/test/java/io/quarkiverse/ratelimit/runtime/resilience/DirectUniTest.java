@@ -29,6 +29,20 @@ class DirectUniTest {
     }
 
     @Test
+    void aDeferredUniIsBuiltWhenSubscribedWhateverItIs() {
+        AtomicInteger checks = new AtomicInteger();
+        Uni<Integer> direct = DirectUni.deferred(() -> DirectUni.computed(checks::incrementAndGet));
+        Uni<Integer> other = DirectUni.deferred(() -> Uni.createFrom().item(checks.incrementAndGet() * 10));
+        assertThat(checks).hasValue(0);
+        assertThat(direct.await().atMost(Duration.ofSeconds(1))).isEqualTo(1);
+        assertThat(other.await().atMost(Duration.ofSeconds(1))).isEqualTo(20);
+        Uni<Integer> refused = DirectUni.deferred(() -> {
+            throw new IllegalStateException("blocked");
+        });
+        assertThatThrownBy(() -> refused.await().atMost(Duration.ofSeconds(1))).hasMessage("blocked");
+    }
+
+    @Test
     void whatTheComputationThrowsIsTheFailure() {
         Uni<Integer> uni = DirectUni.computed(() -> {
             throw new IllegalStateException("refused");
