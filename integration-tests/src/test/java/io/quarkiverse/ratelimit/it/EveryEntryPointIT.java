@@ -41,7 +41,10 @@ class EveryEntryPointIT {
             "quarkus.security.users.embedded.users.ops=ops",
             "quarkus.security.users.embedded.roles.ops=rate-limit-admin",
             "quarkus.rate-limit.blocked-tenants=" + BLOCKED,
-            "quarkus.rate-limit.exempt-tenants=" + EXEMPT));
+            "quarkus.rate-limit.exempt-tenants=" + EXEMPT,
+            // without Redis every limit refuses with 503; the breaker tries Redis again a second after it opened
+            "quarkus.rate-limit.failure-mode=fail-closed",
+            "quarkus.rate-limit.circuit-breaker.open-duration=1s"));
 
     /** How a way in is limited: by counting calls, or by holding slots. */
     enum Kind {
@@ -87,8 +90,10 @@ class EveryEntryPointIT {
         EXEMPT_WITHOUT_A_KEY_WRITTEN,
         RESET_FROM_THE_OTHER_INSTANCE,
         STATUS_TELLS_WHAT_IS_LEFT,
+        REFUNDED_WHEN_THE_WORK_FAILS,
         KILL_SWITCH_OFF_ADMITS,
-        KILL_SWITCH_SHADOW_ADMITS
+        KILL_SWITCH_SHADOW_ADMITS,
+        FAIL_CLOSED_WITHOUT_REDIS
     }
 
     @TestFactory
@@ -110,8 +115,10 @@ class EveryEntryPointIT {
             case EXEMPT_WITHOUT_A_KEY_WRITTEN -> exempt(entry);
             case RESET_FROM_THE_OTHER_INSTANCE -> reset(entry);
             case STATUS_TELLS_WHAT_IS_LEFT -> status(entry);
+            case REFUNDED_WHEN_THE_WORK_FAILS -> refunded(entry);
             case KILL_SWITCH_OFF_ADMITS -> killSwitch(entry, "off");
             case KILL_SWITCH_SHADOW_ADMITS -> killSwitch(entry, "shadow");
+            case FAIL_CLOSED_WITHOUT_REDIS -> failClosed(entry);
         }
     }
 
@@ -186,6 +193,33 @@ class EveryEntryPointIT {
         assertThat(remaining(entry, tenant)).as("after one call").isEqualTo(LIMIT - 1);
         exhaust(entry, tenant, LIMIT - 1);
         assertThat(remaining(entry, tenant)).as("at the limit").isZero();
+    }
+
+    private void refunded(EntryPoint entry) {
+        Assumptions.assumeTrue(entry.kind == Kind.RATE,
+                "a concurrency slot is given back when its call ends, whatever the outcome");
+        String tenant = tenant();
+        for (int i = 0; i <= LIMIT; i++) {
+            Response failed = instance(i % 2).header("X-Tenant-Id", tenant).queryParam("fail", true).get(entry.path);
+            assertThat(failed.statusCode()).as(entry + " failed call " + (i + 1)).isNotIn(200, 429);
+        }
+        exhaust(entry, tenant);
+        assertThat(call(1, entry, tenant).statusCode()).as("past the limit").isEqualTo(429);
+    }
+
+    private void failClosed(EntryPoint entry) {
+        String tenant = tenant();
+        fleet.redis().pause();
+        try {
+            Response refused = call(0, entry, tenant);
+            assertThat(refused.statusCode()).as(entry + " without Redis").isEqualTo(503);
+            assertThat(refused.header("Retry-After")).as(entry + " Retry-After").isNotBlank();
+        } finally {
+            fleet.redis().resume();
+        }
+        // another tenant: the timed-out call reaches Redis when it wakes up, and may hold what it asked for
+        String next = tenant();
+        await(entry + " admitted once Redis answers", () -> call(0, entry, next).statusCode() == 200);
     }
 
     private void killSwitch(EntryPoint entry, String mode) {

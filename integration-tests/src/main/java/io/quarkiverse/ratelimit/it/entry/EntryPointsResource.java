@@ -10,8 +10,11 @@ import jakarta.ws.rs.HeaderParam;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.core.Response;
 
 import org.eclipse.microprofile.rest.client.inject.RestClient;
+import org.jboss.resteasy.reactive.server.ServerExceptionMapper;
 
 import io.quarkiverse.ratelimit.Algorithm;
 import io.quarkiverse.ratelimit.ConcurrencyLimit;
@@ -57,9 +60,9 @@ public class EntryPointsResource {
 
     @GET
     @Path("/rest")
-    @RateLimited(policy = "entry-rest", limit = LIMIT, window = "1d")
-    public String rest() {
-        return "admitted";
+    @RateLimited(policy = "entry-rest", limit = LIMIT, window = "1d", refundOn = EntryFailedException.class)
+    public String rest(@QueryParam("fail") boolean fail) {
+        return EntryFailedException.admittedUnless(fail);
     }
 
     /** Counted per caller address, whatever the tenant: a sign-up form. */
@@ -80,21 +83,21 @@ public class EntryPointsResource {
 
     @GET
     @Path("/bean")
-    public String bean() {
-        return bean.label();
+    public String bean(@QueryParam("fail") boolean fail) {
+        return bean.label(fail);
     }
 
     @GET
     @Path("/rest-client")
-    public Uni<String> restClient() {
-        return upstream.call();
+    public Uni<String> restClient(@QueryParam("fail") boolean fail) {
+        return upstream.call(fail);
     }
 
-    /** What the REST Client calls: not limited itself. */
+    /** What the REST Client calls: not limited itself; a 409 when asked to fail. */
     @GET
     @Path("/upstream")
-    public String upstreamAnswer() {
-        return "admitted";
+    public String upstreamAnswer(@QueryParam("fail") boolean fail) {
+        return EntryFailedException.admittedUnless(fail);
     }
 
     @GET
@@ -119,38 +122,42 @@ public class EntryPointsResource {
 
     @GET
     @Path("/try-acquire")
-    public Uni<String> tryAcquire(@HeaderParam("X-Tenant-Id") String tenant) {
-        return limiter.tryAcquire(TRIED, tenant).map(decision -> answer(List.of(decision)));
+    public Uni<String> tryAcquire(@HeaderParam("X-Tenant-Id") String tenant, @QueryParam("fail") boolean fail) {
+        return limiter.tryAcquire(TRIED, tenant).chain(decision -> answer(List.of(decision), List.of(TRIED), tenant, fail));
     }
 
     @GET
     @Path("/try-acquire-blocking")
-    public String tryAcquireBlocking(@HeaderParam("X-Tenant-Id") String tenant) {
-        return answer(List.of(limiter.tryAcquireAndAwait(TRIED, tenant)));
+    public String tryAcquireBlocking(@HeaderParam("X-Tenant-Id") String tenant, @QueryParam("fail") boolean fail) {
+        return answer(List.of(limiter.tryAcquireAndAwait(TRIED, tenant)), List.of(TRIED), tenant, fail).await()
+                .indefinitely();
     }
 
     @GET
     @Path("/try-acquire-all")
-    public Uni<String> tryAcquireAll(@HeaderParam("X-Tenant-Id") String tenant) {
-        return limiter.tryAcquireAll(List.of(TRIED, TRIED_ALSO), tenant).map(EntryPointsResource::answer);
+    public Uni<String> tryAcquireAll(@HeaderParam("X-Tenant-Id") String tenant, @QueryParam("fail") boolean fail) {
+        List<RateLimit> limits = List.of(TRIED, TRIED_ALSO);
+        return limiter.tryAcquireAll(limits, tenant).chain(decisions -> answer(decisions, limits, tenant, fail));
     }
 
     @GET
     @Path("/acquire")
-    public Uni<String> acquire(@HeaderParam("X-Tenant-Id") String tenant) {
-        return limiter.acquire(WAITED, tenant).map(decision -> answer(List.of(decision)));
+    public Uni<String> acquire(@HeaderParam("X-Tenant-Id") String tenant, @QueryParam("fail") boolean fail) {
+        return limiter.acquire(WAITED, tenant).chain(decision -> answer(List.of(decision), List.of(WAITED), tenant, fail));
     }
 
     @GET
     @Path("/acquire-blocking")
-    public String acquireBlocking(@HeaderParam("X-Tenant-Id") String tenant) {
-        return answer(List.of(limiter.acquireAndAwait(WAITED, tenant)));
+    public String acquireBlocking(@HeaderParam("X-Tenant-Id") String tenant, @QueryParam("fail") boolean fail) {
+        return answer(List.of(limiter.acquireAndAwait(WAITED, tenant)), List.of(WAITED), tenant, fail).await()
+                .indefinitely();
     }
 
     @GET
     @Path("/acquire-all")
-    public Uni<String> acquireAll(@HeaderParam("X-Tenant-Id") String tenant) {
-        return limiter.acquireAll(List.of(WAITED, WAITED_ALSO), tenant).map(EntryPointsResource::answer);
+    public Uni<String> acquireAll(@HeaderParam("X-Tenant-Id") String tenant, @QueryParam("fail") boolean fail) {
+        List<RateLimit> limits = List.of(WAITED, WAITED_ALSO);
+        return limiter.acquireAll(limits, tenant).chain(decisions -> answer(decisions, limits, tenant, fail));
     }
 
     /** What the tenant has left of a programmatic limit ({@code try} or {@code wait}), without consuming anything. */
@@ -171,13 +178,28 @@ public class EntryPointsResource {
         return limit.equals("wait") ? WAITED : TRIED;
     }
 
-    /** Admitted when every decision allows the call; else the refusal Quarkus REST answers with a 429. */
-    private static String answer(List<RateLimitDecision> decisions) {
+    /**
+     * Admitted when every decision allows the call; else the refusal Quarkus REST answers with a 429. An admitted call
+     * asked to fail gives its units back first ({@link RateLimiter#refund}), as code whose work failed would.
+     */
+    private Uni<String> answer(List<RateLimitDecision> decisions, List<RateLimit> limits, String tenant, boolean fail) {
         for (RateLimitDecision decision : decisions) {
             if (!decision.allowed()) {
-                throw new RateLimitExceededException(decisions);
+                return Uni.createFrom().failure(new RateLimitExceededException(decisions));
             }
         }
-        return "admitted";
+        if (!fail) {
+            return Uni.createFrom().item("admitted");
+        }
+        Uni<Void> refunds = Uni.createFrom().voidItem();
+        for (RateLimit limit : limits) {
+            refunds = refunds.chain(() -> limiter.refund(limit, tenant, 1));
+        }
+        return refunds.chain(() -> Uni.createFrom().failure(new EntryFailedException()));
+    }
+
+    @ServerExceptionMapper
+    public Response failed(EntryFailedException failure) {
+        return Response.status(Response.Status.CONFLICT).entity(failure.getMessage()).build();
     }
 }

@@ -2,6 +2,8 @@ package io.quarkiverse.ratelimit.it.entry;
 
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
+import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.WebApplicationException;
 
 import org.eclipse.microprofile.rest.client.inject.RegisterRestClient;
 
@@ -13,7 +15,8 @@ import io.smallrye.mutiny.Uni;
 @Path("/entry/upstream")
 public interface EntryUpstream {
 
+    /** A call the upstream answers with an error (here a 409) is given back. */
     @GET
-    @RateLimited(policy = "entry-client", limit = EntryPointsResource.LIMIT, window = "1d")
-    Uni<String> call();
+    @RateLimited(policy = "entry-client", limit = EntryPointsResource.LIMIT, window = "1d", refundOn = WebApplicationException.class)
+    Uni<String> call(@QueryParam("fail") boolean fail);
 }

@@ -8,8 +8,8 @@ import io.quarkiverse.ratelimit.RateLimited;
 @ApplicationScoped
 public class LimitedLabels {
 
-    @RateLimited(policy = "entry-bean", limit = EntryPointsResource.LIMIT, window = "1d")
-    public String label() {
-        return "admitted";
+    @RateLimited(policy = "entry-bean", limit = EntryPointsResource.LIMIT, window = "1d", refundOn = EntryFailedException.class)
+    public String label(boolean fail) {
+        return EntryFailedException.admittedUnless(fail);
     }
 }
