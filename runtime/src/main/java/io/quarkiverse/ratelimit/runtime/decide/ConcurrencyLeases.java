@@ -101,8 +101,7 @@ public class ConcurrencyLeases {
         return guarded.guarded(RedisOperation.CONCURRENCY, key,
                 () -> scripts.send(scripts.scripts().concurrency(), List.of(key), args)
                         .map(reply -> outcome(ScriptReplies.lease(reply), key, leaseId)),
-                outcome -> {
-                }, failure -> withoutRedis(key, tenantTag, limit, failure))
+                failure -> withoutRedis(key, tenantTag, limit, failure), ConcurrencyLeases::giveBackLate)
                 .map(outcome -> {
                     if (outcome.lease() == null && shadow) {
                         LOG.debugf("Concurrency limit %s in shadow mode would have refused a call", limit.getName());
@@ -115,6 +114,18 @@ public class ConcurrencyLeases {
                     }
                     return outcome.lease();
                 });
+    }
+
+    /**
+     * A lease Redis granted after the failure mode had decided the call: nobody holds it, so it is given back now
+     * rather than counted against the tenant until its lease ends.
+     */
+    private static void giveBackLate(Outcome late) {
+        if (late.lease() != null) {
+            late.lease().release().subscribe().with(done -> {
+            }, failure -> {
+            });
+        }
     }
 
     /** A lease, or a refusal ({@code lease} null) with when a slot frees at the latest ({@code null}: unknown). */
