@@ -87,8 +87,8 @@ class RedisClusterTest {
                 .until(() -> cluster.currentMasters().stream().allMatch(RedisClusterTest::holdsTheLibrary));
         HttpClient client = HttpClient.newHttpClient();
         // the outgoing path warmed up (the REST client's classes, its connection to the carrier): the first call of a
-        // fresh application can take longer than the headroom under the carrier's quota, and the calls whose turns
-        // passed meanwhile would then reach the carrier together
+        // fresh application can take long, and the calls whose turns pass meanwhile take later slots, so fewer would
+        // be served within their maxWait
         assertThat(client.send(HttpRequest.newBuilder(gateway).timeout(Duration.ofSeconds(30))
                 .POST(HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.discarding()).statusCode())
                 .as("a first outgoing call").isEqualTo(200);
@@ -99,7 +99,7 @@ class RedisClusterTest {
                         .build()))
                 .stream().collect(Collectors.toMap(status -> status, status -> 1, Integer::sum, TreeMap::new));
         assertThat(byStatus.keySet()).as("served in turn or refused at once").containsOnly(200, 429);
-        assertThat(byStatus.get(200)).as("45 a second for the 2 s maxWait: about 90, at least 80")
+        assertThat(byStatus.get(200)).as("48 a second for the 2 s maxWait: about 96, at least 80")
                 .isGreaterThanOrEqualTo(80);
         assertThat(carrierCount(client, 2) - refusedBefore).as("calls the carrier refused").isZero();
         assertThat(carrierCount(client, 1) - acceptedBefore).isEqualTo(byStatus.get(200).longValue());

@@ -76,7 +76,7 @@ class OutgoingQuotaTest {
     }
 
     @Test
-    void callsThatHoldASlotDoNotGoWhileTheCarrierSaidToWait() {
+    void callsThatHoldASlotWaitForTheEndOfThePauseWhenItComesWithinTheirMaxWait() {
         assertThat(carrier.ping()).as("the client connected and warmed up: the first call answers at once").isEqualTo("pong");
         List<Uni<String>> calls = new ArrayList<>();
         for (int i = 0; i < 4; i++) { // slots at 0, 0.5, 1 and 1.5 s; the first is answered 429, Retry-After: 3
@@ -84,12 +84,36 @@ class OutgoingQuotaTest {
                     .onFailure(WebApplicationException.class).recoverWithItem("429"));
         }
         List<String> answers = Uni.join().all(calls).andFailFast().await().indefinitely();
-        assertThat(answers).containsExactlyInAnyOrder("429", "refused", "refused", "refused");
-        assertThat(carrier.quote().await().indefinitely()).as("after the pause").isEqualTo("quote");
+        assertThat(answers).as("the three queued calls took slots after the pause, within their maxWait of 5 s")
+                .containsExactlyInAnyOrder("429", "quote", "quote", "quote");
 
         List<Long> arrivals = List.copyOf(CarrierStub.QUOTES);
-        assertThat(arrivals).as("the carrier saw the first call and the one after the pause only").hasSize(2);
-        assertThat(Duration.ofNanos(arrivals.get(1) - arrivals.get(0))).isGreaterThanOrEqualTo(Duration.ofMillis(2900));
+        assertThat(arrivals).hasSize(4);
+        assertThat(Duration.ofNanos(arrivals.get(1) - arrivals.get(0))).as("nothing reached the carrier in the pause")
+                .isGreaterThanOrEqualTo(Duration.ofMillis(2900));
+        for (int i = 2; i < arrivals.size(); i++) {
+            assertThat(Duration.ofNanos(arrivals.get(i) - arrivals.get(i - 1)))
+                    .as("then one call at a time at the quota's rate, 2 a second (less the timers' jitter)")
+                    .isGreaterThanOrEqualTo(Duration.ofMillis(400));
+        }
+    }
+
+    @Test
+    void callsThatHoldASlotAreRefusedAtOnceWhenThePauseOutlastsTheirMaxWait() {
+        assertThat(carrier.ping()).isEqualTo("pong");
+        long started = System.nanoTime();
+        List<Uni<Long>> calls = new ArrayList<>();
+        for (int i = 0; i < 4; i++) { // slots at 0, 0.5, 1 and 1.5 s; the first is answered 429, Retry-After: 10
+            calls.add(carrier.order().replaceWith(0L).onFailure(RateLimitExceededException.class)
+                    .recoverWithItem(() -> System.nanoTime()).onFailure(WebApplicationException.class)
+                    .recoverWithItem(-1L));
+        }
+        List<Long> answers = Uni.join().all(calls).andFailFast().await().indefinitely();
+        assertThat(answers).filteredOn(answer -> answer > 0).as("refused: a slot after the pause is beyond 2 s")
+                .hasSize(3).allSatisfy(refusedAt -> assertThat(Duration.ofNanos(refusedAt - started))
+                        .as("refused when the pause was heard, before the second call's slot at 0.5 s")
+                        .isLessThan(Duration.ofMillis(450)));
+        assertThat(CarrierStub.ORDERS).as("the carrier saw the first call only").hasSize(1);
     }
 
     @Path("/carrier")
@@ -98,6 +122,7 @@ class OutgoingQuotaTest {
         static final Queue<Long> LABELS = new ConcurrentLinkedQueue<>();
         static final Queue<Long> RATES = new ConcurrentLinkedQueue<>();
         static final Queue<Long> QUOTES = new ConcurrentLinkedQueue<>();
+        static final Queue<Long> ORDERS = new ConcurrentLinkedQueue<>();
         static final AtomicInteger TOO_MANY_FIRST = new AtomicInteger();
         static final AtomicInteger RATES_CALLS = new AtomicInteger();
 
@@ -128,6 +153,13 @@ class OutgoingQuotaTest {
         }
 
         @POST
+        @Path("orders")
+        public Response orders() {
+            ORDERS.add(System.nanoTime());
+            return Response.status(429).header("Retry-After", "10").build();
+        }
+
+        @POST
         @Path("rates")
         public Response rates() {
             RATES.add(System.nanoTime());
@@ -155,6 +187,11 @@ class OutgoingQuotaTest {
         @Path("quotes")
         @RateLimited(limit = 2, window = "1s", burst = 1, algorithm = Algorithm.TOKEN_BUCKET, maxWait = "5s", scope = Scope.GLOBAL)
         Uni<String> quote();
+
+        @POST
+        @Path("orders")
+        @RateLimited(limit = 2, window = "1s", burst = 1, algorithm = Algorithm.TOKEN_BUCKET, maxWait = "2s", scope = Scope.GLOBAL)
+        Uni<String> order();
 
         @POST
         @Path("rates")

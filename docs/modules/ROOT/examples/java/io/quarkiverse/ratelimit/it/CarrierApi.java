@@ -12,8 +12,8 @@ import io.smallrye.mutiny.Uni;
 
 /**
  * The carrier's API as the gateway calls it (in the demo, the carrier stub of this application). The carrier grants the
- * platform's account 50 requests a second; every gateway instance shares 45 of them, one every 22 ms (the rest is
- * headroom for the network's and the machines' jitter), and a call waits up to 2 s for its turn.
+ * platform's account 50 requests a second; every gateway instance shares 48 of them, one every 21 ms, and a call waits
+ * up to 2 s for its turn.
  */
 // tag::client[]
 @RegisterRestClient(configKey = "carrier-api")
@@ -22,7 +22,7 @@ public interface CarrierApi {
 
     @POST
     @Path("/labels")
-    @RateLimited(name = "carrier-api", limit = 45, window = "1s", burst = 1, algorithm = Algorithm.GCRA,
+    @RateLimited(name = "carrier-api", limit = 48, window = "1s", burst = 1, algorithm = Algorithm.GCRA,
             maxWait = "2s", scope = Scope.GLOBAL)
     Uni<String> createLabel();
 }

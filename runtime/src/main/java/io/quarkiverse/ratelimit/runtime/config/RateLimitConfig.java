@@ -103,6 +103,15 @@ public interface RateLimitConfig {
     Duration decisionTimeout();
 
     /**
+     * How late a call that waited for a later slot ({@code maxWait}) may still go. A call whose turn comes later than
+     * this after its slot (a stalled event loop, a long garbage collection) does not go late, which would bunch calls
+     * at the service the limit protects; it takes the next free slot instead, in Redis, or is refused when that lies
+     * beyond its {@code maxWait}. Its late slot is lost: nobody used it.
+     */
+    @WithDefault("10ms")
+    Duration lateSlotTolerance();
+
+    /**
      * The time zone of calendar periods ({@code @RateLimited(period = CalendarPeriod.DAY)}) whose annotation or policy
      * names none: an IANA name such as {@code Europe/Berlin}, or {@code UTC}.
      */

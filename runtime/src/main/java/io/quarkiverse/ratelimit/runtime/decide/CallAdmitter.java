@@ -147,12 +147,14 @@ public class CallAdmitter {
      */
     private <R> Uni<R> answered(List<String> limitKeys, List<LimitDefinition> limits, String tenant, ShadowMask shadow,
             Function<List<RateLimitDecision>, CallDecision> decision, Function<CallDecision, R> answer) {
-        if (WaitingCalls.maxWaitMillis(limits) == 0) {
+        long maxWait = WaitingCalls.maxWaitMillis(limits);
+        if (maxWait == 0) {
             return guard.acquire(limitKeys, limits, tenant, shadow, decisions -> answer.apply(decision.apply(decisions)));
         }
-        return waits.answered(guard.acquire(limitKeys, limits, tenant, shadow, decision), limitKeys,
+        return waits.answered(guard.acquire(limitKeys, limits, tenant, shadow, decision), limitKeys, maxWait,
                 CallDecision::waitMillis, answer, given -> given.admission().giveBack().subscribe().with(done -> {
-                }), (waited, paused) -> waited.admitted() ? waited.revoked(paused) : waited);
+                }), (waited, paused) -> waited.admitted() ? waited.revoked(paused) : waited,
+                left -> guard.acquire(limitKeys, WaitingCalls.waitingAtMost(limits, left), tenant, shadow, decision));
     }
 
     /**

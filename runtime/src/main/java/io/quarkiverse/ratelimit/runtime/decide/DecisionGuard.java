@@ -39,6 +39,7 @@ public class DecisionGuard {
     private final RateLimitMetrics metrics;
     private final DecisionTracing tracing;
     private final QuotaThresholds thresholds;
+    private final UpstreamPauses upstreamPauses;
     private final Duration decisionTimeout;
     private final LongAdder cachedRefusals = new LongAdder();
     /** {@code null} when refusals are not cached ({@code refusal-cache.enabled=false}). */
@@ -46,8 +47,9 @@ public class DecisionGuard {
 
     DecisionGuard(RedisDecisions redis, GuardedRedis guarded, FailureModes failureModes, RateLimitConfig config,
             RateLimitMetrics metrics, DecisionTracing tracing, InvalidationChannel invalidations,
-            QuotaThresholds thresholds) {
+            QuotaThresholds thresholds, UpstreamPauses upstreamPauses) {
         this.thresholds = thresholds;
+        this.upstreamPauses = upstreamPauses;
         this.redis = redis;
         this.guarded = guarded;
         this.failureModes = failureModes;
@@ -143,8 +145,12 @@ public class DecisionGuard {
      */
     public Uni<Void> pause(List<String> keys, List<LimitDefinition> limits, Duration pause) {
         metrics.upstreamPaused(limits);
+        // this instance's calls stop now, not once Redis announces it; its waiting calls take their next slot once
+        // Redis holds the pause (before, Redis would give them one inside it)
+        upstreamPauses.hold(keys, Math.max(1, pause.toMillis()));
         return metrics.timed(RedisOperation.ADMIN,
-                redis.pause(keys, limits, pause).ifNoItem().after(decisionTimeout).fail());
+                redis.pause(keys, limits, pause).ifNoItem().after(decisionTimeout).fail())
+                .invoke(() -> upstreamPauses.wake(keys));
     }
 
     /**

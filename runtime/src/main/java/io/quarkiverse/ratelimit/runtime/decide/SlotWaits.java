@@ -2,36 +2,53 @@ package io.quarkiverse.ratelimit.runtime.decide;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BiFunction;
 import java.util.function.Consumer;
 import java.util.function.Function;
+import java.util.function.LongFunction;
+import java.util.function.Supplier;
 import java.util.function.ToLongFunction;
 
 import jakarta.inject.Singleton;
 
+import io.quarkiverse.ratelimit.runtime.config.RateLimitConfig;
 import io.quarkiverse.ratelimit.runtime.resilience.DirectUni;
 import io.smallrye.mutiny.Uni;
-import io.smallrye.mutiny.subscription.UniSubscriber;
-import io.smallrye.mutiny.subscription.UniSubscription;
 import io.vertx.core.Vertx;
 
 /**
  * The wait of a call Redis admitted for a later slot ({@code maxWait}): on a Vert.x timer, so no thread is held
- * meanwhile (a blocking caller waits on its own thread, for the {@code Uni}). A wait given up (the subscriber cancels)
- * gives the slot back at once, so that the calls queued behind it move up. Only calls whose limits may wait come here:
- * the others are answered in the decision's own step.
+ * meanwhile (a blocking caller waits on its own thread, for the {@code Uni}). A call goes at its slot, never late and
+ * never into a pause:
+ * <ul>
+ * <li>a timer that fires more than {@code late-slot-tolerance} after the slot (a stalled event loop, a long GC) does
+ * not let the call go: it takes the next free slot in Redis instead, within what is left of its {@code maxWait}, so
+ * that lateness on one instance never bunches calls at the service the limit protects;</li>
+ * <li>a pause an upstream asked for ({@link UpstreamPauses}) wakes the calls waiting on its keys at once, not at their
+ * slot: each takes a slot after the pause, or is refused when that lies beyond its {@code maxWait}.</li>
+ * </ul>
+ * A wait given up (the subscriber cancels) gives the slot back at once, so that the calls queued behind it move up. Only
+ * calls whose limits may wait come here: the others are answered in the decision's own step.
  */
 @Singleton
 public class SlotWaits {
 
     private final Vertx vertx;
     private final UpstreamPauses pauses;
+    private final long toleranceNanos;
     private final AtomicInteger waiting = new AtomicInteger();
+    /** The calls waiting now, by the keys of their limits: what a pause wakes. */
+    private final ConcurrentMap<String, Set<Waiting<?, ?>>> byKey = new ConcurrentHashMap<>();
 
-    SlotWaits(Vertx vertx, UpstreamPauses pauses) {
+    SlotWaits(Vertx vertx, UpstreamPauses pauses, RateLimitConfig config) {
         this.vertx = vertx;
         this.pauses = pauses;
+        this.toleranceNanos = config.lateSlotTolerance().toNanos();
+        pauses.onPause(this::paused);
     }
 
     /** How many calls of this instance wait for their slot now (Dev UI). */
@@ -45,44 +62,193 @@ public class SlotWaits {
      *
      * @param keys the limits' keys: a call whose limits an upstream paused after its decision does not go at its slot
      *        ({@link UpstreamPauses})
+     * @param maxWaitMillis how long the call may wait in all, from now
      * @param waitMillis how long a decision's call waits (0: it does not)
      * @param giveBack returns a waiting call's slot, when its wait is given up
      * @param revoked the decision refused after all, with the pause's remaining time as its retry time
+     * @param requeue decides the call again in Redis, waiting at most the given milliseconds: the next free slot of a
+     *        call that would go late, or the first after a pause
      */
-    <D, R> Uni<R> answered(Uni<D> decided, List<String> keys, ToLongFunction<D> waitMillis, Function<D, R> answer,
-            Consumer<D> giveBack, BiFunction<D, Duration, D> revoked) {
-        return DirectUni.emitting(emission -> decided.subscribe().withSubscriber(new UniSubscriber<D>() {
-            @Override
-            public void onSubscribe(UniSubscription subscription) {
-                emission.onCancel(subscription::cancel);
-            }
+    <D, R> Uni<R> answered(Uni<D> decided, List<String> keys, long maxWaitMillis, ToLongFunction<D> waitMillis,
+            Function<D, R> answer, Consumer<D> giveBack, BiFunction<D, Duration, D> revoked,
+            LongFunction<Uni<D>> requeue) {
+        return DirectUni.emitting(emission -> {
+            Waiting<D, R> call = new Waiting<>(emission, keys, System.nanoTime() + maxWaitMillis * 1_000_000,
+                    waitMillis, answer, giveBack, revoked, requeue);
+            emission.onCancel(call::cancelled);
+            call.await(decided);
+        });
+    }
 
-            @Override
-            public void onItem(D decision) {
-                long wait = waitMillis.applyAsLong(decision);
-                if (wait <= 0) {
-                    emission.emit(() -> answer.apply(decision));
+    /**
+     * Whether a slot lies in a pause. A pause this instance heard of ends a little later here than in Redis (the
+     * announcement's way): a slot within the tolerance of its end is Redis's first after it, and goes.
+     */
+    private boolean inPause(long slotNanos, long pausedUntilNanos) {
+        return pausedUntilNanos - slotNanos > toleranceNanos;
+    }
+
+    /** Wakes the calls waiting on {@code keys}: an upstream paused them. */
+    private void paused(List<String> keys) {
+        for (String key : keys) {
+            Set<Waiting<?, ?>> calls = byKey.get(key);
+            if (calls != null) {
+                calls.forEach(Waiting::pauseHeard);
+            }
+        }
+    }
+
+    /** One call: its current decision, its timer while it waits, and what is left of its {@code maxWait}. */
+    private final class Waiting<D, R> {
+
+        private final DirectUni.Emission<R> emission;
+        private final List<String> keys;
+        private final long deadlineNanos;
+        private final ToLongFunction<D> waitMillis;
+        private final Function<D, R> answer;
+        private final Consumer<D> giveBack;
+        private final BiFunction<D, Duration, D> revoked;
+        private final LongFunction<Uni<D>> requeue;
+        /** Guarded by this: the decision the call waits on, its timer (-1: none) and when its slot comes. */
+        private D decision;
+        private long timer = -1;
+        private long slotNanos;
+        private boolean ended;
+
+        Waiting(DirectUni.Emission<R> emission, List<String> keys, long deadlineNanos, ToLongFunction<D> waitMillis,
+                Function<D, R> answer, Consumer<D> giveBack, BiFunction<D, Duration, D> revoked,
+                LongFunction<Uni<D>> requeue) {
+            this.emission = emission;
+            this.keys = keys;
+            this.deadlineNanos = deadlineNanos;
+            this.waitMillis = waitMillis;
+            this.answer = answer;
+            this.giveBack = giveBack;
+            this.revoked = revoked;
+            this.requeue = requeue;
+        }
+
+        void await(Uni<D> decided) {
+            decided.subscribe().with(this::decided, this::failed);
+        }
+
+        private void decided(D decided) {
+            long wait = waitMillis.applyAsLong(decided);
+            if (wait <= 0) {
+                end(() -> answer.apply(decided));
+                return;
+            }
+            synchronized (this) {
+                if (ended) {
+                    giveBack.accept(decided); // given up while Redis decided
                     return;
                 }
-                long pausesHeard = pauses.heard();
+                decision = decided;
+                slotNanos = System.nanoTime() + wait * 1_000_000;
                 waiting.incrementAndGet();
-                long timer = vertx.setTimer(wait, fired -> {
-                    waiting.decrementAndGet();
-                    Duration paused = pauses.revoking(keys, pausesHeard);
-                    emission.emit(() -> answer.apply(paused == null ? decision : revoked.apply(decision, paused)));
-                });
-                emission.onCancel(() -> {
-                    if (vertx.cancelTimer(timer)) {
-                        waiting.decrementAndGet();
-                        giveBack.accept(decision);
-                    }
-                });
+                for (String key : keys) {
+                    byKey.computeIfAbsent(key, ignored -> ConcurrentHashMap.newKeySet()).add(this);
+                }
+                timer = vertx.setTimer(wait, fired -> slotCame());
             }
+        }
 
-            @Override
-            public void onFailure(Throwable failure) {
-                emission.fail(failure);
+        /** The timer fired: the call goes, unless it is late or its slot lies in a pause. */
+        private void slotCame() {
+            D current;
+            long slot;
+            synchronized (this) {
+                if (ended || timer < 0) {
+                    return;
+                }
+                timer = -1;
+                current = decision;
+                slot = slotNanos;
             }
-        }));
+            stopWaiting();
+            long now = System.nanoTime();
+            long pausedUntil = pauses.pausedUntilNanos(keys, now);
+            if (inPause(slot, pausedUntil)) {
+                again(current, Duration.ofNanos(pausedUntil - now));
+            } else if (now - slot > toleranceNanos) {
+                again(current, null);
+            } else {
+                end(() -> answer.apply(current));
+            }
+        }
+
+        /** A pause of one of the call's keys was heard: a call whose slot lies in it does not wait for it. */
+        void pauseHeard() {
+            D current;
+            long now = System.nanoTime();
+            long pausedUntil = pauses.pausedUntilNanos(keys, now);
+            synchronized (this) {
+                if (ended || timer < 0 || !inPause(slotNanos, pausedUntil) || !vertx.cancelTimer(timer)) {
+                    return;
+                }
+                timer = -1;
+                current = decision;
+            }
+            stopWaiting();
+            again(current, Duration.ofNanos(pausedUntil - now));
+        }
+
+        /**
+         * Decides the call again, within what is left of its wait: after a pause, Redis's next slot lies after it; a late
+         * call's slot has passed unused. A call with nothing left of its wait is refused.
+         */
+        private void again(D current, Duration paused) {
+            long leftMillis = (deadlineNanos - System.nanoTime()) / 1_000_000;
+            if (leftMillis <= 0 && paused != null) {
+                end(() -> answer.apply(revoked.apply(current, paused)));
+                return;
+            }
+            Uni<D> next;
+            try {
+                next = requeue.apply(Math.max(0, leftMillis));
+            } catch (RuntimeException e) {
+                failed(e);
+                return;
+            }
+            await(next);
+        }
+
+        void cancelled() {
+            D held;
+            synchronized (this) {
+                ended = true;
+                if (timer < 0 || !vertx.cancelTimer(timer)) {
+                    return;
+                }
+                timer = -1;
+                held = decision;
+            }
+            stopWaiting();
+            giveBack.accept(held);
+        }
+
+        private void failed(Throwable failure) {
+            synchronized (this) {
+                ended = true;
+            }
+            emission.fail(failure);
+        }
+
+        private void end(Supplier<R> value) {
+            synchronized (this) {
+                ended = true;
+            }
+            emission.emit(value);
+        }
+
+        private void stopWaiting() {
+            waiting.decrementAndGet();
+            for (String key : keys) {
+                byKey.computeIfPresent(key, (ignored, calls) -> {
+                    calls.remove(this);
+                    return calls.isEmpty() ? null : calls;
+                });
+            }
+        }
     }
 }

@@ -1,31 +1,28 @@
 package io.quarkiverse.ratelimit.runtime.decide;
 
-import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
-import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
 
 import jakarta.inject.Singleton;
 
 import io.quarkiverse.ratelimit.runtime.redis.InvalidationChannel;
 
 /**
- * The pauses upstream services asked for (a 429 with a retry time to an outgoing call), as this instance heard them
- * on the invalidation channel, its own and every other instance's. In Redis a pause only moves the next slot later:
- * calls that already hold a slot before its end would still go. So a waiting call looks here when its slot comes, and
- * does not go while one of its limits is under a pause heard after its decision: the service said not before then.
- * Holds only paused keys, until their pause ends.
+ * The pauses upstream services asked for (a 429 or 503 with a retry time to an outgoing call): those this instance's
+ * own calls were answered with, at once, and every instance's as heard on the invalidation channel. In Redis a pause
+ * only moves the next slot later: calls that already hold a slot inside it would still go. So the calls waiting for a
+ * slot are woken when a pause is heard ({@link SlotWaits}), and a call looks here again when its slot comes. Holds only
+ * paused keys, until their pause ends.
  */
 @Singleton
 public class UpstreamPauses {
 
-    /** A paused key: until when ({@link System#nanoTime()}), and the number of the pause that set it. */
-    private record Pause(long untilNanos, long number) {
-    }
-
-    private final ConcurrentMap<String, Pause> paused = new ConcurrentHashMap<>();
-    private final AtomicLong heard = new AtomicLong();
+    private final ConcurrentMap<String, Long> untilNanos = new ConcurrentHashMap<>();
+    /** Told of every pause as soon as it is heard ({@link SlotWaits}: the calls waiting on its keys). */
+    private volatile Consumer<List<String>> onPause = keys -> {
+    };
 
     UpstreamPauses(InvalidationChannel invalidations) {
         invalidations.listen(new InvalidationChannel.Listener() {
@@ -39,47 +36,52 @@ public class UpstreamPauses {
 
             @Override
             public void paused(List<String> keys, long pauseMillis) {
-                pause(keys, pauseMillis);
+                hold(keys, pauseMillis);
+                wake(keys);
             }
         });
     }
 
-    void pause(List<String> keys, long pauseMillis) {
-        Pause pause = new Pause(System.nanoTime() + pauseMillis * 1_000_000, heard.incrementAndGet());
+    /**
+     * Nothing of this instance goes to {@code keys}' limits for {@code pauseMillis} from now: a call whose slot comes
+     * meanwhile does not go ({@link #pausedUntilNanos}).
+     */
+    void hold(List<String> keys, long pauseMillis) {
+        long until = System.nanoTime() + pauseMillis * 1_000_000;
         for (String key : keys) {
-            paused.merge(key, pause, (held, heardNow) -> heardNow.untilNanos() > held.untilNanos() ? heardNow : held);
+            untilNanos.merge(key, until, (held, now) -> now - held > 0 ? now : held);
         }
     }
 
-    /**
-     * The number of pauses heard so far: taken when a call's decision arrives, so that only pauses heard later revoke
-     * its slot (a decision Redis took after a pause already respects it).
-     */
-    long heard() {
-        return heard.get();
+    /** Tells the calls waiting on {@code keys} that they are paused: they take a slot after the pause, or none. */
+    void wake(List<String> keys) {
+        onPause.accept(keys);
+    }
+
+    void onPause(Consumer<List<String>> listener) {
+        this.onPause = listener;
     }
 
     /**
-     * How long the longest pause of {@code keys} heard after {@code decided} (a {@link #heard()}) lasts still;
-     * {@code null} when none.
+     * Until when ({@link System#nanoTime()}) the longest pause of {@code keys} lasts; {@code now} or earlier when none
+     * does.
      */
-    Duration revoking(List<String> keys, long decided) {
-        if (paused.isEmpty()) {
-            return null;
+    long pausedUntilNanos(List<String> keys, long now) {
+        long until = now;
+        if (untilNanos.isEmpty()) {
+            return until;
         }
-        long now = System.nanoTime();
-        long longest = 0;
         for (String key : keys) {
-            Pause pause = paused.get(key);
-            if (pause == null) {
+            Long end = untilNanos.get(key);
+            if (end == null) {
                 continue;
             }
-            if (pause.untilNanos() - now <= 0) {
-                paused.remove(key, pause);
-            } else if (pause.number() > decided) {
-                longest = Math.max(longest, pause.untilNanos() - now);
+            if (end - now <= 0) {
+                untilNanos.remove(key, end);
+            } else if (end - until > 0) {
+                until = end;
             }
         }
-        return longest == 0 ? null : Duration.ofNanos(longest);
+        return until;
     }
 }

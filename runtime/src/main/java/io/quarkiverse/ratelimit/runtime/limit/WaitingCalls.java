@@ -1,5 +1,6 @@
 package io.quarkiverse.ratelimit.runtime.limit;
 
+import java.util.ArrayList;
 import java.util.List;
 
 import io.quarkiverse.ratelimit.LimitRules;
@@ -23,6 +24,15 @@ public final class WaitingCalls {
             maxWait = Math.max(maxWait, limits.get(i).getMaxWaitMillis());
         }
         return maxWait;
+    }
+
+    /** The limits with no {@code maxWait} above {@code millis}: a call decided again with what is left of its wait. */
+    public static List<LimitDefinition> waitingAtMost(List<LimitDefinition> limits, long millis) {
+        List<LimitDefinition> shorter = new ArrayList<>(limits.size());
+        for (LimitDefinition limit : limits) {
+            shorter.add(limit.getMaxWaitMillis() > millis ? limit.toBuilder().maxWait(millis).build() : limit);
+        }
+        return shorter;
     }
 
     /**
