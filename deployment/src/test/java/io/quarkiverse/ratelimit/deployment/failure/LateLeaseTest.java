@@ -19,8 +19,9 @@ import io.quarkiverse.ratelimit.deployment.TestRedis;
 import io.quarkus.test.QuarkusUnitTest;
 
 /**
- * A slot Redis grants after the decision timeout, when the failure mode has already decided the call, is given back:
- * nobody holds it, and it would count against the tenant until its lease ends.
+ * A slot requested while Redis is silent, when the failure mode has already decided the call, is given up: the request
+ * still runs when Redis wakes up, and the slot it takes, held by nobody, would count against the tenant until its lease
+ * ends. Whichever runs first, the request or the cancellation sent when the call was given up, no slot is left held.
  */
 class LateLeaseTest {
 
@@ -44,7 +45,7 @@ class LateLeaseTest {
     }
 
     @Test
-    void aSlotGrantedAfterTheFailureModeDecidedIsGivenBack() {
+    void aSlotRequestedWhileRedisWasSilentIsGivenUp() {
         String key = "rate-limit:{late}:exports:cl";
         REDIS.pause();
         ConcurrencySlot slot;
@@ -54,8 +55,8 @@ class LateLeaseTest {
             REDIS.resume();
         }
         slot.release().await().atMost(Duration.ofSeconds(5));
-        // the call reached Redis when it woke up and took the one slot; the late reply gives it back
-        Awaitility.await("the late lease given back").atMost(Duration.ofSeconds(5))
+        // the request reached Redis when it woke up; its slot, if it took one, was given up
+        Awaitility.await("no lease held by nobody").atMost(Duration.ofSeconds(5))
                 .until(() -> ((Long) REDIS.command("ZCARD", key)) == 0);
         ConcurrencySlot next = limiter.acquireSlot(EXPORTS, "late").await().atMost(Duration.ofSeconds(5));
         assertThat(REDIS.command("ZCARD", key)).isEqualTo(1L);

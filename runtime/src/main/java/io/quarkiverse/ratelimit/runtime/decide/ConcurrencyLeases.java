@@ -98,10 +98,17 @@ public class ConcurrencyLeases {
         String key = keys.concurrencyKey(tenantTag, limit.getName());
         String leaseId = UUID.randomUUID().toString();
         List<String> args = ScriptArguments.concurrency(ScriptArguments.REDIS_CLOCK, limit, leaseId);
+        List<String> leaseKeys = List.of(key, RateLimitKeys.cancelledLeaseKey(key, leaseId));
         return guarded.guarded(RedisOperation.CONCURRENCY, key,
-                () -> scripts.send(scripts.scripts().concurrency(), List.of(key), args)
+                () -> scripts.send(scripts.scripts().concurrency(), leaseKeys, args)
                         .map(reply -> outcome(ScriptReplies.lease(reply), key, leaseId)),
-                failure -> withoutRedis(key, tenantTag, limit, failure), ConcurrencyLeases::giveBackLate)
+                outcome -> {
+                }, failure -> {
+                    if (failure != null) {
+                        giveUp(leaseKeys, limit, leaseId);
+                    }
+                    return withoutRedis(key, tenantTag, limit, failure);
+                })
                 .map(outcome -> {
                     if (outcome.lease() == null && shadow) {
                         LOG.debugf("Concurrency limit %s in shadow mode would have refused a call", limit.getName());
@@ -117,15 +124,14 @@ public class ConcurrencyLeases {
     }
 
     /**
-     * A lease Redis granted after the failure mode had decided the call: nobody holds it, so it is given back now
-     * rather than counted against the tenant until its lease ends.
+     * Gives up a lease whose request was sent but not answered in time (the failure mode decides the call): the request
+     * may still run when Redis answers again, and the slot it would take is held by nobody. The cancellation removes it,
+     * or refuses it if it runs later ({@code lua/cancel_lease.lua}); it is sent now and runs whenever Redis can.
      */
-    private static void giveBackLate(Outcome late) {
-        if (late.lease() != null) {
-            late.lease().release().subscribe().with(done -> {
-            }, failure -> {
-            });
-        }
+    private void giveUp(List<String> leaseKeys, ConcurrencyDefinition limit, String leaseId) {
+        scripts.run(scripts.scripts().cancelLease(), leaseKeys, ScriptArguments.cancelLease(limit, leaseId)).subscribe()
+                .with(done -> {
+                }, failure -> LOG.debugf(failure, "Could not give up lease %s; it expires with its lease", leaseId));
     }
 
     /** A lease, or a refusal ({@code lease} null) with when a slot frees at the latest ({@code null}: unknown). */

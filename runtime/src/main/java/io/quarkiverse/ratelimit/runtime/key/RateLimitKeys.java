@@ -122,6 +122,14 @@ public class RateLimitKeys {
     }
 
     /**
+     * The mark of a concurrency lease its caller gave up ({@code lua/cancel_lease.lua}):
+     * {@code <leases key>:<lease id>}, in the leases' hash slot.
+     */
+    public static String cancelledLeaseKey(String leasesKey, String leaseId) {
+        return leasesKey + ":" + leaseId;
+    }
+
+    /**
      * The hash of tenants' run-time limits, {@code <prefix>:{~run-time-limits}} (field {@code "<tenant tag> <policy>"}):
      * configuration, not a counter, so it has no TTL. Its hash tag is its own: no tenant tag starts with {@code ~}.
      */

@@ -29,6 +29,7 @@ public final class RateLimitScripts {
     static final String DECIDE_BATCH = "rate_limit_batch.lua";
     static final String REFUND = "refund.lua";
     static final String CONCURRENCY = "concurrency.lua";
+    static final String CANCEL_LEASE = "cancel_lease.lua";
     static final String RESET = "reset.lua";
     static final String PAUSE = "pause.lua";
     static final String PRELUDE = "prelude.lua";
@@ -36,11 +37,11 @@ public final class RateLimitScripts {
     static final String HELD_STATE = "held_state.lua";
 
     /** The files that define an entry function: each is registered in the library and has a script of its own. */
-    static final List<String> ENTRIES = List.of(DECIDE, DECIDE_BATCH, REFUND, CONCURRENCY, RESET, PAUSE);
+    static final List<String> ENTRIES = List.of(DECIDE, DECIDE_BATCH, REFUND, CONCURRENCY, CANCEL_LEASE, RESET, PAUSE);
 
     /** The script files in the runtime jar; the deployment module registers them as native-image resources. */
     public static final List<String> FILES = List.of(DECIDE, DECIDE_BATCH, REFUND, PRELUDE, HELD_STATE, CONCURRENCY,
-            RESET, PAUSE,
+            CANCEL_LEASE, RESET, PAUSE,
             "fixed_window.lua", "sliding_window_counter.lua", "sliding_window_log.lua", "gcra.lua",
             "calendar_window.lua");
 
@@ -53,6 +54,7 @@ public final class RateLimitScripts {
     private final String[] modules = new String[Algorithm.values().length];
     private final LuaLibrary library;
     private final LuaScript concurrency;
+    private final LuaScript cancelLease;
     private final LuaScript reset;
     /** Immutable scripts published through final fields: a race builds one twice, never half of one. */
     private final LuaScript[] decideBySet = new LuaScript[SETS];
@@ -65,6 +67,7 @@ public final class RateLimitScripts {
         this.refundSource = LuaScript.load(REFUND).source();
         this.pauseSource = LuaScript.load(PAUSE).source();
         String concurrencySource = LuaScript.load(CONCURRENCY).source();
+        String cancelLeaseSource = LuaScript.load(CANCEL_LEASE).source();
         String resetSource = LuaScript.load(RESET).source();
         String batchSource = LuaScript.load(DECIDE_BATCH).source();
         for (Algorithm algorithm : Algorithm.values()) {
@@ -73,10 +76,13 @@ public final class RateLimitScripts {
         String heldState = LuaScript.load(HELD_STATE).source();
         this.library = LuaLibrary.of(prelude + "\n" + heldState + "\n" + algorithms(SETS - 1) + "\n" + decideSource
                 + "\n" + batchSource
-                + "\n" + refundSource + "\n" + concurrencySource + "\n" + resetSource + "\n" + pauseSource,
+                + "\n" + refundSource + "\n" + concurrencySource + "\n" + cancelLeaseSource + "\n" + resetSource + "\n"
+                + pauseSource,
                 ENTRIES.stream().map(RateLimitScripts::entryName).toList(), entryName(DECIDE_BATCH));
         this.concurrency = new LuaScript("concurrency", prelude + "\n" + concurrencySource + entryCall(CONCURRENCY),
                 function(CONCURRENCY));
+        this.cancelLease = new LuaScript("cancel_lease", prelude + "\n" + cancelLeaseSource + entryCall(CANCEL_LEASE),
+                function(CANCEL_LEASE));
         this.reset = new LuaScript("reset", prelude + "\n" + resetSource + entryCall(RESET), function(RESET));
     }
 
@@ -138,6 +144,11 @@ public final class RateLimitScripts {
     /** Acquires a concurrency lease ({@code lua/concurrency.lua}). */
     public LuaScript concurrency() {
         return concurrency;
+    }
+
+    /** Gives up a concurrency lease nobody waits for ({@code lua/cancel_lease.lua}). */
+    public LuaScript cancelLease() {
+        return cancelLease;
     }
 
     /** Deletes limits' state and announces it ({@code lua/reset.lua}). */

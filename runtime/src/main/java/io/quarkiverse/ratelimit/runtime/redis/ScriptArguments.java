@@ -95,6 +95,11 @@ public final class ScriptArguments {
         return List.of(channel);
     }
 
+    /** {@code cancel_lease.lua}: the lease id and the lease in ms. */
+    public static List<String> cancelLease(ConcurrencyDefinition limit, String leaseId) {
+        return List.of(leaseId, Long.toString(limit.getLeaseMillis()));
+    }
+
     /** {@code concurrency.lua}: the clock, the limit, the lease in ms and the lease id. */
     public static List<String> concurrency(String clock, ConcurrencyDefinition limit, String leaseId) {
         return List.of(clock, Integer.toString(limit.getLimit()), Long.toString(limit.getLeaseMillis()), leaseId);

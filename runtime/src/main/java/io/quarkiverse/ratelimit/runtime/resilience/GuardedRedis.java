@@ -72,38 +72,23 @@ public class GuardedRedis {
 
     /**
      * Runs a Redis call behind the decision timeout and the circuit breaker; when Redis cannot answer (or the breaker
-     * is open, then {@code failure} is {@code null}), {@code withoutRedis} decides instead. {@code answeredLate} sees a
-     * reply that came after the failure mode decided: what Redis did for a call nobody waits for any longer (a lease it
-     * granted, which must be given back).
+     * is open, then {@code failure} is {@code null}), {@code withoutRedis} decides instead. {@code answeredInTime} sees
+     * the reply only when it decided (not a reply that came after the failure mode had).
      *
      * @param key the key the call decides on, whose node's breaker guards the call
      */
     public <T> Uni<T> guarded(RedisOperation operation, String key, Supplier<Future<T>> redisCall,
-            Function<Throwable, T> withoutRedis, Consumer<T> answeredLate) {
-        return guarded(operation, nodes.forKey(key), redisCall, nothing(), withoutRedis, Function.identity(),
-                answeredLate);
+            Consumer<T> answeredInTime, Function<Throwable, T> withoutRedis) {
+        return guarded(operation, nodes.forKey(key), redisCall, answeredInTime, withoutRedis, Function.identity());
     }
 
     /**
-     * As {@link #guarded(RedisOperation, String, Supplier, Function, Consumer)}, the result turned into the call's
-     * answer by {@code shape} within the same step, and {@code answeredInTime} told of the reply only when it decided.
-     * One {@link DirectUni} around a Vert.x future, and no timer of its own ({@link PendingDecisions}): this is every
-     * decision's path.
+     * As {@link #guarded(RedisOperation, String, Supplier, Consumer, Function)}, the result turned into the call's
+     * answer by {@code shape} within the same step. One {@link DirectUni} around a Vert.x future, and no timer of its
+     * own ({@link PendingDecisions}): this is every decision's path.
      */
     public <T, R> Uni<R> guarded(RedisOperation operation, GuardedNode node, Supplier<Future<T>> redisCall,
             Consumer<T> answeredInTime, Function<Throwable, T> withoutRedis, Function<? super T, ? extends R> shape) {
-        return guarded(operation, node, redisCall, answeredInTime, withoutRedis, shape, nothing());
-    }
-
-    /** A reply nobody needs to see (a non-capturing lambda: one instance). */
-    private static <T> Consumer<T> nothing() {
-        return ignored -> {
-        };
-    }
-
-    private <T, R> Uni<R> guarded(RedisOperation operation, GuardedNode node, Supplier<Future<T>> redisCall,
-            Consumer<T> answeredInTime, Function<Throwable, T> withoutRedis, Function<? super T, ? extends R> shape,
-            Consumer<T> answeredLate) {
         return DirectUni.emitting(emission -> {
             CircuitBreaker breaker = node.breaker;
             if (!breaker.tryAcquirePermission()) {
@@ -130,10 +115,7 @@ public class GuardedRedis {
             }
             reply.onComplete(result -> {
                 if (!decision.settle()) {
-                    if (result.succeeded()) {
-                        answeredLate.accept(result.result()); // given up already: the failure mode decided
-                    }
-                    return;
+                    return; // given up already: the failure mode decided
                 }
                 metrics.redisCall(operation, result.succeeded() ? RedisOutcome.SUCCESS : RedisOutcome.of(result.cause()),
                         System.nanoTime() - decision.startNanos);

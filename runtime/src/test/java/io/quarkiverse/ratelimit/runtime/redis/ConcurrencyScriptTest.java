@@ -21,6 +21,8 @@ class ConcurrencyScriptTest {
     static final LocalRedisServer server = LocalRedisServer.start();
     static final RespConnection redis = server.connect();
     static final LuaScript script = new RateLimitScripts().concurrency();
+    static final ConcurrencyDefinition LIMIT = new ConcurrencyDefinition("limit", 3, 5000, FailureMode.DEFAULT,
+            ReturnKind.UNI);
 
     @AfterAll
     static void stop() {
@@ -30,10 +32,33 @@ class ConcurrencyScriptTest {
 
     @SuppressWarnings("unchecked")
     static List<Long> acquire(String key, long nowMicros, String leaseId) {
-        List<String> command = new ArrayList<>(List.of("EVAL", script.source(), "1", key));
-        command.addAll(ScriptArguments.concurrency(Long.toString(nowMicros),
-                new ConcurrencyDefinition("limit", 3, 5000, FailureMode.DEFAULT, ReturnKind.UNI), leaseId));
+        List<String> command = new ArrayList<>(List.of("EVAL", script.source(), "2", key, key + ":" + leaseId));
+        command.addAll(ScriptArguments.concurrency(Long.toString(nowMicros), LIMIT, leaseId));
         return (List<Long>) redis.command(command.toArray(String[]::new));
+    }
+
+    static Object cancel(String key, String leaseId) {
+        List<String> command = new ArrayList<>(List.of("EVAL", new RateLimitScripts().cancelLease().source(), "2", key,
+                key + ":" + leaseId));
+        command.addAll(ScriptArguments.cancelLease(LIMIT, leaseId));
+        return redis.command(command.toArray(String[]::new));
+    }
+
+    @Test
+    void aLeaseGivenUpAfterItWasGrantedIsRemoved() {
+        acquire("cl:given-up", WINDOW_START_US, "a");
+        assertThat(cancel("cl:given-up", "a")).isEqualTo(1L);
+        assertThat(redis.command("ZCARD", "cl:given-up")).isEqualTo(0L);
+        assertThat((Long) redis.command("PTTL", "cl:given-up:a")).as("the mark expires with one lease")
+                .isBetween(1L, 5000L);
+    }
+
+    @Test
+    void aLeaseGivenUpBeforeItRunsIsNeverGranted() {
+        assertThat(cancel("cl:given-up-first", "a")).isEqualTo(0L);
+        assertThat(acquire("cl:given-up-first", WINDOW_START_US, "a")).containsExactly(0L, 0L, 1L);
+        assertThat(redis.command("EXISTS", "cl:given-up-first")).as("nothing written").isEqualTo(0L);
+        assertThat(acquire("cl:given-up-first", WINDOW_START_US, "b")).as("another call").containsExactly(1L, 1L, 0L);
     }
 
     @Test

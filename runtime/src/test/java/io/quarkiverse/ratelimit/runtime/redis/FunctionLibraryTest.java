@@ -185,6 +185,13 @@ class FunctionLibraryTest {
                 Object byFunction = redis.command(command("FCALL", script.function(), "{function}:cl", args));
                 assertThat(byFunction).isEqualTo(byScript);
             }
+            for (int lease = 0; lease < 2; lease++) { // the first two leases given up
+                List<String> args = ScriptArguments.cancelLease(limit, "lease-" + lease);
+                Object byScript = redis.command(command("EVAL", scripts.cancelLease().source(), "{script}:cl", args));
+                Object byFunction = redis.command(command("FCALL", scripts.cancelLease().function(), "{function}:cl",
+                        args));
+                assertThat(byFunction).isEqualTo(byScript);
+            }
             assertThat(redis.command("ZRANGE", "{function}:cl", "0", "-1", "WITHSCORES"))
                     .isEqualTo(redis.command("ZRANGE", "{script}:cl", "0", "-1", "WITHSCORES"));
         }
@@ -204,6 +211,7 @@ class FunctionLibraryTest {
             named.add(scripts.pause(set).function());
         }
         named.add(scripts.concurrency().function());
+        named.add(scripts.cancelLease().function());
         named.add(scripts.reset().function());
         named.add(scripts.batchFunction());
         try (LocalRedisServer server = LocalRedisServer.start(); RespConnection redis = server.connect()) {
@@ -256,8 +264,10 @@ class FunctionLibraryTest {
         return command;
     }
 
+    /** A call of a lease's scripts: the leases' key, and the mark of a given-up lease (its id is the first argument). */
     private static String[] command(String verb, String scriptOrFunction, String key, List<String> args) {
-        List<String> command = new ArrayList<>(List.of(verb, scriptOrFunction, "1", key));
+        String leaseId = args.get(0).startsWith("lease-") ? args.get(0) : args.get(3);
+        List<String> command = new ArrayList<>(List.of(verb, scriptOrFunction, "2", key, key + ":" + leaseId));
         command.addAll(args);
         return command.toArray(String[]::new);
     }
