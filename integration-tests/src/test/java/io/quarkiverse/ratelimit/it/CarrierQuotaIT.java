@@ -24,7 +24,8 @@ import io.quarkiverse.ratelimit.localredis.LocalRedisServer;
 /**
  * The carrier gateway's outgoing calls on a fleet: two packaged instances, one Redis, and one carrier that allows 50
  * requests in any second (the stub of the first instance, counting what it refuses). 64 callers per instance keep asking
- * for labels; every instance's calls to the carrier wait for their turn in one fleet-wide queue of 48 a second. The carrier refuses nothing and the fleet uses more than 0.9 of its limit; admitted
+ * for labels; every instance's calls to the carrier wait for their turn in one fleet-wide queue of 48 a second. The carrier
+ * refuses nothing and the fleet uses more than 0.9 of its limit; admitted
  * calls wait at most the 2 s maxWait (and a margin for this machine); the rest are refused at once.
  */
 class CarrierQuotaIT {
