@@ -7,6 +7,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
+import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.Response;
 
 import org.eclipse.microprofile.config.inject.ConfigProperty;
@@ -15,7 +16,9 @@ import io.smallrye.common.annotation.NonBlocking;
 
 /**
  * A carrier's API, as strict as the real ones: at most {@code carrier-stub.per-second} requests in any second (a
- * sliding second, counted by arrival), else {@code 429} with {@code Retry-After: 1}. It counts what it accepted and
+ * sliding second, counted by arrival), else {@code 429} with {@code Retry-After: 1}; and, when a test announces one, an
+ * outage ({@code 429} or {@code 503} with a retry time) during which it counts every request that still arrives. It counts what
+ * it accepted and
  * refused, so that a demo or a test can show that the gateway's fleet kept within the quota. Not rate limited itself:
  * it is the upstream.
  */
@@ -26,6 +29,7 @@ public class CarrierStubResource {
     private final AtomicLong accepted = new AtomicLong();
     private final AtomicLong refused = new AtomicLong();
     private final int perSecond;
+    private final CarrierOutages outages = new CarrierOutages();
 
     CarrierStubResource(@ConfigProperty(name = "carrier-stub.per-second", defaultValue = "50") int perSecond) {
         this.perSecond = perSecond;
@@ -35,12 +39,35 @@ public class CarrierStubResource {
     @Path("/labels")
     @NonBlocking // counted on arrival, on the event loop, not when a worker thread is free
     public Response createLabel() {
+        Response unavailable = outages.answer(System.nanoTime());
+        if (unavailable != null) {
+            return unavailable;
+        }
         if (!admit(System.nanoTime())) {
             refused.incrementAndGet();
             return Response.status(429).header("Retry-After", "1").entity("carrier quota exceeded").build();
         }
         accepted.incrementAndGet();
         return Response.ok("label " + accepted.get()).build();
+    }
+
+    /**
+     * Announces an outage to the next label request: {@code status} (429 or 503) with {@code Retry-After} in
+     * {@code seconds}, or as the HTTP date that many seconds ahead ({@code date}); every request until then is counted.
+     */
+    @POST
+    @Path("/outage")
+    public String announceOutage(@QueryParam("status") int status, @QueryParam("seconds") long seconds,
+            @QueryParam("date") boolean date) {
+        outages.arm(status, seconds, date);
+        return "armed";
+    }
+
+    /** The last outage: {@code announced=<0|1> arrived=<n> arrived-after-bound=<n>} ({@link CarrierOutages}). */
+    @GET
+    @Path("/outage")
+    public String outage() {
+        return outages.report();
     }
 
     /** {@code accepted=<n> refused=<n> per-second=<quota>} */
