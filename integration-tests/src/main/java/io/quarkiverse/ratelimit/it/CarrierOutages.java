@@ -18,7 +18,7 @@ import jakarta.ws.rs.core.Response;
 final class CarrierOutages {
 
     /** How long after the announcement a request may still arrive: sent before the gateways heard of it. */
-    static final long IN_FLIGHT_MILLIS = 100;
+    static final long IN_FLIGHT_MILLIS = 30;
 
     /** An outage: announced at {@code announcedNanos} ({@code 0}: not yet), until {@code untilMillis} (wall clock). */
     private record Outage(int status, long seconds, boolean date, long announcedNanos, long untilMillis) {
