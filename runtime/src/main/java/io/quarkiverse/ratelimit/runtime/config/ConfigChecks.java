@@ -53,6 +53,10 @@ public final class ConfigChecks {
                     + " least quarkus.rate-limit.decision-timeout (" + config.decisionTimeout() + ")",
                     Set.of("quarkus.rate-limit.busy-timeout"));
         }
+        if (config.lateSlotTolerance().isNegative()) {
+            throw new ConfigurationException("quarkus.rate-limit.late-slot-tolerance must be zero or more, but is "
+                    + config.lateSlotTolerance(), Set.of("quarkus.rate-limit.late-slot-tolerance"));
+        }
         notDefault("quarkus.rate-limit.failure-mode", config.failureMode());
         config.pipelinedConnections().ifPresent(count -> positive("quarkus.rate-limit.pipelined-connections", count));
         positive("quarkus.rate-limit.max-decisions-per-call", config.maxDecisionsPerCall());
