@@ -5,17 +5,26 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.matchesPattern;
 
+import java.net.URI;
+import java.net.http.HttpRequest;
+import java.time.Duration;
+import java.util.Collections;
 import java.util.Map;
 import java.util.UUID;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 
 import jakarta.inject.Inject;
 
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 
 import io.quarkiverse.ratelimit.RateLimitAdmin;
 import io.quarkus.test.common.TestResourceScope;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.RestAssured;
 
 /** The code the docs show ({@code docs/modules/ROOT/examples}) does what the docs say it does. */
 @QuarkusTest
@@ -106,6 +115,38 @@ class DocumentedExamplesTest {
             assertThat(decision.remaining()).isLessThan(50);
         });
         assertThat(seen.printer()).singleElement().satisfies(decision -> assertThat(decision.limit()).isEqualTo(2));
+    }
+
+    /**
+     * Label orders from a queue and the gateway's requests share the carrier's queue: every order becomes a label
+     * (none given up, however far its turn), the gateway's calls are served in turn or refused at once, and the carrier
+     * refuses nothing.
+     */
+    @Test
+    void labelOrdersFromAQueueShareTheCarriersQuotaWithTheGateway() {
+        long acceptedBefore = carrierStat(1);
+        long refusedBefore = carrierStat(2);
+        int orders = 120; // 2.5 s of the quota: more than maxWait, so some orders wait longer than 2 s
+        for (int i = 0; i < orders; i++) {
+            given().body("order " + i).post("/label-orders").then().statusCode(202);
+        }
+        Map<Integer, Integer> gateway = ConcurrentRequests.sendAll(Collections.nCopies(40, HttpRequest
+                .newBuilder(URI.create(RestAssured.baseURI + ":" + RestAssured.port + "/gateway/labels"))
+                .POST(HttpRequest.BodyPublishers.noBody()).build())).stream()
+                .collect(Collectors.toMap(status -> status, status -> 1, Integer::sum));
+        assertThat(gateway.keySet()).as("the gateway's calls: in turn, or refused at once").isSubsetOf(200, 429);
+        long served = gateway.getOrDefault(200, 0);
+        Awaitility.await("every order's label").atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(200))
+                .until(() -> carrierStat(1) - acceptedBefore >= orders + served);
+        assertThat(carrierStat(2) - refusedBefore).as("calls the carrier refused").isZero();
+    }
+
+    /** The carrier stub's stats: 1 accepted, 2 refused. */
+    private static long carrierStat(int group) {
+        Matcher stats = Pattern.compile("accepted=(\\d+) refused=(\\d+) per-second=(\\d+)")
+                .matcher(given().get("/carrier-stub/stats").then().statusCode(200).extract().asString());
+        assertThat(stats.matches()).isTrue();
+        return Long.parseLong(stats.group(group));
     }
 
     @Test

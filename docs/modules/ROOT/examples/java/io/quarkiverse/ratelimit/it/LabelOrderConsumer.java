@@ -1,0 +1,43 @@
+package io.quarkiverse.ratelimit.it;
+
+import java.time.Duration;
+import java.util.function.Supplier;
+
+import jakarta.enterprise.context.ApplicationScoped;
+
+import org.eclipse.microprofile.reactive.messaging.Incoming;
+import org.eclipse.microprofile.rest.client.inject.RestClient;
+
+import io.quarkiverse.ratelimit.RateLimitExceededException;
+import io.smallrye.mutiny.Uni;
+
+/**
+ * Labels generated from a queue of orders, in the same fleet-wide queue of the carrier's quota as the gateway's
+ * requests: the limit is on the REST Client ({@link CarrierApi}), so every caller of it takes its turn there, an
+ * endpoint, this consumer, a scheduled job alike. A worker of a queue does not give up when its turn is further than
+ * the limit's {@code maxWait}: it asks again at the retry time, and the next message waits meanwhile.
+ */
+// tag::consumer[]
+@ApplicationScoped
+public class LabelOrderConsumer {
+
+    @RestClient
+    CarrierApi carrier; // @RateLimited(name = "carrier-api", ..., maxWait = "2s"): the gateway's queue
+
+    @Incoming("label-orders")
+    public Uni<Void> generate(String order) {
+        return inTurn(carrier::createLabel).replaceWithVoid(); // the next order waits meanwhile
+    }
+
+    /** The call in its turn: when that is beyond the limit's maxWait, asked for again at the retry time. */
+    static <T> Uni<T> inTurn(Supplier<Uni<T>> call) {
+        return Uni.createFrom().deferred(call::get)
+                .onFailure(RateLimitExceededException.class).recoverWithUni(refused -> {
+                    Duration retryAfter = ((RateLimitExceededException) refused).retryAfter();
+                    return Uni.createFrom().voidItem().onItem()
+                            .delayIt().by(retryAfter == null ? Duration.ofSeconds(1) : retryAfter)
+                            .chain(() -> inTurn(call));
+                });
+    }
+}
+// end::consumer[]
