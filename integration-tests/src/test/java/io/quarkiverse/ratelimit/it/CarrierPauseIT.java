@@ -6,6 +6,7 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
@@ -14,6 +15,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -50,8 +52,10 @@ class CarrierPauseIT {
                 return null;
             });
         }
-        // the queue in its steady state, then the carrier's outage
-        Thread.sleep(1500); // the load's own course: the outage comes 1.5 s into it, not when a condition holds
+        // the queue in its steady state (a second of the quota served), then the carrier's outage
+        long started = accepted(client);
+        Awaitility.await("the queue served").atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(50))
+                .until(() -> accepted(client) - started >= 48);
         client.send(HttpRequest.newBuilder(stub("/carrier-stub/outage?status=" + status + "&seconds=2&date=" + date))
                 .POST(HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.discarding());
         long acceptedBefore = accepted(client);
@@ -65,7 +69,7 @@ class CarrierPauseIT {
         assertThat(outage.group(1)).as("the carrier announced the outage").isEqualTo("1");
         assertThat(Long.parseLong(outage.group(3))).as("calls that reached the carrier during the pause, after the"
                 + " ones already on their way").isZero();
-        assertThat(accepted(client) - acceptedBefore).as("the calls went on after the pause: 1.5 s of 48 a second")
+        assertThat(accepted(client) - acceptedBefore).as("the calls went on after the pause: about 2 s of 48 a second")
                 .isGreaterThanOrEqualTo(30);
         assertThat(answers.keySet()).as("each call served or refused: 200, the outage's own answer, 429")
                 .isSubsetOf(200, 429, 500, 503);
