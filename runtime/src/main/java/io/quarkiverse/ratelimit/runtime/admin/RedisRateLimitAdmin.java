@@ -24,6 +24,7 @@ import io.quarkiverse.ratelimit.runtime.key.RateLimitKeys;
 import io.quarkiverse.ratelimit.runtime.key.TenantTags;
 import io.quarkiverse.ratelimit.runtime.limit.EffectiveLimits;
 import io.quarkiverse.ratelimit.runtime.limit.LimitDefinition;
+import io.quarkiverse.ratelimit.runtime.limit.ShadowMask;
 import io.quarkiverse.ratelimit.runtime.observe.RateLimitMetrics;
 import io.quarkiverse.ratelimit.runtime.observe.RedisOperation;
 import io.quarkiverse.ratelimit.runtime.policy.LimitModes;
@@ -117,7 +118,7 @@ public class RedisRateLimitAdmin implements ReactiveRateLimitAdmin {
             }
             List<LimitDefinition> applied = tenantTag == null ? probe : runTimeLimits.apply(probe, tenantTag);
             probes.add(metrics.timed(RedisOperation.ADMIN, Uni.createFrom()
-                    .completionStage(() -> limiter.decide(group.keys(), applied).toCompletionStage())));
+                    .completionStage(() -> limiter.decide(group.keys(), applied, ShadowMask.NONE).toCompletionStage())));
         }
         return Uni.join().all(probes).andFailFast().map(decided -> {
             List<RateLimitDecision> all = new ArrayList<>();

@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Function;
 
 import jakarta.inject.Singleton;
 
@@ -88,14 +89,18 @@ public class ProgrammaticRateLimiter implements RateLimiter {
 
     /** Every limit's decision, in order ({@link CallDecision#perLimit}). */
     private Uni<List<RateLimitDecision>> decide(String tenant, MethodLimits limits) {
-        return admitter.decide(Objects.requireNonNull(tenant, "tenant"), limits,
-                decision -> decision.perLimit(limits.getLimits()));
+        return decide(tenant, limits, Function.identity());
     }
 
-    /** The one limit's decision, shaped in the decision's own step (a {@code map} would capture the context). */
+    /** The one limit's decision. */
     private Uni<RateLimitDecision> first(String tenant, MethodLimits limit) {
-        return admitter.decide(Objects.requireNonNull(tenant, "tenant"), limit,
-                decision -> decision.perLimit(limit.getLimits()).get(0));
+        return decide(tenant, limit, decisions -> decisions.get(0));
+    }
+
+    /** Shaped in the decision's own step: a {@code map} after it would capture the caller's context. */
+    private <R> Uni<R> decide(String tenant, MethodLimits limits, Function<List<RateLimitDecision>, R> shape) {
+        return admitter.decide(Objects.requireNonNull(tenant, "tenant"), limits,
+                decision -> shape.apply(decision.perLimit(limits.getLimits())));
     }
 
     @Override

@@ -28,17 +28,11 @@ public class RedisDecisions {
     }
 
     /**
-     * One decision per limit, in declaration order; the call is admitted only if every one allows it.
+     * One decision per limit, in declaration order; the call is admitted only if every one allows it. The limits in
+     * {@code shadow} are in shadow mode: decided and recorded as if enforced, but their refusal does not refuse the
+     * call (nor stop the other limits recording it).
      *
      * @param limitKeys the key of each limit ({@code RateLimitKeys}), all in one hash slot
-     */
-    public Future<List<RateLimitDecision>> decide(List<String> limitKeys, List<LimitDefinition> limits) {
-        return decide(limitKeys, limits, ShadowMask.NONE);
-    }
-
-    /**
-     * As {@link #decide(List, List)}, with the limits in {@code shadow} in shadow mode: decided and recorded as if
-     * enforced, but their refusal does not refuse the call (nor stop the other limits recording it).
      */
     public Future<List<RateLimitDecision>> decide(List<String> limitKeys, List<LimitDefinition> limits,
             ShadowMask shadow) {
