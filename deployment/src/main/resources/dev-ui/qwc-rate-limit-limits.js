@@ -47,6 +47,7 @@ export class QwcRateLimitLimits extends LitElement {
                 <vaadin-grid-sort-column auto-width path="failureMode" header="Failure mode"></vaadin-grid-sort-column>
                 <vaadin-grid-column auto-width path="maxWait" header="Waits up to"></vaadin-grid-column>
                 <vaadin-grid-sort-column auto-width path="direction" header="Calls"></vaadin-grid-sort-column>
+                <vaadin-grid-column auto-width path="learned" header="Learned limit"></vaadin-grid-column>
             </vaadin-grid>`;
     }
 

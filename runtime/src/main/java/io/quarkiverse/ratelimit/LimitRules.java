@@ -78,6 +78,11 @@ public final class LimitRules {
                         + " counts calls in windows, where a waiting call would count in one window and run in another";
     }
 
+    /** How late a waiting call may still go at its slot: zero or more. */
+    public static String lateSlotTolerance(long toleranceMillis) {
+        return toleranceMillis < 0 ? "it must not be negative (0: a waiting call goes at its slot or not at all)" : null;
+    }
+
     /**
      * A calendar period and the day it starts on: {@link Algorithm#CALENDAR_WINDOW} counts per period and every period
      * is counted by it; a week starts on day 1 (Monday) to 7, a month on day 1 to 31, a day at midnight (anchor 1).

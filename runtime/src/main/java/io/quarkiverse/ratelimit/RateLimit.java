@@ -23,12 +23,16 @@ public final class RateLimit {
     private final FailureMode failureMode;
     private final long burst;
     private final Duration maxWait;
+    /** {@code null}: {@code quarkus.rate-limit.late-slot-tolerance}. */
+    private final Duration lateSlotTolerance;
     private final CalendarPeriod period;
     private final ZoneId timeZone;
     private final int anchorDay;
 
     private RateLimit(String name, long limit, Duration window, Algorithm algorithm, FailureMode failureMode,
-            long burst, Duration maxWait, CalendarPeriod period, ZoneId timeZone, int anchorDay) {
+            long burst, Duration maxWait, Duration lateSlotTolerance, CalendarPeriod period, ZoneId timeZone,
+            int anchorDay) {
+        this.lateSlotTolerance = lateSlotTolerance;
         this.period = period;
         this.timeZone = timeZone;
         this.anchorDay = anchorDay;
@@ -53,7 +57,7 @@ public final class RateLimit {
         LimitRules.require("Rate limit '" + name + "' has limit " + limit, LimitRules.limit(limit));
         LimitRules.require("Rate limit '" + name + "' has window " + window, LimitRules.durationMillis(window.toMillis()));
         return new RateLimit(name, limit, window, Algorithm.SLIDING_WINDOW_COUNTER, FailureMode.DEFAULT, 0,
-                Duration.ZERO, CalendarPeriod.NONE, null, 1);
+                Duration.ZERO, null, CalendarPeriod.NONE, null, 1);
     }
 
     /**
@@ -72,14 +76,15 @@ public final class RateLimit {
         LimitRules.require("Rate limit '" + name + "' has period " + period,
                 LimitRules.calendar(period, 1, Algorithm.CALENDAR_WINDOW));
         return new RateLimit(name, limit, period.longest(), Algorithm.CALENDAR_WINDOW, FailureMode.DEFAULT, 0,
-                Duration.ZERO, period, timeZone, 1);
+                Duration.ZERO, null, period, timeZone, 1);
     }
 
     /** The day a calendar week (1 Monday to 7 Sunday) or month (1 to 31, a billing anchor) starts on; 1 by default. */
     public RateLimit anchorDay(int anchorDay) {
         LimitRules.require("Rate limit '" + name + "' has anchor day " + anchorDay,
                 LimitRules.calendar(period, anchorDay, algorithm));
-        return new RateLimit(name, limit, window, algorithm, failureMode, burst, maxWait, period, timeZone, anchorDay);
+        return new RateLimit(name, limit, window, algorithm, failureMode, burst, maxWait, lateSlotTolerance, period, timeZone,
+                anchorDay);
     }
 
     /** {@link CalendarPeriod#NONE} unless made per calendar period. */
@@ -105,12 +110,12 @@ public final class RateLimit {
         LimitRules.require("Rate limit '" + name + "' has maxWait " + maxWait,
                 LimitRules.maxWait(maxWait.toMillis(), algorithm));
         return new RateLimit(name, limit, window, Objects.requireNonNull(algorithm, "algorithm"), failureMode, burst,
-                maxWait, period, timeZone, anchorDay);
+                maxWait, lateSlotTolerance, period, timeZone, anchorDay);
     }
 
     public RateLimit failureMode(FailureMode failureMode) {
         return new RateLimit(name, limit, window, algorithm, Objects.requireNonNull(failureMode, "failureMode"), burst,
-                maxWait, period, timeZone, anchorDay);
+                maxWait, lateSlotTolerance, period, timeZone, anchorDay);
     }
 
     /**
@@ -122,7 +127,25 @@ public final class RateLimit {
         Objects.requireNonNull(maxWait, "maxWait");
         LimitRules.require("Rate limit '" + name + "' has maxWait " + maxWait,
                 LimitRules.maxWait(maxWait.isNegative() ? -1 : maxWait.toMillis(), algorithm));
-        return new RateLimit(name, limit, window, algorithm, failureMode, burst, maxWait, period, timeZone, anchorDay);
+        return new RateLimit(name, limit, window, algorithm, failureMode, burst, maxWait, lateSlotTolerance, period, timeZone,
+                anchorDay);
+    }
+
+    /**
+     * How late a call of {@link RateLimiter#acquire} that waited for its slot may still go (see
+     * {@link RateLimited#lateSlotTolerance()}); without it, {@code quarkus.rate-limit.late-slot-tolerance}.
+     */
+    public RateLimit lateSlotTolerance(Duration lateSlotTolerance) {
+        Objects.requireNonNull(lateSlotTolerance, "lateSlotTolerance");
+        LimitRules.require("Rate limit '" + name + "' has lateSlotTolerance " + lateSlotTolerance,
+                LimitRules.lateSlotTolerance(lateSlotTolerance.isNegative() ? -1 : lateSlotTolerance.toMillis()));
+        return new RateLimit(name, limit, window, algorithm, failureMode, burst, maxWait, lateSlotTolerance, period,
+                timeZone, anchorDay);
+    }
+
+    /** {@code null} when not set: {@code quarkus.rate-limit.late-slot-tolerance}. */
+    public Duration lateSlotTolerance() {
+        return lateSlotTolerance;
     }
 
     /** {@link Duration#ZERO} when not set: {@link RateLimiter#acquire} does not wait. */
@@ -136,7 +159,8 @@ public final class RateLimit {
      */
     public RateLimit burst(long burst) {
         LimitRules.require("Rate limit '" + name + "' has burst " + burst, LimitRules.burst(burst, algorithm));
-        return new RateLimit(name, limit, window, algorithm, failureMode, burst, maxWait, period, timeZone, anchorDay);
+        return new RateLimit(name, limit, window, algorithm, failureMode, burst, maxWait, lateSlotTolerance, period, timeZone,
+                anchorDay);
     }
 
     /** 0 when not set: the limit. */

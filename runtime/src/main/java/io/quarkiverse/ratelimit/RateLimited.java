@@ -192,6 +192,27 @@ public @interface RateLimited {
     @Nonbinding
     String maxWait() default "";
 
+    /**
+     * How late a call that waited for its slot ({@link #maxWait()}) may still go, in the syntax of {@link #window()};
+     * empty (the default): {@code quarkus.rate-limit.late-slot-tolerance} (10 ms). A call whose turn comes later (a
+     * stalled event loop, a long garbage collection) does not go late, which would bunch calls at the service the limit
+     * protects: it takes the next free slot instead, or is refused when that lies beyond its {@code maxWait}. A call
+     * waiting on several limits goes within the smallest tolerance among them. Checked at build time.
+     */
+    @Nonbinding
+    String lateSlotTolerance() default "";
+
+    /**
+     * Whether the limit learns the real quota of the service a REST Client calls: when the service answers 429, the
+     * limit is lowered for every instance ({@code quarkus.rate-limit.adaptive.decrease-factor}); after a time without
+     * a 429 it grows again, step by step, up to {@link #limit()} (see {@code quarkus.rate-limit.adaptive}). The limit
+     * then keeps the fleet near the quota the service really grants, when that is lower than the one it announced.
+     * Only on a {@code @RegisterRestClient} interface's methods, whose calls get the service's answer: elsewhere it
+     * fails the build.
+     */
+    @Nonbinding
+    boolean adaptive() default false;
+
     /** Holds repeated {@link RateLimited} annotations. */
     @Retention(RUNTIME)
     @Target({ METHOD, TYPE })

@@ -21,7 +21,8 @@ import io.quarkiverse.ratelimit.TenantSource;
 record DeclaredValues(long limit, String window, String policy, String name, Algorithm algorithm, long cost,
         long burst, Scope scope, FailureMode failureMode, TenantSource tenantSource, List<String> refundOn,
         boolean refundOnServerError, boolean perEndpoint, List<String> perParameter, boolean cacheRefusals,
-        String maxWait, CalendarPeriod period, String timeZone, int anchorDay) {
+        String maxWait, String lateSlotTolerance, boolean adaptive, CalendarPeriod period, String timeZone,
+        int anchorDay) {
 
     static DeclaredValues of(AnnotationInstance annotation) {
         String policy = string(annotation, "policy");
@@ -50,6 +51,8 @@ record DeclaredValues(long limit, String window, String policy, String name, Alg
                 perParameter == null ? List.of() : List.of(perParameter.asStringArray()),
                 flag(annotation, "cacheRefusals"),
                 string(annotation, "maxWait"),
+                string(annotation, "lateSlotTolerance"),
+                flag(annotation, "adaptive"),
                 constant(annotation, "period", CalendarPeriod.class),
                 string(annotation, "timeZone"),
                 (int) number(annotation, "anchorDay"));

@@ -37,6 +37,7 @@ import io.quarkiverse.ratelimit.runtime.decide.DecisionGuard;
 import io.quarkiverse.ratelimit.runtime.decide.ProgrammaticRateLimiter;
 import io.quarkiverse.ratelimit.runtime.decide.QuotaThresholds;
 import io.quarkiverse.ratelimit.runtime.decide.SlotWaits;
+import io.quarkiverse.ratelimit.runtime.decide.UpstreamAnswers;
 import io.quarkiverse.ratelimit.runtime.decide.UpstreamPauses;
 import io.quarkiverse.ratelimit.runtime.http.ConcurrencyLimitExceededExceptionMapper;
 import io.quarkiverse.ratelimit.runtime.http.RateLimitExceededExceptionMapper;
@@ -52,6 +53,7 @@ import io.quarkiverse.ratelimit.runtime.limit.DeclaredConcurrencyLimits;
 import io.quarkiverse.ratelimit.runtime.limit.DeclaredLimits;
 import io.quarkiverse.ratelimit.runtime.limit.EffectiveLimits;
 import io.quarkiverse.ratelimit.runtime.limit.MethodLimits;
+import io.quarkiverse.ratelimit.runtime.policy.AdaptiveLimits;
 import io.quarkiverse.ratelimit.runtime.policy.LimitModes;
 import io.quarkiverse.ratelimit.runtime.policy.RunTimeLimits;
 import io.quarkiverse.ratelimit.runtime.policy.RunTimeSettings;
@@ -129,7 +131,7 @@ class RateLimitProcessor {
         return AdditionalBeanBuildItem.builder()
                 .addBeanClasses(RateLimitInterceptor.class, CallAdmitter.class, RedisDecisions.class,
                         DecisionGuard.class, QuotaThresholds.class, GuardedRedis.class, FailureModes.class,
-                        ProgrammaticRateLimiter.class, SlotWaits.class, UpstreamPauses.class,
+                        ProgrammaticRateLimiter.class, SlotWaits.class, UpstreamPauses.class, UpstreamAnswers.class,
                         ConcurrencyLeases.class,
                         ConcurrencyLimitInterceptor.class,
                         ScriptRunner.class, RedisTransport.class, RedisClientOptions.class, ClusterNodes.class,
@@ -138,7 +140,7 @@ class RateLimitProcessor {
                         RequestTenantResolver.class,
                         ClientAddresses.class,
                         EffectiveLimits.class, TenantPlans.class, TenantGate.class, RunTimeSettings.class, RunTimeLimits.class,
-                        RunTimeSwitches.class, LimitModes.class,
+                        RunTimeSwitches.class, LimitModes.class, AdaptiveLimits.class,
                         RedisRateLimitAdmin.class, BlockingRateLimitAdmin.class, LimiterStatus.class,
                         StartupChecks.class)
                 .setUnremovable()

@@ -29,6 +29,7 @@ import io.quarkiverse.ratelimit.runtime.key.RateLimitKeys;
 import io.quarkiverse.ratelimit.runtime.limit.LimitDefinition;
 import io.quarkiverse.ratelimit.runtime.limit.MethodLimits;
 import io.quarkiverse.ratelimit.runtime.limit.ReturnKind;
+import io.quarkiverse.ratelimit.runtime.limit.SharedLimitNames;
 import io.quarkiverse.ratelimit.runtime.limit.TenantRule;
 import io.quarkiverse.ratelimit.runtime.limit.WaitingCalls;
 import io.quarkus.runtime.configuration.DurationConverter;
@@ -133,7 +134,15 @@ final class RateLimitedMethodScanner {
                     keyParameters);
             long windowMillis = windowMillis(method, declared);
             long maxWaitMillis = maxWaitMillis(method, declared);
-            if (limitValid && windowMillis >= 0 && maxWaitMillis >= 0) {
+            long toleranceMillis = declared.lateSlotTolerance().isEmpty() ? -1
+                    : durationMillis(method, "lateSlotTolerance", declared.lateSlotTolerance());
+            if (declared.adaptive() && !AnnotatedMethods.isRestClient(method.declaringClass())) {
+                problem(method, "has adaptive = true, but an adaptive limit learns from the 429 answers of the service"
+                        + " a REST Client calls: use it on a @RegisterRestClient interface's method");
+                limitValid = false;
+            }
+            if (limitValid && windowMillis >= 0 && maxWaitMillis >= 0 && (toleranceMillis >= 0
+                    || declared.lateSlotTolerance().isEmpty())) {
                 String name = !declared.name().isEmpty() ? declared.name()
                         : annotations.size() == 1 ? baseName
                                 : baseName + "-" + (declared.period() != CalendarPeriod.NONE
@@ -145,6 +154,7 @@ final class RateLimitedMethodScanner {
                         .burst(declared.burst()).scope(declared.scope()).policy(declared.policy())
                         .tenantSource(declared.tenantSource()).endpoint(endpoint).keyParameters(keyParameters)
                         .cacheRefusals(declared.cacheRefusals()).maxWait(maxWaitMillis)
+                        .lateSlotTolerance(toleranceMillis).adaptive(declared.adaptive())
                         .calendar(declared.period(), declared.timeZone().isEmpty() ? null : declared.timeZone(),
                                 declared.anchorDay())
                         .build());
@@ -304,10 +314,10 @@ final class RateLimitedMethodScanner {
         boolean consistent = true;
         for (LimitDefinition limit : limits) {
             Named earlier = namesInUse.putIfAbsent(limit.getName(), new Named(method, limit));
-            if (earlier != null && !earlier.limit().sameLimitAs(limit)) {
+            if (earlier != null && !SharedLimitNames.countAlike(earlier.limit(), limit)) {
                 consistent = problem(method, "declares limit '" + limit.getName() + "' as " + limit
                         + ", but " + AnnotatedMethods.describe(earlier.method()) + " declares it as " + earlier.limit()
-                        + "; " + LimitDefinition.SHARED_NAME_RULE);
+                        + "; " + SharedLimitNames.RULE);
             }
         }
         return consistent;

@@ -14,7 +14,10 @@ import io.quarkiverse.ratelimit.RateLimited;
 import io.quarkiverse.ratelimit.deployment.Throwables;
 import io.quarkus.test.QuarkusUnitTest;
 
-/** A maxWait that cannot be parsed, is negative, or asks an algorithm that cannot hold a later slot fails the build. */
+/**
+ * A maxWait that cannot be parsed, is negative, or asks an algorithm that cannot hold a later slot fails the build; so
+ * does a lateSlotTolerance that is not a duration, and an adaptive limit on a method that is not a REST Client's.
+ */
 class InvalidWaitBuildTest {
 
     @RegisterExtension
@@ -30,7 +33,11 @@ class InvalidWaitBuildTest {
                                 + " hold a later slot for a call; SLIDING_WINDOW_COUNTER counts calls in windows")
                         .contains(on + "#mixed() its calls may wait (maxWait), so every limit of it must be a"
                                 + " TOKEN_BUCKET or GCRA, which hold a waiting call's later slot; limit 'Waiting.mixed-1h'"
-                                + " is FIXED_WINDOW");
+                                + " is FIXED_WINDOW")
+                        .contains(on + "#lateByWords() has lateSlotTolerance = \"a bit\", which is not a duration")
+                        .contains(on + "#adaptiveIncoming() has adaptive = true, but an adaptive limit learns from the"
+                                + " 429 answers of the service a REST Client calls: use it on a @RegisterRestClient"
+                                + " interface's method");
             });
 
     @Path("/waiting")
@@ -62,6 +69,20 @@ class InvalidWaitBuildTest {
         @RateLimited(limit = 5, window = "1s", algorithm = Algorithm.GCRA, maxWait = "2s")
         @RateLimited(limit = 100, window = "1h", algorithm = Algorithm.FIXED_WINDOW)
         public String mixed() {
+            return "";
+        }
+
+        @GET
+        @Path("late-by-words")
+        @RateLimited(limit = 5, window = "1s", algorithm = Algorithm.GCRA, maxWait = "2s", lateSlotTolerance = "a bit")
+        public String lateByWords() {
+            return "";
+        }
+
+        @GET
+        @Path("adaptive-incoming")
+        @RateLimited(limit = 5, window = "1s", adaptive = true)
+        public String adaptiveIncoming() {
             return "";
         }
     }

@@ -39,6 +39,27 @@ public final class ConfigChecks {
         }
     }
 
+    private static void adaptive(RateLimitConfig.Adaptive adaptive) {
+        share("quarkus.rate-limit.adaptive.decrease-factor", adaptive.decreaseFactor(), "the share of the learned"
+                + " limit a 429 leaves");
+        share("quarkus.rate-limit.adaptive.increase-step", adaptive.increaseStep(), "the share of the configured"
+                + " limit the learned limit first grows by");
+        positive("quarkus.rate-limit.adaptive.increase-interval", adaptive.increaseInterval().toMillis());
+        if (adaptive.longestHold().compareTo(adaptive.increaseInterval()) < 0) {
+            throw new ConfigurationException("quarkus.rate-limit.adaptive.longest-hold (" + adaptive.longestHold()
+                    + ") must be at least quarkus.rate-limit.adaptive.increase-interval ("
+                    + adaptive.increaseInterval() + ")", Set.of("quarkus.rate-limit.adaptive.longest-hold"));
+        }
+    }
+
+    /** A share strictly between 0 and 1. */
+    private static void share(String property, double value, String what) {
+        if (!(value > 0 && value < 1)) {
+            throw new ConfigurationException(property + " is " + what + ": above 0 and below 1, but is " + value,
+                    Set.of(property));
+        }
+    }
+
     public static void check(RateLimitConfig config) {
         String prefix = config.keyPrefix();
         if (prefix.isEmpty() || prefix.length() > MAX_KEY_PREFIX_LENGTH
@@ -57,6 +78,7 @@ public final class ConfigChecks {
             throw new ConfigurationException("quarkus.rate-limit.late-slot-tolerance must be zero or more, but is "
                     + config.lateSlotTolerance(), Set.of("quarkus.rate-limit.late-slot-tolerance"));
         }
+        adaptive(config.adaptive());
         notDefault("quarkus.rate-limit.failure-mode", config.failureMode());
         config.pipelinedConnections().ifPresent(count -> positive("quarkus.rate-limit.pipelined-connections", count));
         positive("quarkus.rate-limit.max-decisions-per-call", config.maxDecisionsPerCall());

@@ -111,6 +111,9 @@ public interface RateLimitConfig {
     @WithDefault("10ms")
     Duration lateSlotTolerance();
 
+    /** How adaptive limits ({@code @RateLimited(adaptive = true)}) learn the quota a service really grants. */
+    Adaptive adaptive();
+
     /**
      * The time zone of calendar periods ({@code @RateLimited(period = CalendarPeriod.DAY)}) whose annotation or policy
      * names none: an IANA name such as {@code Europe/Berlin}, or {@code UTC}.
@@ -407,6 +410,37 @@ public interface RateLimitConfig {
         OptionalInt missingStatus();
     }
 
+    /**
+     * An adaptive limit's learned value: lowered multiplicatively by each 429 of the service (at most once a window:
+     * the calls already in flight get the same answer), held for a while, then raised additively up to where the
+     * service last refused, and beyond it in steps that double, up to the configured limit. Fleet-wide, in Redis.
+     */
+    interface Adaptive {
+
+        /** What a 429 multiplies the learned limit by, above 0 and below 1. */
+        @WithDefault("0.9")
+        double decreaseFactor();
+
+        /**
+         * How long the learned limit holds after a 429 before it grows, and then how often it grows. A 429 once it
+         * grows, at most one step above where the service last refused, doubles the next hold, up to
+         * {@code longest-hold}: a fleet that has found the service's quota tries more less and less often.
+         */
+        @WithDefault("5s")
+        Duration increaseInterval();
+
+        /**
+         * The step the learned limit grows by, as a share of the configured limit; beyond where the service last
+         * refused, each next step doubles.
+         */
+        @WithDefault("0.02")
+        double increaseStep();
+
+        /** The longest hold after a 429 (see {@code increase-interval}). */
+        @WithDefault("5m")
+        Duration longestHold();
+    }
+
     interface ClientAddress {
 
         /**
@@ -449,6 +483,18 @@ public interface RateLimitConfig {
          * GCRA only (see {@code @RateLimited(maxWait)}).
          */
         Optional<Duration> maxWait();
+
+        /**
+         * How late a call that waited for its slot may still go (see {@code quarkus.rate-limit.late-slot-tolerance} and
+         * {@code @RateLimited(lateSlotTolerance)}).
+         */
+        Optional<Duration> lateSlotTolerance();
+
+        /**
+         * Whether the limit learns the real quota of the service a REST Client calls from its 429 answers (see
+         * {@code @RateLimited(adaptive)} and {@code quarkus.rate-limit.adaptive}); only for REST Client methods.
+         */
+        Optional<Boolean> adaptive();
 
         /** The time zone of this policy's calendar periods (see {@code quarkus.rate-limit.time-zone}). */
         Optional<String> timeZone();

@@ -1,7 +1,5 @@
 package io.quarkiverse.ratelimit.runtime.decide;
 
-import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -25,50 +23,43 @@ public final class Admission implements GuardedCall.Guard {
     private static final Logger LOG = Logger.getLogger(Admission.class);
 
     /** A call that has nothing to give back: no refund configured, or decided without Redis. */
-    static final Admission NONE = new Admission(null, List.of(), List.of(), false);
+    static final Admission NONE = new Admission(null, List.of(), List.of(), null);
 
     private final DecisionGuard guard;
     private final List<String> keys;
     private final List<LimitDefinition> limits;
-    private final boolean outgoing;
+    /** {@code null} when the call does not go to another service. */
+    private final UpstreamAnswers upstream;
     private final Set<String> refunded = ConcurrentHashMap.newKeySet();
 
-    /** @param outgoing whether the call goes to another service (a REST Client's), whose 429 pauses the limits */
-    Admission(DecisionGuard guard, List<String> keys, List<LimitDefinition> limits, boolean outgoing) {
+    /**
+     * @param limits the call's limits as configured (an adaptive limit's learned value is what it grows back from)
+     * @param upstream what the answer of the service the call goes to (a REST Client's) does to its limits;
+     *        {@code null} for a call that does not go to another service
+     */
+    Admission(DecisionGuard guard, List<String> keys, List<LimitDefinition> limits, UpstreamAnswers upstream) {
         this.guard = guard;
         this.keys = keys;
         this.limits = limits;
-        this.outgoing = outgoing;
+        this.upstream = upstream;
     }
 
     /**
-     * Refunds the limits whose {@code refundOn} matches {@code failure}, and pauses them when the call went to another
-     * service that answered it 429 or 503 with a retry time; completes when Redis has done it.
+     * Refunds the limits whose {@code refundOn} matches {@code failure}, and tells them how another service the call
+     * went to answered ({@link UpstreamAnswers}); completes when Redis has done it.
      */
     @Override
     public Uni<Void> failed(Throwable failure) {
         Throwable cause = failure instanceof CompletionException && failure.getCause() != null ? failure.getCause()
                 : failure;
         Uni<Void> refund = refund(limit -> limit.refundsOn(cause));
-        return outgoing ? refund.chain(() -> pauseFor(cause)) : refund;
+        return upstream != null ? refund.chain(() -> upstream.answered(cause, keys, limits)) : refund;
     }
 
     /** The call counts; one that went to another service is still told how it was answered (a returned 429). */
     @Override
     public Uni<Void> ended(Object result) {
-        return outgoing ? pauseFor(result) : Uni.createFrom().voidItem();
-    }
-
-    /** Pauses the limits fleet-wide until the retry time the upstream named, if it named one. */
-    private Uni<Void> pauseFor(Object outcome) {
-        Duration retry = UpstreamRetryTimes.of(outcome, Instant.now());
-        if (retry == null) {
-            return Uni.createFrom().voidItem();
-        }
-        return guard.pause(keys, limits, retry).onFailure().recoverWithItem(failure -> {
-            LOG.debugf(failure, "Could not pause %s for %s", limits, retry);
-            return null;
-        });
+        return upstream != null ? upstream.answered(result, keys, limits) : Uni.createFrom().voidItem();
     }
 
     /** {@link #NONE}, the admission of most calls, has nothing to give back, whatever the call's end. */

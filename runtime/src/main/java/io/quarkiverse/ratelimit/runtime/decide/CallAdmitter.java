@@ -15,6 +15,7 @@ import io.quarkiverse.ratelimit.runtime.limit.LimitDefinition;
 import io.quarkiverse.ratelimit.runtime.limit.MethodLimits;
 import io.quarkiverse.ratelimit.runtime.limit.ShadowMask;
 import io.quarkiverse.ratelimit.runtime.limit.WaitingCalls;
+import io.quarkiverse.ratelimit.runtime.policy.AdaptiveLimits;
 import io.quarkiverse.ratelimit.runtime.policy.LimitModes;
 import io.quarkiverse.ratelimit.runtime.policy.RunTimeLimits;
 import io.quarkiverse.ratelimit.runtime.policy.TenantGate;
@@ -45,11 +46,16 @@ public class CallAdmitter {
     private final RunTimeLimits runTimeLimits;
     private final LimitModes modes;
     private final SlotWaits waits;
+    private final AdaptiveLimits adaptive;
+    private final UpstreamAnswers upstream;
     private final ShadowRefusals shadowRefusals = new ShadowRefusals();
 
     CallAdmitter(RequestTenantResolver tenants, ClientAddresses clientAddresses, TenantGate gate, TenantPlans plans,
-            DecisionGuard guard, RateLimitKeys keys, RunTimeLimits runTimeLimits, LimitModes modes, SlotWaits waits) {
+            DecisionGuard guard, RateLimitKeys keys, RunTimeLimits runTimeLimits, LimitModes modes, SlotWaits waits,
+            AdaptiveLimits adaptive, UpstreamAnswers upstream) {
         this.waits = waits;
+        this.adaptive = adaptive;
+        this.upstream = upstream;
         this.modes = modes;
         this.runTimeLimits = runTimeLimits;
         this.tenants = tenants;
@@ -119,13 +125,18 @@ public class CallAdmitter {
         return decideOnKeys(request, limits, limitKeys, tenant == null ? null : tenant.id(), answer);
     }
 
-    /** The limits' decisions on their keys, each limit by its mode: every call's common path. */
+    /**
+     * The limits' decisions on their keys, each limit by its mode: every call's common path. An adaptive limit is
+     * decided with what its key learned ({@link AdaptiveLimits}); the call's admission keeps the configured limits.
+     */
     private <R> Uni<R> decideOnKeys(RoutingContext request, MethodLimits limits, List<String> limitKeys, String tenantId,
             Function<CallDecision, R> answer) {
         if (!modes.everyLimitEnforced()) {
             return decideByMode(request, limits, limitKeys, tenantId, answer);
         }
-        return answered(limitKeys, limits.getLimits(), tenantId, ShadowMask.NONE, decisions -> {
+        List<LimitDefinition> decided = limits.hasAdaptiveLimits() ? adaptive.apply(limits.getLimits(), limitKeys)
+                : limits.getLimits();
+        return answered(limitKeys, decided, tenantId, ShadowMask.NONE, decisions -> {
             boolean degraded = false;
             for (RateLimitDecision decision : decisions) {
                 if (!decision.allowed()) {
@@ -151,7 +162,7 @@ public class CallAdmitter {
         if (maxWait == 0) {
             return guard.acquire(limitKeys, limits, tenant, shadow, decisions -> answer.apply(decision.apply(decisions)));
         }
-        return waits.answered(guard.acquire(limitKeys, limits, tenant, shadow, decision), limitKeys, maxWait,
+        return waits.answered(guard.acquire(limitKeys, limits, tenant, shadow, decision), limitKeys, limits,
                 CallDecision::waitMillis, answer, given -> given.admission().giveBack().subscribe().with(done -> {
                 }), (waited, paused) -> waited.admitted() ? waited.revoked(paused) : waited,
                 left -> guard.acquire(limitKeys, WaitingCalls.waitingAtMost(limits, left), tenant, shadow, decision));
@@ -185,7 +196,8 @@ public class CallAdmitter {
             return DirectUni.computed(() -> answer.apply(CallDecision.UNLIMITED));
         }
         ShadowMask shadowed = shadow;
-        return answered(decidedKeys, decided, tenant, shadowed, decisions -> {
+        List<LimitDefinition> asLearned = limits.hasAdaptiveLimits() ? adaptive.apply(decided, decidedKeys) : decided;
+        return answered(decidedKeys, asLearned, tenant, shadowed, decisions -> {
             List<RateLimitDecision> enforced = shadowed.enforcedOnly(decisions);
             List<RateLimitDecision> shown = modes.shadowHeaders() ? decisions : enforced;
             List<RateLimitDecision> perLimit = perLimit(all, decidedAt, decisions, shadowed);
@@ -234,7 +246,7 @@ public class CallAdmitter {
         if (degraded || !method.refunds() && !method.isOutgoing() && waitMillis == 0 || limits.isEmpty()) {
             return Admission.NONE;
         }
-        Admission admission = new Admission(guard, keys, limits, method.isOutgoing());
+        Admission admission = new Admission(guard, keys, limits, method.isOutgoing() ? upstream : null);
         if (request != null && admission.refundsOnServerError()) {
             // at the end, when the status is final (at headers-end Quarkus REST may not have set it yet)
             request.addEndHandler(ignored -> {

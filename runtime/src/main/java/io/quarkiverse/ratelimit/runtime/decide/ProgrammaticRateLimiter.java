@@ -163,7 +163,9 @@ public class ProgrammaticRateLimiter implements RateLimiter {
         return LimitDefinition.builder(limit.name(), limit.limit(), limit.window().toMillis())
                 .algorithm(limit.algorithm()).failureMode(limit.failureMode()).cost(cost).burst(limit.burst())
                 .calendar(limit.period(), limit.timeZone() == null ? null : limit.timeZone().getId(), limit.anchorDay())
-                .maxWait(waits ? limit.maxWait().toMillis() : 0).build();
+                .maxWait(waits ? limit.maxWait().toMillis() : 0)
+                .lateSlotTolerance(limit.lateSlotTolerance() == null ? -1 : limit.lateSlotTolerance().toMillis())
+                .build();
     }
 
     private static String tag(String tenant) {

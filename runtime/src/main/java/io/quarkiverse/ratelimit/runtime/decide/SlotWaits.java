@@ -16,6 +16,8 @@ import java.util.function.ToLongFunction;
 import jakarta.inject.Singleton;
 
 import io.quarkiverse.ratelimit.runtime.config.RateLimitConfig;
+import io.quarkiverse.ratelimit.runtime.limit.LimitDefinition;
+import io.quarkiverse.ratelimit.runtime.limit.WaitingCalls;
 import io.quarkiverse.ratelimit.runtime.resilience.DirectUni;
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.Vertx;
@@ -25,7 +27,8 @@ import io.vertx.core.Vertx;
  * meanwhile (a blocking caller waits on its own thread, for the {@code Uni}). A call goes at its slot, never late and
  * never into a pause:
  * <ul>
- * <li>a timer that fires more than {@code late-slot-tolerance} after the slot (a stalled event loop, a long GC) does
+ * <li>a timer that fires more than {@code late-slot-tolerance} (or the limit's own {@code lateSlotTolerance}) after the slot (a
+ * stalled event loop, a long GC) does
  * not let the call go: it takes the next free slot in Redis instead, within what is left of its {@code maxWait}, so
  * that lateness on one instance never bunches calls at the service the limit protects;</li>
  * <li>a pause an upstream asked for ({@link UpstreamPauses}) wakes the calls waiting on its keys at once, not at their
@@ -39,7 +42,8 @@ public class SlotWaits {
 
     private final Vertx vertx;
     private final UpstreamPauses pauses;
-    private final long toleranceNanos;
+    /** {@code quarkus.rate-limit.late-slot-tolerance}: for limits that set none of their own. */
+    private final long defaultToleranceNanos;
     private final AtomicInteger waiting = new AtomicInteger();
     /** The calls waiting now, by the keys of their limits: what a pause wakes. */
     private final ConcurrentMap<String, Set<Waiting<?, ?>>> byKey = new ConcurrentHashMap<>();
@@ -47,7 +51,7 @@ public class SlotWaits {
     SlotWaits(Vertx vertx, UpstreamPauses pauses, RateLimitConfig config) {
         this.vertx = vertx;
         this.pauses = pauses;
-        this.toleranceNanos = config.lateSlotTolerance().toNanos();
+        this.defaultToleranceNanos = config.lateSlotTolerance().toNanos();
         pauses.onPause(this::paused);
     }
 
@@ -62,19 +66,21 @@ public class SlotWaits {
      *
      * @param keys the limits' keys: a call whose limits an upstream paused after its decision does not go at its slot
      *        ({@link UpstreamPauses})
-     * @param maxWaitMillis how long the call may wait in all, from now
+     * @param limits the call's limits: how long it may wait in all, from now, and how late it may still go
      * @param waitMillis how long a decision's call waits (0: it does not)
      * @param giveBack returns a waiting call's slot, when its wait is given up
      * @param revoked the decision refused after all, with the pause's remaining time as its retry time
      * @param requeue decides the call again in Redis, waiting at most the given milliseconds: the next free slot of a
      *        call that would go late, or the first after a pause
      */
-    <D, R> Uni<R> answered(Uni<D> decided, List<String> keys, long maxWaitMillis, ToLongFunction<D> waitMillis,
-            Function<D, R> answer, Consumer<D> giveBack, BiFunction<D, Duration, D> revoked,
+    <D, R> Uni<R> answered(Uni<D> decided, List<String> keys, List<LimitDefinition> limits,
+            ToLongFunction<D> waitMillis, Function<D, R> answer, Consumer<D> giveBack, BiFunction<D, Duration, D> revoked,
             LongFunction<Uni<D>> requeue) {
+        long deadline = System.nanoTime() + WaitingCalls.maxWaitMillis(limits) * 1_000_000;
+        long tolerance = WaitingCalls.lateSlotToleranceNanos(limits, defaultToleranceNanos);
         return DirectUni.emitting(emission -> {
-            Waiting<D, R> call = new Waiting<>(emission, keys, System.nanoTime() + maxWaitMillis * 1_000_000,
-                    waitMillis, answer, giveBack, revoked, requeue);
+            Waiting<D, R> call = new Waiting<>(emission, keys, deadline, tolerance, waitMillis, answer, giveBack,
+                    revoked, requeue);
             emission.onCancel(call::cancelled);
             call.await(decided);
         });
@@ -84,7 +90,7 @@ public class SlotWaits {
      * Whether a slot lies in a pause. A pause this instance heard of ends a little later here than in Redis (the
      * announcement's way): a slot within the tolerance of its end is Redis's first after it, and goes.
      */
-    private boolean inPause(long slotNanos, long pausedUntilNanos) {
+    private static boolean inPause(long slotNanos, long pausedUntilNanos, long toleranceNanos) {
         return pausedUntilNanos - slotNanos > toleranceNanos;
     }
 
@@ -104,6 +110,7 @@ public class SlotWaits {
         private final DirectUni.Emission<R> emission;
         private final List<String> keys;
         private final long deadlineNanos;
+        private final long toleranceNanos;
         private final ToLongFunction<D> waitMillis;
         private final Function<D, R> answer;
         private final Consumer<D> giveBack;
@@ -115,12 +122,14 @@ public class SlotWaits {
         private long slotNanos;
         private boolean ended;
 
-        Waiting(DirectUni.Emission<R> emission, List<String> keys, long deadlineNanos, ToLongFunction<D> waitMillis,
+        Waiting(DirectUni.Emission<R> emission, List<String> keys, long deadlineNanos, long toleranceNanos,
+                ToLongFunction<D> waitMillis,
                 Function<D, R> answer, Consumer<D> giveBack, BiFunction<D, Duration, D> revoked,
                 LongFunction<Uni<D>> requeue) {
             this.emission = emission;
             this.keys = keys;
             this.deadlineNanos = deadlineNanos;
+            this.toleranceNanos = toleranceNanos;
             this.waitMillis = waitMillis;
             this.answer = answer;
             this.giveBack = giveBack;
@@ -168,7 +177,7 @@ public class SlotWaits {
             stopWaiting();
             long now = System.nanoTime();
             long pausedUntil = pauses.pausedUntilNanos(keys, now);
-            if (inPause(slot, pausedUntil)) {
+            if (inPause(slot, pausedUntil, toleranceNanos)) {
                 again(current, Duration.ofNanos(pausedUntil - now));
             } else if (now - slot > toleranceNanos) {
                 again(current, null);
@@ -183,7 +192,7 @@ public class SlotWaits {
             long now = System.nanoTime();
             long pausedUntil = pauses.pausedUntilNanos(keys, now);
             synchronized (this) {
-                if (ended || timer < 0 || !inPause(slotNanos, pausedUntil) || !vertx.cancelTimer(timer)) {
+                if (ended || timer < 0 || !inPause(slotNanos, pausedUntil, toleranceNanos) || !vertx.cancelTimer(timer)) {
                     return;
                 }
                 timer = -1;

@@ -26,10 +26,20 @@ final class UpstreamRetryTimes {
     private UpstreamRetryTimes() {
     }
 
+    /** The status of an upstream's answer: the call's result or failure; 0 when it is neither a response nor one's failure. */
+    static int status(Object outcome) {
+        Response response = response(outcome);
+        return response == null ? 0 : response.getStatus();
+    }
+
+    private static Response response(Object outcome) {
+        return outcome instanceof WebApplicationException failure ? failure.getResponse()
+                : outcome instanceof Response answer ? answer : null;
+    }
+
     /** The retry time an upstream's answer names, {@code null} when it is not a 429 or 503 naming one. */
     static Duration of(Object outcome, Instant now) {
-        Response response = outcome instanceof WebApplicationException failure ? failure.getResponse()
-                : outcome instanceof Response answer ? answer : null;
+        Response response = response(outcome);
         if (response == null || response.getStatus() != 429 && response.getStatus() != 503) {
             return null;
         }

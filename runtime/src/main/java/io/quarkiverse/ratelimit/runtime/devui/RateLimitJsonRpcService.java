@@ -15,6 +15,7 @@ import io.quarkiverse.ratelimit.runtime.limit.DeclaredLimits;
 import io.quarkiverse.ratelimit.runtime.limit.EffectiveLimits;
 import io.quarkiverse.ratelimit.runtime.limit.EffectiveMethod;
 import io.quarkiverse.ratelimit.runtime.limit.LimitDefinition;
+import io.quarkiverse.ratelimit.runtime.policy.AdaptiveLimits;
 import io.quarkiverse.ratelimit.runtime.status.LimiterStatus;
 import io.smallrye.common.annotation.NonBlocking;
 import io.smallrye.mutiny.Multi;
@@ -31,10 +32,12 @@ public class RateLimitJsonRpcService {
     private final ReactiveRateLimitAdmin admin;
     private final LimiterStatus status;
     private final SlotWaits waits;
+    private final AdaptiveLimits adaptive;
 
     RateLimitJsonRpcService(DeclaredLimits declared, EffectiveLimits effective, ReactiveRateLimitAdmin admin,
-            LimiterStatus status, SlotWaits waits) {
+            LimiterStatus status, SlotWaits waits, AdaptiveLimits adaptive) {
         this.waits = waits;
+        this.adaptive = adaptive;
         this.declared = declared;
         this.effective = effective;
         this.admin = admin;
@@ -48,6 +51,7 @@ public class RateLimitJsonRpcService {
     @NonBlocking
     public List<Map<String, Object>> limits() {
         List<Map<String, Object>> rows = new ArrayList<>();
+        Map<String, Map<String, Long>> learned = adaptive.learnedNow();
         new java.util.TreeMap<>(declared.all()).forEach((methodId, methodLimits) -> {
             EffectiveMethod applied = effective.all().get(methodId);
             List<LimitDefinition> declaredLimits = methodLimits.getLimits();
@@ -74,10 +78,27 @@ public class RateLimitJsonRpcService {
                         : window(Duration.ofMillis(configured
                                 .getMaxWaitMillis())));
                 row.put("direction", methodLimits.isOutgoing() ? "outgoing (REST Client)" : "incoming");
+                row.put("learned", learned(configured, learned.get(configured.getName())));
                 rows.add(row);
             }
         });
         return rows;
+    }
+
+    /**
+     * What an adaptive limit learned of its upstream: "adaptive" while it keeps the configured limit, else the lowest
+     * learned limit of its keys.
+     */
+    private static String learned(LimitDefinition limit, Map<String, Long> learnedByKey) {
+        if (!limit.isAdaptive()) {
+            return "";
+        }
+        if (learnedByKey == null || learnedByKey.isEmpty()) {
+            return "adaptive: " + limit.getLimit();
+        }
+        long lowest = learnedByKey.values().stream().mapToLong(Long::longValue).min().getAsLong();
+        return "learned " + lowest + " of " + limit.getLimit()
+                + (learnedByKey.size() > 1 ? " (lowest of " + learnedByKey.size() + " keys)" : "");
     }
 
     /** A calendar period as people say it: "a month from day 15, Europe/Berlin". */

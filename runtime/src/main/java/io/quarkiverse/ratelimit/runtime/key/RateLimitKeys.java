@@ -137,6 +137,14 @@ public class RateLimitKeys {
         return prefix + ":{~run-time-limits}";
     }
 
+    /**
+     * The hash of what adaptive limits learned, {@code <prefix>:{~learned-limits}} (field: the limit key,
+     * {@code lua/adapt.lua}); its TTL is set by the script.
+     */
+    public String learnedLimitsKey() {
+        return prefix + ":{~learned-limits}";
+    }
+
     /** The counter every change of the run-time limits or switches increments: {@code <run-time limits key>:version}. */
     public String runTimeLimitsVersionKey() {
         return runTimeLimitsKey() + ":version";

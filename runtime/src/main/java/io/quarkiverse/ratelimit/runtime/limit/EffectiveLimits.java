@@ -46,10 +46,10 @@ public class EffectiveLimits {
             EffectiveMethod configured = configure(methodId, declared);
             for (LimitDefinition limit : configured.limits().getLimits()) {
                 LimitDefinition earlier = byName.putIfAbsent(limit.getName(), limit);
-                if (earlier != null && !earlier.sameLimitAs(limit)) {
+                if (earlier != null && !SharedLimitNames.countAlike(earlier, limit)) {
                     throw new ConfigurationException("Limit '" + limit.getName() + "' is shared by several methods,"
                             + " which quarkus.rate-limit.policies." + limit.getPolicy() + ".* made disagree: " + earlier
-                            + " and " + limit + "; " + LimitDefinition.SHARED_NAME_RULE,
+                            + " and " + limit + "; " + SharedLimitNames.RULE,
                             Set.of(PREFIX + "policies"));
                 }
             }
@@ -100,6 +100,8 @@ public class EffectiveLimits {
         long burst = declared.getBurst();
         long cost = declared.getCost();
         long maxWaitMillis = declared.getMaxWaitMillis();
+        long toleranceMillis = declared.getLateSlotToleranceMillis();
+        boolean adaptive = declared.isAdaptive();
         String timeZone = declared.getTimeZone();
         Scope scope = declared.getScope();
         FailureMode failureMode = declared.getFailureMode();
@@ -112,6 +114,8 @@ public class EffectiveLimits {
             burst = policy.burst().orElse(burst);
             cost = policy.cost().orElse(cost);
             maxWaitMillis = policy.maxWait().map(Duration::toMillis).orElse(maxWaitMillis);
+            toleranceMillis = policy.lateSlotTolerance().map(Duration::toMillis).orElse(toleranceMillis);
+            adaptive = policy.adaptive().orElse(adaptive);
             if (policy.timeZone().isPresent()) {
                 timeZone = policy.timeZone().get();
                 ConfigChecks.timeZone(property + "time-zone", timeZone);
@@ -145,6 +149,10 @@ public class EffectiveLimits {
         boolean waitConfigured = policy != null && policy.maxWait().isPresent();
         ConfiguredRules.withAlgorithm(property, algorithm, algorithmConfigured, "max-wait", "maxWait", waitConfigured,
                 maxWaitMillis + "ms", declared.getName(), LimitRules.maxWait(maxWaitMillis, algorithm));
+        if (policy != null && policy.lateSlotTolerance().isPresent()) {
+            rule(property + "late-slot-tolerance", policy.lateSlotTolerance().get(),
+                    LimitRules.lateSlotTolerance(toleranceMillis));
+        }
         if (policy != null && policy.failureMode().isPresent()) {
             ConfigChecks.notDefault(property + "failure-mode", failureMode);
         }
@@ -152,7 +160,8 @@ public class EffectiveLimits {
                 declared.getCalendarPeriod(), declared.getName(),
                 LimitRules.calendar(declared.getCalendarPeriod(), declared.getAnchorDay(), algorithm));
         return declared.toBuilder().limit(limit).window(windowMillis).algorithm(algorithm).burst(burst).cost(cost)
-                .maxWait(maxWaitMillis).calendar(declared.getCalendarPeriod(), timeZone, declared.getAnchorDay())
+                .maxWait(maxWaitMillis).lateSlotTolerance(toleranceMillis).adaptive(adaptive)
+                .calendar(declared.getCalendarPeriod(), timeZone, declared.getAnchorDay())
                 .scope(scope).failureMode(failureMode).tenantSource(tenantSource).build();
     }
 
@@ -174,6 +183,16 @@ public class EffectiveLimits {
         if (waiting != null) {
             throw new ConfigurationException(methodId + ": " + waiting + " (set by its policies, "
                     + PREFIX + "policies.<policy>.algorithm and .max-wait)", Set.of(PREFIX + "policies"));
+        }
+        if (!declared.isOutgoing()) {
+            for (LimitDefinition limit : limits) {
+                if (limit.isAdaptive()) {
+                    String property = PREFIX + "policies." + limit.getPolicy() + ".adaptive";
+                    throw new ConfigurationException(property + " is true, but limit '" + limit.getName() + "' of "
+                            + methodId + " is not a REST Client's: an adaptive limit learns from the 429 answers of the"
+                            + " service a REST Client calls", Set.of(property));
+                }
+            }
         }
         MethodLimits configured = declared.withLimits(limits);
         Map<String, MethodLimits> byPlan = new HashMap<>();

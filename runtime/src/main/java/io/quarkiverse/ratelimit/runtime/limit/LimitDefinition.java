@@ -3,7 +3,6 @@ package io.quarkiverse.ratelimit.runtime.limit;
 import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
-import java.util.Objects;
 
 import io.quarkiverse.ratelimit.Algorithm;
 import io.quarkiverse.ratelimit.CalendarPeriod;
@@ -32,6 +31,8 @@ public final class LimitDefinition {
     private final Duration window;
     private final boolean cacheRefusals;
     private final long maxWaitMillis;
+    private final long lateSlotToleranceMillis;
+    private final boolean adaptive;
     private final CalendarPeriod calendarPeriod;
     private final String timeZone;
     private final int anchorDay;
@@ -56,13 +57,22 @@ public final class LimitDefinition {
         return new LimitDefinitionBuilder(name, limit, windowMillis).algorithm(algorithm).failureMode(failureMode).cost(cost)
                 .refundOn(refundOn).refundOnServerError(refundOnServerError).burst(burst).scope(scope).policy(policy)
                 .tenantSource(tenantSource).endpoint(endpoint).keyParameters(keyParameters)
-                .cacheRefusals(cacheRefusals).maxWait(maxWaitMillis)
+                .cacheRefusals(cacheRefusals).maxWait(maxWaitMillis).lateSlotTolerance(lateSlotToleranceMillis)
+                .adaptive(adaptive)
                 .calendar(calendarPeriod, timeZone, anchorDay);
     }
 
     /** This limit with another limit value (a run-time limit). */
     public LimitDefinition withLimit(long limit) {
         return toBuilder().limit(limit).build();
+    }
+
+    /**
+     * This limit as an adaptive limit learned it: {@code limit} per window, its burst no larger (a burst of the
+     * configured size would send more at once than the upstream takes).
+     */
+    public LimitDefinition learned(long limit) {
+        return toBuilder().limit(limit).burst(burst > limit ? limit : burst).build();
     }
 
     /** This limit with another cost (a probe that consumes nothing). */
@@ -77,6 +87,9 @@ public final class LimitDefinition {
      * @param keyParameters the positions of the method parameters whose values split the counter
      * @param cacheRefusals whether this instance may repeat a refusal of Redis locally until its retry time
      * @param maxWaitMillis how long a call may wait for a later slot; 0 when a refused call does not wait
+     * @param lateSlotToleranceMillis how late a waiting call may still go at its slot; -1 for
+     *        {@code quarkus.rate-limit.late-slot-tolerance}
+     * @param adaptive whether the limit learns the upstream's real quota from its 429 answers (a REST Client's limit)
      * @param calendarPeriod the period of a {@link Algorithm#CALENDAR_WINDOW}, else {@link CalendarPeriod#NONE}
      * @param timeZone the calendar period's time zone; {@code null} for the configured one (until start-up sets it)
      * @param anchorDay the day a week (1 Monday to 7) or a month (1 to 31) starts on
@@ -86,7 +99,10 @@ public final class LimitDefinition {
     public LimitDefinition(String name, long limit, long windowMillis, Algorithm algorithm, FailureMode failureMode,
             long cost, List<String> refundOn, boolean refundOnServerError, long burst, Scope scope, String policy,
             TenantSource tenantSource, String endpoint, List<Integer> keyParameters, boolean cacheRefusals,
-            long maxWaitMillis, CalendarPeriod calendarPeriod, String timeZone, int anchorDay) {
+            long maxWaitMillis, long lateSlotToleranceMillis, boolean adaptive, CalendarPeriod calendarPeriod,
+            String timeZone, int anchorDay) {
+        this.lateSlotToleranceMillis = lateSlotToleranceMillis;
+        this.adaptive = adaptive;
         this.calendarPeriod = calendarPeriod;
         this.timeZone = timeZone;
         this.anchorDay = anchorDay;
@@ -114,6 +130,22 @@ public final class LimitDefinition {
         this.windowMillisDecimal = Long.toString(windowMillis);
         this.costDecimal = Long.toString(cost);
         this.burstDecimal = Long.toString(burst);
+    }
+
+    /**
+     * How late a call that waited for its slot may still go; -1 when the limit leaves it to
+     * {@code quarkus.rate-limit.late-slot-tolerance}.
+     */
+    public long getLateSlotToleranceMillis() {
+        return lateSlotToleranceMillis;
+    }
+
+    /**
+     * Whether the limit learns the real quota of the service its calls go to: an answer of 429 lowers it fleet-wide,
+     * time without one raises it again up to {@link #getLimit()} ({@code AdaptiveLimits}).
+     */
+    public boolean isAdaptive() {
+        return adaptive;
     }
 
     /** {@link #getLimit()} in decimal. */
@@ -250,24 +282,6 @@ public final class LimitDefinition {
     /** Units one call consumes. */
     public long getCost() {
         return cost;
-    }
-
-    /**
-     * The one rule for methods that declare the same limit name: they share its counter, so they must count alike:
-     * the same limit, window (or calendar period, time zone and anchor day), algorithm, burst, scope and policy, and
-     * the same key layout (both or neither per endpoint, as many parameters per parameter). Each may have its own
-     * cost, failure mode, refunds and wait.
-     */
-    public static final String SHARED_NAME_RULE = "methods sharing a limit name share its counter and must count alike:"
-            + " the same limit, window or calendar period, algorithm, burst, scope, policy and key layout";
-
-    /** Same counter semantics: two methods may share a name only if this holds ({@link #SHARED_NAME_RULE}). */
-    public boolean sameLimitAs(LimitDefinition other) {
-        return limit == other.limit && windowMillis == other.windowMillis && algorithm == other.algorithm
-                && burst == other.burst && calendarPeriod == other.calendarPeriod
-                && Objects.equals(timeZone, other.timeZone) && anchorDay == other.anchorDay
-                && scope == other.scope && Objects.equals(policy, other.policy)
-                && (endpoint == null) == (other.endpoint == null) && keyParameters.size() == other.keyParameters.size();
     }
 
     @Override

@@ -27,6 +27,8 @@ public final class LimitDefinitionBuilder {
     private List<Integer> keyParameters = List.of();
     private boolean cacheRefusals = true;
     private long maxWaitMillis;
+    private long lateSlotToleranceMillis = -1;
+    private boolean adaptive;
     private CalendarPeriod calendarPeriod = CalendarPeriod.NONE;
     private String timeZone;
     private int anchorDay = 1;
@@ -117,6 +119,18 @@ public final class LimitDefinitionBuilder {
         return this;
     }
 
+    /** How late a waiting call may still go at its slot; -1 for {@code quarkus.rate-limit.late-slot-tolerance}. */
+    public LimitDefinitionBuilder lateSlotTolerance(long lateSlotToleranceMillis) {
+        this.lateSlotToleranceMillis = lateSlotToleranceMillis;
+        return this;
+    }
+
+    /** Whether the limit learns the upstream's real quota from its 429 answers. */
+    public LimitDefinitionBuilder adaptive(boolean adaptive) {
+        this.adaptive = adaptive;
+        return this;
+    }
+
     /**
      * The period of a {@link Algorithm#CALENDAR_WINDOW}, its time zone ({@code null}: the configured one) and the day
      * a week or month starts on.
@@ -131,6 +145,6 @@ public final class LimitDefinitionBuilder {
     public LimitDefinition build() {
         return new LimitDefinition(name, limit, windowMillis, algorithm, failureMode, cost, refundOn,
                 refundOnServerError, burst, scope, policy, tenantSource, endpoint, keyParameters, cacheRefusals,
-                maxWaitMillis, calendarPeriod, timeZone, anchorDay);
+                maxWaitMillis, lateSlotToleranceMillis, adaptive, calendarPeriod, timeZone, anchorDay);
     }
 }

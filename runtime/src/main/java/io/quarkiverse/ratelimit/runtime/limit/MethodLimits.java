@@ -18,6 +18,7 @@ public final class MethodLimits {
     private final Map<Integer, RequestParameter> requestParameters;
     private final int algorithmSet;
     private final boolean outgoing;
+    private final boolean adaptive;
 
     public MethodLimits(List<LimitDefinition> limits, ReturnKind returnKind) {
         this(limits, returnKind, Map.of(), Map.of(), false);
@@ -42,6 +43,7 @@ public final class MethodLimits {
         this.mixedScopeName = mixedScopeName(this.limits);
         this.needsClientAddress = this.limits.stream().anyMatch(limit -> limit.getScope() == Scope.CLIENT_ADDRESS);
         this.algorithmSet = AlgorithmSet.of(this.limits);
+        this.adaptive = this.limits.stream().anyMatch(LimitDefinition::isAdaptive);
     }
 
     /** The name of the first limit that is not per tenant; {@code null} when every limit is per tenant. */
@@ -60,6 +62,11 @@ public final class MethodLimits {
      */
     public boolean isOutgoing() {
         return outgoing;
+    }
+
+    /** Whether a limit of the method learns its upstream's quota ({@link LimitDefinition#isAdaptive()}). */
+    public boolean hasAdaptiveLimits() {
+        return adaptive;
     }
 
     /** The position of each named parameter of the method. */

@@ -26,6 +26,22 @@ public final class WaitingCalls {
         return maxWait;
     }
 
+    /**
+     * How late a waiting call of {@code limits} may still go at its slot, in nanoseconds: the smallest tolerance among
+     * its limits that may wait, each its own or {@code defaultNanos} ({@code quarkus.rate-limit.late-slot-tolerance}).
+     */
+    public static long lateSlotToleranceNanos(List<LimitDefinition> limits, long defaultNanos) {
+        long tolerance = Long.MAX_VALUE;
+        for (int i = 0; i < limits.size(); i++) {
+            LimitDefinition limit = limits.get(i);
+            if (limit.getMaxWaitMillis() > 0) {
+                long own = limit.getLateSlotToleranceMillis();
+                tolerance = Math.min(tolerance, own < 0 ? defaultNanos : own * 1_000_000);
+            }
+        }
+        return tolerance == Long.MAX_VALUE ? defaultNanos : tolerance;
+    }
+
     /** The limits with no {@code maxWait} above {@code millis}: a call decided again with what is left of its wait. */
     public static List<LimitDefinition> waitingAtMost(List<LimitDefinition> limits, long millis) {
         List<LimitDefinition> shorter = new ArrayList<>(limits.size());

@@ -6,6 +6,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.TimeUnit;
+import java.util.function.DoubleSupplier;
 import java.util.function.Supplier;
 
 import jakarta.enterprise.event.Observes;
@@ -211,6 +212,13 @@ public class MicrometerRateLimitMetrics implements RateLimitMetrics {
             Counter.builder(THRESHOLDS_REACHED)
                     .description("Thresholds of a limit's use reached, once per threshold, tenant and period")
                     .tag("limit", limit).tag("threshold", Integer.toString(percent)).register(registry).increment();
+        }
+    }
+
+    @Override
+    public void adaptiveLimit(String limit, DoubleSupplier learned) {
+        if (enabled) {
+            waits.adaptive(limit, learned);
         }
     }
 

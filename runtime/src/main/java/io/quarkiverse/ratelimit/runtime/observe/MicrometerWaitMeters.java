@@ -4,8 +4,10 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
+import java.util.function.DoubleSupplier;
 
 import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import io.quarkiverse.ratelimit.RateLimitDecision;
@@ -13,7 +15,9 @@ import io.quarkiverse.ratelimit.RateLimitDecision;
 /**
  * The meters of calls that wait for a slot or go to another service, per limit: how long admitted calls waited
  * ({@code rate_limit.wait}, its count the calls admitted), how many were refused because their slot lay further ahead
- * ({@code rate_limit.wait.refused}), and how often an upstream's 429 paused the limit ({@code rate_limit.upstream.pauses}).
+ * ({@code rate_limit.wait.refused}), how often an upstream's 429 paused the limit ({@code rate_limit.upstream.pauses}) and what
+ * an adaptive limit learned
+ * ({@code rate_limit.adaptive.limit}).
  * Part of the public metric contract (the observability page lists them).
  */
 final class MicrometerWaitMeters {
@@ -21,6 +25,7 @@ final class MicrometerWaitMeters {
     static final String WAIT = "rate_limit.wait";
     static final String WAIT_REFUSED = "rate_limit.wait.refused";
     static final String UPSTREAM_PAUSES = "rate_limit.upstream.pauses";
+    static final String ADAPTIVE_LIMIT = "rate_limit.adaptive.limit";
 
     /** The wait histogram's buckets: waits are bounded by maxWait, usually a few seconds at most. */
     private static final Duration[] WAIT_BUCKETS = {
@@ -76,5 +81,14 @@ final class MicrometerWaitMeters {
                         + " 503 with a retry time")
                 .tag("limit", name)
                 .register(registry)).increment();
+    }
+
+    /** An adaptive limit's learned value, read when the registry is scraped. */
+    void adaptive(String limit, DoubleSupplier learned) {
+        Gauge.builder(ADAPTIVE_LIMIT, learned, DoubleSupplier::getAsDouble).strongReference(true)
+                .description("The limit an adaptive limit learned from its service's 429 answers: the lowest of its"
+                        + " keys on this instance, the configured limit while none learned less")
+                .tag("limit", limit)
+                .register(registry);
     }
 }

@@ -1,6 +1,7 @@
 package io.quarkiverse.ratelimit.runtime.observe;
 
 import java.util.List;
+import java.util.function.DoubleSupplier;
 import java.util.function.Supplier;
 
 import io.quarkiverse.ratelimit.CircuitBreakerTransition;
@@ -52,6 +53,13 @@ public interface RateLimitMetrics {
 
     /** An outgoing call's upstream answered 429 or 503 with a retry time: its limits are paused fleet-wide. */
     default void upstreamPaused(List<LimitDefinition> limits) {
+    }
+
+    /**
+     * Where an adaptive limit's learned value comes from (the lowest of its keys on this instance; the configured limit
+     * while none learned less).
+     */
+    default void adaptiveLimit(String limit, DoubleSupplier learned) {
     }
 
     /** Where the circuit state comes from (the worst of the breakers: one per cluster master). */

@@ -59,10 +59,16 @@ public class InvalidationChannel {
         /** These keys' limits were paused for {@code pauseMillis} (an upstream service's retry time). */
         default void paused(List<String> keys, long pauseMillis) {
         }
+
+        /** An adaptive limit's key learned a new value ({@code lua/adapt.lua}: {@code "<base> <since> <hold>"}). */
+        default void learned(String key, String learned) {
+        }
     }
 
     /** The first line of a pause's message (then {@code <ms>} and the keys, one per line): no key list starts so. */
     private static final String PAUSE = "\npause ";
+    /** The first line of an adaptive limit's new value (then the value, and the key on the next line). */
+    private static final String LEARNED = "\nlearned ";
 
     private final RedisTransport redis;
     /** The limits' Redis client, for a connection of this channel's own. */
@@ -234,6 +240,17 @@ public class InvalidationChannel {
             List<String> keys = List.of(lines).subList(1, lines.length);
             for (Listener listener : listeners) {
                 listener.paused(keys, pauseMillis);
+            }
+            return;
+        }
+        if (payload.startsWith(LEARNED)) {
+            int keyStart = payload.indexOf('\n', LEARNED.length());
+            if (keyStart > 0) {
+                String learned = payload.substring(LEARNED.length(), keyStart);
+                String key = payload.substring(keyStart + 1);
+                for (Listener listener : listeners) {
+                    listener.learned(key, learned);
+                }
             }
             return;
         }

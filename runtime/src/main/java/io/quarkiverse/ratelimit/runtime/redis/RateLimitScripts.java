@@ -10,7 +10,8 @@ import io.quarkiverse.ratelimit.runtime.limit.AlgorithmSet;
 /**
  * The scripts as Redis runs them, assembled from the files in {@code lua/}: the entries {@code rate_limit.lua} (every
  * decision), {@code refund.lua} (giving back what a failed call consumed) and {@code concurrency.lua} (a concurrency
- * lease), {@code reset.lua} (forgetting a limit's state) and {@code pause.lua} (an upstream's retry time), each a function of
+ * lease), {@code reset.lua} (forgetting a limit's state), {@code pause.lua} (an upstream's retry time) and {@code adapt.lua}
+ * (an adaptive limit lowered by an upstream's 429), each a function of
  * {@code (KEYS, ARGV)} defined after
  * {@code prelude.lua} and, for the first two, the table of
  * algorithm modules ({@code lua/<algorithm>.lua}). Assembled two ways:
@@ -32,16 +33,18 @@ public final class RateLimitScripts {
     static final String CANCEL_LEASE = "cancel_lease.lua";
     static final String RESET = "reset.lua";
     static final String PAUSE = "pause.lua";
+    static final String ADAPT = "adapt.lua";
     static final String PRELUDE = "prelude.lua";
     /** The library's state reads and writes, which a batch can hold ({@code lua/held_state.lua}). */
     static final String HELD_STATE = "held_state.lua";
 
     /** The files that define an entry function: each is registered in the library and has a script of its own. */
-    static final List<String> ENTRIES = List.of(DECIDE, DECIDE_BATCH, REFUND, CONCURRENCY, CANCEL_LEASE, RESET, PAUSE);
+    static final List<String> ENTRIES = List.of(DECIDE, DECIDE_BATCH, REFUND, CONCURRENCY, CANCEL_LEASE, RESET, PAUSE,
+            ADAPT);
 
     /** The script files in the runtime jar; the deployment module registers them as native-image resources. */
     public static final List<String> FILES = List.of(DECIDE, DECIDE_BATCH, REFUND, PRELUDE, HELD_STATE, CONCURRENCY,
-            CANCEL_LEASE, RESET, PAUSE,
+            CANCEL_LEASE, RESET, PAUSE, ADAPT,
             "fixed_window.lua", "sliding_window_counter.lua", "sliding_window_log.lua", "gcra.lua",
             "calendar_window.lua");
 
@@ -56,6 +59,7 @@ public final class RateLimitScripts {
     private final LuaScript concurrency;
     private final LuaScript cancelLease;
     private final LuaScript reset;
+    private final LuaScript adapt;
     /** Immutable scripts published through final fields: a race builds one twice, never half of one. */
     private final LuaScript[] decideBySet = new LuaScript[SETS];
     private final LuaScript[] refundBySet = new LuaScript[SETS];
@@ -69,6 +73,7 @@ public final class RateLimitScripts {
         String concurrencySource = LuaScript.load(CONCURRENCY).source();
         String cancelLeaseSource = LuaScript.load(CANCEL_LEASE).source();
         String resetSource = LuaScript.load(RESET).source();
+        String adaptSource = LuaScript.load(ADAPT).source();
         String batchSource = LuaScript.load(DECIDE_BATCH).source();
         for (Algorithm algorithm : Algorithm.values()) {
             modules[algorithm.ordinal()] = LuaScript.load(moduleFile(algorithm)).source();
@@ -77,13 +82,14 @@ public final class RateLimitScripts {
         this.library = LuaLibrary.of(prelude + "\n" + heldState + "\n" + algorithms(SETS - 1) + "\n" + decideSource
                 + "\n" + batchSource
                 + "\n" + refundSource + "\n" + concurrencySource + "\n" + cancelLeaseSource + "\n" + resetSource + "\n"
-                + pauseSource,
+                + pauseSource + "\n" + adaptSource,
                 ENTRIES.stream().map(RateLimitScripts::entryName).toList(), entryName(DECIDE_BATCH));
         this.concurrency = new LuaScript("concurrency", prelude + "\n" + concurrencySource + entryCall(CONCURRENCY),
                 function(CONCURRENCY));
         this.cancelLease = new LuaScript("cancel_lease", prelude + "\n" + cancelLeaseSource + entryCall(CANCEL_LEASE),
                 function(CANCEL_LEASE));
         this.reset = new LuaScript("reset", prelude + "\n" + resetSource + entryCall(RESET), function(RESET));
+        this.adapt = new LuaScript("adapt", prelude + "\n" + adaptSource + entryCall(ADAPT), function(ADAPT));
     }
 
     /** The function library with every entry and every algorithm ({@code FUNCTION LOAD}, Redis 7). */
@@ -149,6 +155,11 @@ public final class RateLimitScripts {
     /** Gives up a concurrency lease nobody waits for ({@code lua/cancel_lease.lua}). */
     public LuaScript cancelLease() {
         return cancelLease;
+    }
+
+    /** Lowers an adaptive limit after an upstream's 429, and announces it ({@code lua/adapt.lua}). */
+    public LuaScript adapt() {
+        return adapt;
     }
 
     /** Deletes limits' state and announces it ({@code lua/reset.lua}). */

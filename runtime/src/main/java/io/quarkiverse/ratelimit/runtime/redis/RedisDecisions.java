@@ -1,6 +1,7 @@
 package io.quarkiverse.ratelimit.runtime.redis;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 
 import jakarta.inject.Singleton;
@@ -60,6 +61,20 @@ public class RedisDecisions {
                 ScriptArguments.pause(ScriptArguments.REDIS_CLOCK, limits, Math.max(1, pause.toMillis()),
                         invalidations.channel()))
                 .replaceWithVoid();
+    }
+
+    /**
+     * Lowers an adaptive limit's learned value after its upstream answered 429, fleet-wide ({@code lua/adapt.lua}),
+     * and announces the new value; emits it ({@code "<base> <since> <hold>"}).
+     *
+     * @param learnedKey the hash of learned limits
+     * @param arguments the limit key and the learning's parameters, as {@code lua/adapt.lua} takes them, without the
+     *        channel
+     */
+    public Uni<String> adapt(String learnedKey, List<String> arguments) {
+        List<String> args = new ArrayList<>(arguments);
+        args.add(invalidations.channel());
+        return scripts.run(scripts.scripts().adapt(), List.of(learnedKey), args).map(Object::toString);
     }
 
     /**

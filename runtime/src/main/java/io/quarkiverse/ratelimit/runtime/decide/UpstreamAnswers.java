@@ -1,0 +1,63 @@
+package io.quarkiverse.ratelimit.runtime.decide;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+
+import jakarta.inject.Singleton;
+
+import org.jboss.logging.Logger;
+
+import io.quarkiverse.ratelimit.runtime.limit.LimitDefinition;
+import io.quarkiverse.ratelimit.runtime.policy.AdaptiveLimits;
+import io.smallrye.mutiny.Uni;
+
+/**
+ * What the answer of the service an outgoing call went to (a REST Client's) does to the call's limits: a 429 or 503
+ * naming a retry time pauses them fleet-wide ({@link DecisionGuard#pause}); a 429 lowers the adaptive ones
+ * ({@link AdaptiveLimits}). Neither fails the call: a Redis that cannot be told is logged and the call's answer stands.
+ */
+@Singleton
+public class UpstreamAnswers {
+
+    private static final Logger LOG = Logger.getLogger(UpstreamAnswers.class);
+
+    private final DecisionGuard guard;
+    private final AdaptiveLimits adaptive;
+
+    UpstreamAnswers(DecisionGuard guard, AdaptiveLimits adaptive) {
+        this.guard = guard;
+        this.adaptive = adaptive;
+    }
+
+    /**
+     * @param outcome what the call returned or threw
+     * @param limits the call's limits as configured
+     */
+    Uni<Void> answered(Object outcome, List<String> keys, List<LimitDefinition> limits) {
+        int status = UpstreamRetryTimes.status(outcome);
+        if (status != 429 && status != 503) {
+            return Uni.createFrom().voidItem();
+        }
+        Uni<Void> paused = pause(outcome, keys, limits);
+        if (status != 429 || limits.stream().noneMatch(LimitDefinition::isAdaptive)) {
+            return paused;
+        }
+        return paused.chain(() -> adaptive.refused(keys, limits).onFailure().recoverWithItem(failure -> {
+            LOG.debugf(failure, "Could not lower the adaptive limits of %s", limits);
+            return null;
+        }));
+    }
+
+    /** Pauses the limits fleet-wide until the retry time the upstream named, if it named one. */
+    private Uni<Void> pause(Object outcome, List<String> keys, List<LimitDefinition> limits) {
+        Duration retry = UpstreamRetryTimes.of(outcome, Instant.now());
+        if (retry == null) {
+            return Uni.createFrom().voidItem();
+        }
+        return guard.pause(keys, limits, retry).onFailure().recoverWithItem(failure -> {
+            LOG.debugf(failure, "Could not pause %s for %s", limits, retry);
+            return null;
+        });
+    }
+}
