@@ -28,7 +28,8 @@ public class CarrierStubResource {
     private final Deque<Long> arrivals = new ArrayDeque<>();
     private final AtomicLong accepted = new AtomicLong();
     private final AtomicLong refused = new AtomicLong();
-    private final int perSecond;
+    /** Changed at run time by a test: the carrier lowers or raises its real quota ({@code POST /carrier-stub/quota}). */
+    private volatile int perSecond;
     private final CarrierOutages outages = new CarrierOutages();
 
     CarrierStubResource(@ConfigProperty(name = "carrier-stub.per-second", defaultValue = "50") int perSecond) {
@@ -68,6 +69,14 @@ public class CarrierStubResource {
     @Path("/outage")
     public String outage() {
         return outages.report();
+    }
+
+    /** The carrier grants {@code perSecond} requests a second from now on, whatever it announced. */
+    @POST
+    @Path("/quota")
+    public String changeQuota(@QueryParam("per-second") int perSecond) {
+        this.perSecond = perSecond;
+        return "per-second=" + perSecond;
     }
 
     /** {@code accepted=<n> refused=<n> per-second=<quota>} */

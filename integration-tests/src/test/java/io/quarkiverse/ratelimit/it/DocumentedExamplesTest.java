@@ -141,6 +141,31 @@ class DocumentedExamplesTest {
         assertThat(carrierStat(2) - refusedBefore).as("calls the carrier refused").isZero();
     }
 
+    /**
+     * A scheduled job's batch takes its turn in the carrier's queue beside the gateway's requests: every label of the
+     * batch is sent (however far its turn), the gateway's calls are served in turn or refused at once, and the carrier
+     * refuses nothing.
+     */
+    @Test
+    void aScheduledJobsBatchSharesTheCarriersQuotaWithTheGateway() {
+        // the outgoing path warmed up first (the REST client's classes, its connection to the carrier stub, which counts
+        // arrivals on this same cold application)
+        given().post("/gateway/labels").then().statusCode(200);
+        long sentBefore = Long.parseLong(given().get("/label-batches/sent").then().statusCode(200).extract().asString());
+        long refusedBefore = carrierStat(2);
+        int labels = 120; // 2.5 s of the quota: more than maxWait, so some labels wait longer than 2 s
+        given().post("/label-batches?labels=" + labels).then().statusCode(202);
+        Map<Integer, Integer> gateway = ConcurrentRequests.sendAll(Collections.nCopies(40, HttpRequest
+                .newBuilder(URI.create(RestAssured.baseURI + ":" + RestAssured.port + "/gateway/labels"))
+                .POST(HttpRequest.BodyPublishers.noBody()).build())).stream()
+                .collect(Collectors.toMap(status -> status, status -> 1, Integer::sum));
+        assertThat(gateway.keySet()).as("the gateway's calls: in turn, or refused at once").isSubsetOf(200, 429);
+        Awaitility.await("every label of the batch").atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(200))
+                .until(() -> Long.parseLong(given().get("/label-batches/sent").then().extract().asString())
+                        - sentBefore >= labels);
+        assertThat(carrierStat(2) - refusedBefore).as("calls the carrier refused").isZero();
+    }
+
     /** The carrier stub's stats: 1 accepted, 2 refused. */
     private static long carrierStat(int group) {
         Matcher stats = Pattern.compile("accepted=(\\d+) refused=(\\d+) per-second=(\\d+)")

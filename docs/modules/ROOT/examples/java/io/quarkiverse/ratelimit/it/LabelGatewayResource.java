@@ -2,6 +2,7 @@ package io.quarkiverse.ratelimit.it;
 
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
+import jakarta.ws.rs.core.Response;
 
 import org.eclipse.microprofile.rest.client.inject.RestClient;
 
@@ -16,8 +17,10 @@ public class LabelGatewayResource {
     CarrierApi carrier;
 
     @POST
-    public Uni<String> createLabel() {
-        return carrier.createLabel(); // waits for its turn; 429 when the turn is more than 2 s away
+    public Uni<Response> createLabel() {
+        return carrier.createLabel() // waits for its turn; 429 when the turn is more than 2 s away
+                .map(label -> Response.ok(label).build())
+                .onFailure(CarrierRefusals::refusedByCarrier).recoverWithItem(CarrierRefusals::unavailable);
     }
 }
 // end::gateway[]

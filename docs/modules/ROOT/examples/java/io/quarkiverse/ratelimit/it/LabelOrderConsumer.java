@@ -15,7 +15,8 @@ import io.smallrye.mutiny.Uni;
  * Labels generated from a queue of orders, in the same fleet-wide queue of the carrier's quota as the gateway's
  * requests: the limit is on the REST Client ({@link CarrierApi}), so every caller of it takes its turn there, an
  * endpoint, this consumer, a scheduled job alike. A worker of a queue does not give up when its turn is further than
- * the limit's {@code maxWait}: it asks again at the retry time, and the next message waits meanwhile.
+ * the limit's {@code maxWait}, nor when the carrier refused it anyway: it asks again later, and the next message
+ * waits meanwhile.
  */
 // tag::consumer[]
 @ApplicationScoped
@@ -29,11 +30,16 @@ public class LabelOrderConsumer {
         return inTurn(carrier::createLabel).replaceWithVoid(); // the next order waits meanwhile
     }
 
-    /** The call in its turn: when that is beyond the limit's maxWait, asked for again at the retry time. */
+    /**
+     * The call in its turn: when that is beyond the limit's maxWait, asked for again at the retry time; when the
+     * carrier refused it anyway, asked for again a second later (the carrier's pause holds the queue meanwhile).
+     */
     static <T> Uni<T> inTurn(Supplier<Uni<T>> call) {
         return Uni.createFrom().deferred(call::get)
-                .onFailure(RateLimitExceededException.class).recoverWithUni(refused -> {
-                    Duration retryAfter = ((RateLimitExceededException) refused).retryAfter();
+                .onFailure(failure -> failure instanceof RateLimitExceededException
+                        || CarrierRefusals.refusedByCarrier(failure))
+                .recoverWithUni(refused -> {
+                    Duration retryAfter = refused instanceof RateLimitExceededException limit ? limit.retryAfter() : null;
                     return Uni.createFrom().voidItem().onItem()
                             .delayIt().by(retryAfter == null ? Duration.ofSeconds(1) : retryAfter)
                             .chain(() -> inTurn(call));
