@@ -12,16 +12,18 @@ import jakarta.ws.rs.core.Response;
 /**
  * The carrier stub's outages: one announced to the next request (a {@code 429} or {@code 503} with
  * {@code Retry-After} in seconds or as an HTTP date), then every request that arrives before its end is counted and
- * answered the same way. Requests arriving within {@link #IN_FLIGHT_MILLIS} of the announcement were on their way
- * before anyone could know; any later one means a gateway did not keep the pause.
+ * answered the same way. A request sent ({@link SentAtHeader}) within {@link #IN_FLIGHT_MILLIS} of the announcement
+ * left before its gateway could know (the answer's way back, the announcement to the other instance); one sent later
+ * means a gateway did not keep the pause. A request that was only slow on its way does not count against it.
  */
 final class CarrierOutages {
 
-    /** How long after the announcement a request may still arrive: sent before the gateways heard of it. */
+    /** How long after the announcement a request may still be sent: before its gateway heard of it. */
     static final long IN_FLIGHT_MILLIS = 30;
 
     /** An outage: announced at {@code announcedNanos} ({@code 0}: not yet), until {@code untilMillis} (wall clock). */
-    private record Outage(int status, long seconds, boolean date, long announcedNanos, long untilMillis) {
+    private record Outage(int status, long seconds, boolean date, long announcedNanos, long announcedMillis,
+            long untilMillis) {
     }
 
     private final AtomicReference<Outage> outage = new AtomicReference<>();
@@ -31,11 +33,16 @@ final class CarrierOutages {
     void arm(int status, long seconds, boolean date) {
         arrived.set(0);
         arrivedAfterBound.set(0);
-        outage.set(new Outage(status, seconds, date, 0, 0));
+        outage.set(new Outage(status, seconds, date, 0, 0, 0));
     }
 
-    /** The answer to a request that arrives now, when an outage answers it; {@code null} when none does. */
-    Response answer(long nowNanos) {
+    /**
+     * The answer to a request that arrives now, when an outage answers it; {@code null} when none does.
+     *
+     * @param sentAt when the request left its gateway ({@link SentAtHeader}, epoch ms); {@code null}: unknown, taken
+     *        as its arrival
+     */
+    Response answer(long nowNanos, String sentAt) {
         Outage current = outage.get();
         if (current == null) {
             return null;
@@ -44,10 +51,10 @@ final class CarrierOutages {
         if (current.announcedNanos() == 0) {
             // a date has whole seconds: the outage ends at the second the date names, as the gateway reads it
             Instant until = Instant.ofEpochMilli(nowMillis).plusSeconds(current.seconds());
-            Outage announced = new Outage(current.status(), current.seconds(), current.date(), nowNanos,
+            Outage announced = new Outage(current.status(), current.seconds(), current.date(), nowNanos, nowMillis,
                     current.date() ? until.truncatedTo(ChronoUnit.SECONDS).toEpochMilli() : until.toEpochMilli());
             if (!outage.compareAndSet(current, announced)) {
-                return answer(nowNanos);
+                return answer(nowNanos, sentAt);
             }
             return unavailable(announced, current.seconds(), Instant.ofEpochMilli(announced.untilMillis()));
         }
@@ -55,7 +62,8 @@ final class CarrierOutages {
             return null;
         }
         arrived.incrementAndGet();
-        if ((nowNanos - current.announcedNanos()) / 1_000_000 > IN_FLIGHT_MILLIS) {
+        long sentMillis = sentAt == null ? nowMillis : Long.parseLong(sentAt);
+        if (sentMillis - current.announcedMillis() > IN_FLIGHT_MILLIS) {
             arrivedAfterBound.incrementAndGet();
         }
         long left = Math.max(1, (current.untilMillis() - nowMillis + 999) / 1000);

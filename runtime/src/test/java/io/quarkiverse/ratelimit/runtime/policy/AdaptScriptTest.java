@@ -86,7 +86,7 @@ class AdaptScriptTest {
     }
 
     @Test
-    void a429AgainAtTheLastCeilingDoublesTheHoldUpToTheLongest() {
+    void a429OnceTheLimitGrowsDoublesTheHoldUpToTheLongest() {
         learnedEarlier("al:probe", 40, 6000, INTERVAL_MS, 42); // grew for 1 s: one step, 41
         LearnedLimit learned = refused("al:probe");
         assertThat(learned.base()).isEqualTo(36.9);
@@ -98,12 +98,18 @@ class AdaptScriptTest {
     }
 
     @Test
-    void a429HigherUpStartsTheHoldAgainFromTheGrownLimit() {
-        learnedEarlier("al:later", 30, 26_000, 10_000, 32); // grew for 16 s: two steps to 32, then 1 and 2 more
+    void a429AfterGrowingLongerThanTheLongestHoldStartsTheHoldAgainFromTheGrownLimit() {
+        learnedEarlier("al:later", 30, 10_000 + 41_000, 10_000, 32); // grew for 41 s: two steps to 32, then doubling
         LearnedLimit learned = refused("al:later");
-        assertThat(learned.ceiling()).isEqualTo(35.0);
-        assertThat(learned.base()).isEqualTo(31.5);
+        assertThat(learned.ceiling()).as("grown back to the configured limit").isEqualTo(50.0);
+        assertThat(learned.base()).isEqualTo(45.0);
         assertThat(learned.holdMillis()).isEqualTo(INTERVAL_MS);
+
+        learnedEarlier("al:sooner", 30, 26_000, 10_000, 32); // grew for 16 s: two steps to 32, then 1 and 2 more
+        LearnedLimit sooner = refused("al:sooner");
+        assertThat(sooner.ceiling()).isEqualTo(35.0);
+        assertThat(sooner.base()).isEqualTo(31.5);
+        assertThat(sooner.holdMillis()).as("within the longest hold of growing: doubled").isEqualTo(20_000L);
     }
 
     @Test
