@@ -103,4 +103,10 @@ local function refund(key, now_us, limit, window, cost)
   write_state(key, encode(start_ms, math.max(0, used - cost)), math.max(1, math.ceil(end_ms - now_us / 1000)))
 end
 
-return { check = check, commit = commit, refund = refund }
+-- a settled overrun: counted in its period beyond the limit; the next period starts afresh
+local function charge(key, now_us, limit, window, cost)
+  local start_ms, end_ms = period(window, now_us)
+  write_state(key, encode(start_ms, used_in(key, start_ms) + cost), math.max(1, math.ceil(end_ms - now_us / 1000)))
+end
+
+return { check = check, commit = commit, refund = refund, charge = charge }

@@ -7,31 +7,49 @@
 -- Fixed window: at most `limit` units per window; windows are aligned to the Unix epoch on the Redis
 -- clock, so every instance agrees on where a window starts and ends.
 --   refund     never below zero, and only while the call's window lasts
+--   charge     a settled overrun counts in its window beyond the limit, and what the window used beyond
+--              its limit is the next window's debt: it starts with it used (a debt beyond the next window
+--              is forgiven)
 -- State: one integer, units * 4 + (window index mod 4). The key expires when its window ends, so a stored
 -- window is the current one or, within the millisecond the expiry rounds up, the previous one, which the
 -- index tells apart. An integer under 10,000 (2,499 units) is one of Redis's shared integers: no value
 -- allocation at all. TTL: until the window ends, set by the window's first write (later writes in the window
 -- keep it). O(1).
 
-local function check(key, now_us, limit, window_us, cost)
+-- the window at now_us, its reset and what it has used: the key's count when it holds this window; when it
+-- holds the previous one, what that one used beyond its limit (a settled overrun's debt), else nothing
+local function counted(key, now_us, limit, window_us)
   local elapsed_us = math.fmod(now_us, window_us)
   local window = (now_us - elapsed_us) / window_us
   local reset_ms = math.ceil((window_us - elapsed_us) / 1000)
   local stored = read_state(key)
-  local used, ttl_ms = 0, reset_ms
   if stored then
     stored = stored + 0
-    if stored % 4 == window % 4 then
-      used = (stored - stored % 4) / 4
-      ttl_ms = false -- the key holds this window already, and so the expiry its first write set
+    local index = stored % 4
+    if index == window % 4 then
+      return window, reset_ms, (stored - index) / 4, true
     end
+    if index == (window - 1) % 4 then
+      return window, reset_ms, math.max(0, (stored - index) / 4 - limit), false
+    end
+  end
+  return window, reset_ms, 0, false
+end
+
+local function check(key, now_us, limit, window_us, cost)
+  local window, reset_ms, used, holds_window = counted(key, now_us, limit, window_us)
+  local ttl_ms = reset_ms
+  if holds_window then
+    ttl_ms = false -- the key holds this window already, and so the expiry its first write set
   end
   if used + cost > limit then
     local retry_ms = reset_ms
     if cost > limit then
       retry_ms = -1
+    elseif holds_window and used - limit + cost > limit then
+      retry_ms = reset_ms + window_us / 1000 -- the next window starts with this one's debt
     end
-    return 0, limit - used, reset_ms, retry_ms
+    return 0, math.max(0, limit - used), reset_ms, retry_ms
   end
   return 1, limit - used - cost, reset_ms, 0, (used + cost) * 4 + window % 4, ttl_ms
 end
@@ -55,4 +73,16 @@ local function refund(key, now_us, limit, window_us, cost)
   end
 end
 
-return { check = check, commit = commit, refund = refund }
+-- a settled overrun: counted in this window beyond the limit; the excess is this window's debt to the
+-- next one, so the key lives until the next window ends
+local function charge(key, now_us, limit, window_us, cost)
+  local window, reset_ms, used = counted(key, now_us, limit, window_us)
+  used = used + cost
+  local ttl_ms = reset_ms
+  if used > limit then
+    ttl_ms = reset_ms + window_us / 1000
+  end
+  write_state(key, string.format('%d', used * 4 + window % 4), ttl_ms)
+end
+
+return { check = check, commit = commit, refund = refund, charge = charge }

@@ -16,6 +16,8 @@
 -- choose, not in a decision, a remaining count, a reset or a retry time.
 --   refund     gives back what the call consumed, by moving the theoretical arrival time back, never
 --              before now (a bucket never above its capacity)
+--   charge     a settled overrun moves the TAT later, beyond the tolerance if need be: debt, paid back at
+--              the limit's rate before the next call
 --   remaining  calls that could still come now (the bucket's whole tokens)
 --   reset_ms   until the TAT is reached (the full burst is available again)
 -- State: the TAT exactly, as whole microseconds and the fraction of one in 1/limit units (an interval
@@ -92,6 +94,13 @@ local function refund(key, now_us, limit, window_us, cost, burst)
   write_state(key, encode(now_us, ahead, limit), math.max(1, math.ceil(ahead / (limit * 1000))))
 end
 
+-- a settled overrun (lua/settle.lua): cost more units, beyond the burst if need be; the TAT moves later by
+-- cost intervals, so the calls after it wait until the overrun is paid back at the limit's rate
+local function charge(key, now_us, limit, window_us, cost)
+  local ahead = ahead_of(key, now_us, limit) + cost * window_us
+  write_state(key, encode(now_us, ahead, limit), math.max(1, math.ceil(ahead / (limit * 1000))))
+end
+
 -- no call before until_us, then one, then one per emission interval: the TAT that admits one call at
 -- until_us is (burst - 1) intervals after it; a TAT already later stays
 local function pause(key, now_us, limit, window_us, burst, until_us)
@@ -102,4 +111,4 @@ local function pause(key, now_us, limit, window_us, burst, until_us)
   write_state(key, encode(now_us, ahead, limit), math.ceil(ahead / (limit * 1000)))
 end
 
-return { check = check, commit = commit, refund = refund, reserves = true, pause = pause }
+return { check = check, commit = commit, refund = refund, charge = charge, reserves = true, pause = pause }

@@ -36,6 +36,8 @@
 --   a module whose state is one value reads it with read_state and writes it with write_state, never with
 --   GET and SET of its own, so that a batch can hold it (lua/held_state.lua)
 --   refund(key, now_us, limit, window_us, cost, burst) gives back what an admitted call consumed
+--   charge(key, now_us, limit, window_us, cost, burst) records what a settled call took beyond what it
+--     reserved, beyond the limit if need be: the limit's debt, paid back as each module says (lua/settle.lua)
 --   reserves = true in a module that can record a call at a later time than now (a reservation):
 --     check works for any now_us at or after the clock, future included, and, when it admits, returns
 --     exactly two values for commit, the state and its TTL in ms counted from that now_us

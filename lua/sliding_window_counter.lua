@@ -110,4 +110,22 @@ local function refund(key, now_us, limit, window_us, cost)
   write_state(key, encode(window, current - from_current, math.max(0, previous - (cost - from_current))), false)
 end
 
-return { check = check, commit = commit, refund = refund }
+-- a settled overrun: counted in this window beyond the limit, and weighted into the next one as every count
+local function charge(key, now_us, limit, window_us, cost)
+  local elapsed_us = math.fmod(now_us, window_us)
+  local window = (now_us - elapsed_us) / window_us
+  local current, previous, ttl_ms = 0, 0, math.ceil((window_us - elapsed_us) / 1000) + window_us / 1000
+  local state = read_state(key)
+  if state then
+    local stored_window, stored_current, stored_previous = decode(state)
+    local age = (window - stored_window) % 4
+    if age == 0 then
+      current, previous, ttl_ms = stored_current, stored_previous, false
+    elseif age == 1 then
+      previous = stored_current
+    end
+  end
+  write_state(key, encode(window, current + cost, previous), ttl_ms)
+end
+
+return { check = check, commit = commit, refund = refund, charge = charge }

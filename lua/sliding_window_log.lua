@@ -50,4 +50,9 @@ local function refund(key, now_us, limit, window_us, cost)
   redis.call('ZPOPMAX', key, cost)
 end
 
-return { check = check, commit = commit, refund = refund }
+-- a settled overrun: cost more entries now, beyond the limit if need be; they age out with the window
+local function charge(key, now_us, limit, window_us, cost)
+  commit(key, now_us, window_us, cost)
+end
+
+return { check = check, commit = commit, refund = refund, charge = charge }

@@ -12,7 +12,8 @@ import io.smallrye.mutiny.Uni;
  * block; the {@code AndAwait} variants must not be called on an event-loop thread.
  * <p>
  * Every method that takes units or a slot ({@code tryAcquire}, {@code tryAcquireAll}, {@code acquire},
- * {@code acquireAll}, {@code acquireSlot}, their blocking forms, and {@code status}) crosses the gate every limited call
+ * {@code acquireAll}, {@code reserve}, {@code acquireSlot}, their blocking forms, and {@code status}) crosses the gate every
+ * limited call
  * crosses: for a blocked tenant ({@code quarkus.rate-limit.blocked-tenants}, {@link RateLimitAdmin#block}) the
  * {@code Uni} fails with {@link TenantBlockedException} (the blocking forms throw it), before Redis; an exempt tenant
  * ({@code quarkus.rate-limit.exempt-tenants}) is admitted with its whole limit left. The global mode and the kill switch
@@ -72,6 +73,31 @@ public interface RateLimiter {
     /** What is left for {@code tenant}, without consuming anything. */
     default Uni<RateLimitDecision> status(RateLimit limit, String tenant) {
         return tryAcquire(limit, tenant, 0);
+    }
+
+    /**
+     * Reserves an estimated cost of {@code limit} for a call whose real cost is known only when it ends (the tokens of
+     * an LLM answer); settle it then ({@link Reservation#settle}). Refused, like {@link #tryAcquire}, when the estimate
+     * does not fit: it never waits.
+     */
+    default Uni<Reservation> reserve(RateLimit limit, String tenant, long estimate) {
+        return reserve(List.of(Charge.estimated(limit, estimate)), tenant);
+    }
+
+    /**
+     * Reserves what a call takes of each limit (estimates and fixed units, {@link Charge}), all or nothing in one atomic
+     * call; settle it when the call ends ({@link Reservation#settle}), cancel it when the call does not happen.
+     */
+    Uni<Reservation> reserve(List<Charge> charges, String tenant);
+
+    /** {@link #reserve(RateLimit, String, long)}, waiting on the calling thread (never on an event loop). */
+    default Reservation reserveAndAwait(RateLimit limit, String tenant, long estimate) {
+        return reserve(limit, tenant, estimate).await().indefinitely();
+    }
+
+    /** {@link #reserve(List, String)}, waiting on the calling thread (never on an event loop). */
+    default Reservation reserveAndAwait(List<Charge> charges, String tenant) {
+        return reserve(charges, tenant).await().indefinitely();
     }
 
     /**

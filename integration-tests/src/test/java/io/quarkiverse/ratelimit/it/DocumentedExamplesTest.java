@@ -4,6 +4,7 @@ import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.matchesPattern;
+import static org.hamcrest.Matchers.notNullValue;
 
 import java.net.URI;
 import java.net.http.HttpRequest;
@@ -69,6 +70,25 @@ class DocumentedExamplesTest {
     void aReportIsGeneratedWithinBothLimits() {
         given().header("X-Tenant-Id", tenant()).body("Q3").post("/reports").then().statusCode(200)
                 .body(containsString("report: Q3")).header("RateLimit", matchesPattern(".*r=99.*"));
+    }
+
+    /**
+     * The chat endpoint reserves its estimate (prompt and 256 answer tokens) of 2,000 tokens a minute and settles what
+     * the answer used: short answers leave the budget to later calls; a call whose estimate does not fit is refused.
+     */
+    @Test
+    void theChatReservesItsTokensAndSettlesWhatTheAnswerUsed() {
+        String tenant = tenant();
+        given().header("X-Tenant-Id", tenant).body("say hi in 5 words").post("/chat").then().statusCode(200)
+                .header("X-Tokens-Used", "10").header("X-Tokens-Left-This-Minute", matchesPattern("19[0-9][0-9]"));
+        // stories of 200 words: each reserves 262 tokens (6 of prompt, 256 of answer) and uses 206; after nine the
+        // estimate of the tenth no longer fits (1,864 used)
+        for (int i = 0; i < 9; i++) {
+            given().header("X-Tenant-Id", tenant).body("tell a story in 200 words").post("/chat").then()
+                    .statusCode(200).header("X-Tokens-Used", "206");
+        }
+        given().header("X-Tenant-Id", tenant).body("tell a story in 200 words").post("/chat").then()
+                .statusCode(429).header("Retry-After", notNullValue());
     }
 
     @Test

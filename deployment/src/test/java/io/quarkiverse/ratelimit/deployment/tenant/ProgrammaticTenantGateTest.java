@@ -13,12 +13,14 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import io.quarkiverse.ratelimit.Algorithm;
+import io.quarkiverse.ratelimit.Charge;
 import io.quarkiverse.ratelimit.ConcurrencyLimit;
 import io.quarkiverse.ratelimit.Mode;
 import io.quarkiverse.ratelimit.RateLimit;
 import io.quarkiverse.ratelimit.RateLimitAdmin;
 import io.quarkiverse.ratelimit.RateLimitDecision;
 import io.quarkiverse.ratelimit.RateLimiter;
+import io.quarkiverse.ratelimit.Reservation;
 import io.quarkiverse.ratelimit.TenantBlockedException;
 import io.quarkus.test.QuarkusUnitTest;
 import io.smallrye.mutiny.Uni;
@@ -88,6 +90,9 @@ class ProgrammaticTenantGateTest {
         assertThat(limiter.acquireAndAwait(WAITED, "monitoring").allowed()).isTrue();
         limiter.acquireSlot(SLOTS, "monitoring").await().indefinitely();
         limiter.acquireSlot(SLOTS, "monitoring").await().indefinitely(); // no slot held: nothing to run out of
+        Reservation reserved = limiter.reserveAndAwait(EMAILS, "monitoring", 1);
+        assertThat(reserved.admitted()).isTrue();
+        assertThat(reserved.settleAndAwait(5).get(0).remaining()).as("nothing reserved, nothing settled").isEqualTo(1);
     }
 
     @Test
@@ -104,6 +109,8 @@ class ProgrammaticTenantGateTest {
             RateLimitDecision shadowed = limiter.tryAcquireAndAwait(EMAILS, tenant);
             assertThat(shadowed.allowed()).as("a shadow refusal lets the call go on").isTrue();
             assertThat(shadowed.remaining()).isZero();
+            assertThat(limiter.reserveAndAwait(EMAILS, tenant, 1).admitted()).as("a reservation in shadow mode too")
+                    .isTrue();
         } finally {
             admin.clearSwitches(null);
         }
@@ -113,11 +120,13 @@ class ProgrammaticTenantGateTest {
     private void assertBlocked(String tenant) {
         List<Uni<?>> calls = List.of(limiter.tryAcquire(EMAILS, tenant), limiter.tryAcquire(EMAILS, tenant, 1),
                 limiter.tryAcquireAll(List.of(EMAILS), tenant), limiter.acquire(WAITED, tenant),
-                limiter.acquireAll(List.of(WAITED), tenant), limiter.acquireSlot(SLOTS, tenant));
+                limiter.acquireAll(List.of(WAITED), tenant), limiter.acquireSlot(SLOTS, tenant),
+                limiter.reserve(EMAILS, tenant, 1), limiter.reserve(List.of(Charge.estimated(EMAILS, 1)), tenant));
         for (Uni<?> call : calls) {
             assertThatThrownBy(() -> call.await().indefinitely()).isInstanceOf(TenantBlockedException.class);
         }
         assertThatThrownBy(() -> limiter.tryAcquireAndAwait(EMAILS, tenant)).isInstanceOf(TenantBlockedException.class);
         assertThatThrownBy(() -> limiter.acquireAndAwait(WAITED, tenant)).isInstanceOf(TenantBlockedException.class);
+        assertThatThrownBy(() -> limiter.reserveAndAwait(EMAILS, tenant, 1)).isInstanceOf(TenantBlockedException.class);
     }
 }

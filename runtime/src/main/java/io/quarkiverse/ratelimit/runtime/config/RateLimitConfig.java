@@ -111,6 +111,14 @@ public interface RateLimitConfig {
     @WithDefault("10ms")
     Duration lateSlotTolerance();
 
+    /**
+     * How long a reservation ({@code RateLimiter.reserve}) can still be settled at its real cost: a settlement that
+     * comes later (a call that hung) changes nothing, and the reservation counts at its estimate, as one whose instance
+     * stopped before it settled.
+     */
+    @WithDefault("10m")
+    Duration reservationLease();
+
     /** How adaptive limits ({@code @RateLimited(adaptive = true)}) learn the quota a service really grants. */
     Adaptive adaptive();
 
@@ -411,8 +419,9 @@ public interface RateLimitConfig {
     }
 
     /**
-     * An adaptive limit's learned value: lowered multiplicatively by each 429 of the service (at most once a window:
-     * the calls already in flight get the same answer), held for a while, then raised additively up to where the
+     * An adaptive limit's learned value: lowered multiplicatively by each 429 of the service (at most once a window
+     * and a {@code maxWait}: the calls already in flight or queued get the same answer), held for a while, then raised
+     * additively up to where the
      * service last refused, and beyond it in steps that double, up to the configured limit. Fleet-wide, in Redis.
      */
     interface Adaptive {
@@ -423,8 +432,8 @@ public interface RateLimitConfig {
 
         /**
          * How long the learned limit holds after a 429 before it grows, and then how often it grows. A 429 once it
-         * grows, at most one step above where the service last refused, doubles the next hold, up to
-         * {@code longest-hold}: a fleet that has found the service's quota tries more less and less often.
+         * grows doubles the next hold, up to {@code longest-hold}: a fleet that has found the service's quota tries
+         * more less and less often.
          */
         @WithDefault("5s")
         Duration increaseInterval();
@@ -436,7 +445,10 @@ public interface RateLimitConfig {
         @WithDefault("0.02")
         double increaseStep();
 
-        /** The longest hold after a 429 (see {@code increase-interval}). */
+        /**
+         * The longest hold after a 429 (see {@code increase-interval}); a 429 after the limit grew this long without
+         * one starts the hold at one interval again.
+         */
         @WithDefault("5m")
         Duration longestHold();
     }

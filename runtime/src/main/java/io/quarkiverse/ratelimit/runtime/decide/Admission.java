@@ -1,7 +1,9 @@
 package io.quarkiverse.ratelimit.runtime.decide;
 
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
@@ -9,6 +11,7 @@ import java.util.function.Predicate;
 
 import org.jboss.logging.Logger;
 
+import io.quarkiverse.ratelimit.RateLimitDecision;
 import io.quarkiverse.ratelimit.runtime.limit.LimitDefinition;
 import io.smallrye.mutiny.Uni;
 
@@ -74,6 +77,26 @@ public final class Admission implements GuardedCall.Guard {
      */
     public Uni<Void> giveBack() {
         return refund(limit -> true);
+    }
+
+    /**
+     * Settles a reservation: each limit named in {@code estimated} is charged {@code actualUnits} instead of what it
+     * reserved (its cost), the others stay as they are; emits, by limit name, the state after it of each limit the
+     * call recorded (none for a call decided without Redis: nothing to settle).
+     */
+    Uni<Map<String, RateLimitDecision>> settle(Set<String> estimated, long actualUnits) {
+        if (limits.isEmpty()) {
+            return Uni.createFrom().item(Map.of());
+        }
+        List<LimitDefinition> differences = new ArrayList<>(limits.size());
+        for (LimitDefinition limit : limits) {
+            differences.add(limit.withCost(estimated.contains(limit.getName()) ? actualUnits - limit.getCost() : 0));
+        }
+        return guard.settle(keys, differences).map(after -> {
+            Map<String, RateLimitDecision> byName = new HashMap<>();
+            after.forEach(decision -> byName.put(decision.limitName(), decision));
+            return byName;
+        });
     }
 
     /** Refunds the limits that refund on a 5xx response. */

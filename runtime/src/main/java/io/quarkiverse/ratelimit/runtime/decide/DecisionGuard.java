@@ -140,6 +140,19 @@ public class DecisionGuard {
     }
 
     /**
+     * Settles a reservation: each limit's cost is the difference to settle, real minus reserved (signed), failing after
+     * {@code decision-timeout}; emits each limit's state after it. A refusal this instance holds for those keys no
+     * longer holds when units came back.
+     */
+    public Uni<List<RateLimitDecision>> settle(List<String> keys, List<LimitDefinition> limits) {
+        if (limits.stream().anyMatch(limit -> limit.getCost() < 0)) {
+            forget(keys);
+        }
+        return metrics.timed(RedisOperation.SETTLE,
+                redis.settle(keys, limits).ifNoItem().after(decisionTimeout).fail());
+    }
+
+    /**
      * Pauses the limits for {@code pause}, fleet-wide (an upstream service's retry time), failing after
      * {@code decision-timeout}. It only makes refusals: no refusal this instance holds ends early.
      */

@@ -1,20 +1,25 @@
 package io.quarkiverse.ratelimit.runtime.decide;
 
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 
 import jakarta.inject.Singleton;
 
+import io.quarkiverse.ratelimit.Charge;
 import io.quarkiverse.ratelimit.ConcurrencyLimit;
 import io.quarkiverse.ratelimit.ConcurrencySlot;
 import io.quarkiverse.ratelimit.LimitRules;
 import io.quarkiverse.ratelimit.RateLimit;
 import io.quarkiverse.ratelimit.RateLimitDecision;
 import io.quarkiverse.ratelimit.RateLimiter;
+import io.quarkiverse.ratelimit.Reservation;
+import io.quarkiverse.ratelimit.runtime.config.RateLimitConfig;
 import io.quarkiverse.ratelimit.runtime.key.RateLimitKeys;
 import io.quarkiverse.ratelimit.runtime.key.TenantTags;
 import io.quarkiverse.ratelimit.runtime.limit.ConcurrencyDefinition;
@@ -41,13 +46,16 @@ public class ProgrammaticRateLimiter implements RateLimiter {
     private final ConcurrencyLeases concurrency;
     private final RateLimitKeys keys;
     private final RunTimeLimits runTimeLimits;
+    /** {@code reservation-lease}: how long a reservation can still be settled. */
+    private final long leaseNanos;
     /** The limits decided at cost 1, by identity of the {@link RateLimit} ({@link #atCostOne}): taken at once. */
     private final Map<RateLimit, MethodLimits> tryingAtCostOne = new ConcurrentHashMap<>();
     /** The same, for calls that may wait for a later slot ({@link RateLimit#maxWait()}). */
     private final Map<RateLimit, MethodLimits> waitingAtCostOne = new ConcurrentHashMap<>();
 
     ProgrammaticRateLimiter(CallAdmitter admitter, DecisionGuard guard, ConcurrencyLeases concurrency,
-            RateLimitKeys keys, RunTimeLimits runTimeLimits) {
+            RateLimitKeys keys, RunTimeLimits runTimeLimits, RateLimitConfig config) {
+        this.leaseNanos = config.reservationLease().toNanos();
         this.admitter = admitter;
         this.guard = guard;
         this.concurrency = concurrency;
@@ -85,6 +93,28 @@ public class ProgrammaticRateLimiter implements RateLimiter {
             throw new IllegalArgumentException("A call of " + limits + " cannot wait: " + violation);
         }
         return decide(tenant, waiting);
+    }
+
+    @Override
+    public Uni<Reservation> reserve(List<Charge> charges, String tenant) {
+        if (charges.isEmpty()) {
+            throw new IllegalArgumentException("No charges to reserve");
+        }
+        List<LimitDefinition> definitions = new ArrayList<>(charges.size());
+        Set<String> estimated = new HashSet<>();
+        for (Charge charge : charges) {
+            if (definitions.stream().anyMatch(limit -> limit.getName().equals(charge.limit().name()))) {
+                throw new IllegalArgumentException("Two charges of one limit, '" + charge.limit().name() + "': " + charges);
+            }
+            definitions.add(definition(charge.limit(), checkedCost(charge.limit(), charge.units()), false));
+            if (charge.estimated()) {
+                estimated.add(charge.limit().name());
+            }
+        }
+        MethodLimits limits = new MethodLimits(definitions, ReturnKind.UNI).settled();
+        return admitter.decide(Objects.requireNonNull(tenant, "tenant"), limits,
+                decision -> new SettlingReservation(decision, decision.perLimit(definitions), estimated,
+                        System.nanoTime() + leaseNanos));
     }
 
     /** Every limit's decision, in order ({@link CallDecision#perLimit}). */

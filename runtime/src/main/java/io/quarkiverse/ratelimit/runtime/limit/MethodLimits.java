@@ -19,6 +19,7 @@ public final class MethodLimits {
     private final int algorithmSet;
     private final boolean outgoing;
     private final boolean adaptive;
+    private final boolean settles;
 
     public MethodLimits(List<LimitDefinition> limits, ReturnKind returnKind) {
         this(limits, returnKind, Map.of(), Map.of(), false);
@@ -33,12 +34,19 @@ public final class MethodLimits {
     @RecordableConstructor
     public MethodLimits(List<LimitDefinition> limits, ReturnKind returnKind, Map<String, Integer> parameters,
             Map<Integer, RequestParameter> requestParameters, boolean outgoing) {
+        this(limits, returnKind, parameters, requestParameters, outgoing, false);
+    }
+
+    /** @param settles whether a call is a reservation, settled at its real cost when it ends */
+    private MethodLimits(List<LimitDefinition> limits, ReturnKind returnKind, Map<String, Integer> parameters,
+            Map<Integer, RequestParameter> requestParameters, boolean outgoing, boolean settles) {
         this.outgoing = outgoing;
+        this.settles = settles;
         this.limits = List.copyOf(limits);
         this.returnKind = returnKind;
         this.parameters = Map.copyOf(parameters);
         this.requestParameters = Map.copyOf(requestParameters);
-        this.refunds = this.limits.stream()
+        this.refunds = settles || this.limits.stream()
                 .anyMatch(limit -> !limit.getRefundOn().isEmpty() || limit.isRefundOnServerError());
         this.mixedScopeName = mixedScopeName(this.limits);
         this.needsClientAddress = this.limits.stream().anyMatch(limit -> limit.getScope() == Scope.CLIENT_ADDRESS);
@@ -64,6 +72,11 @@ public final class MethodLimits {
         return outgoing;
     }
 
+    /** The same limits for a reservation, settled at its real cost when the call ends ({@code RateLimiter#reserve}). */
+    public MethodLimits settled() {
+        return new MethodLimits(limits, returnKind, parameters, requestParameters, outgoing, true);
+    }
+
     /** Whether a limit of the method learns its upstream's quota ({@link LimitDefinition#isAdaptive()}). */
     public boolean hasAdaptiveLimits() {
         return adaptive;
@@ -81,7 +94,7 @@ public final class MethodLimits {
 
     /** The same method with other limit values (configuration); the key layout must not change. */
     public MethodLimits withLimits(List<LimitDefinition> configured) {
-        return new MethodLimits(configured, returnKind, parameters, requestParameters, outgoing);
+        return new MethodLimits(configured, returnKind, parameters, requestParameters, outgoing, settles);
     }
 
     /** The algorithms of the method's limits: which script decides its calls ({@link AlgorithmSet}). */
@@ -102,7 +115,10 @@ public final class MethodLimits {
         return needsClientAddress;
     }
 
-    /** Whether any limit gives back a failed call (most do not, and their calls skip all refund bookkeeping). */
+    /**
+     * Whether a call may give units back: a limit refunds a failed call, or the call is a reservation that settles
+     * (most do neither, and their calls skip all refund bookkeeping).
+     */
     public boolean refunds() {
         return refunds;
     }

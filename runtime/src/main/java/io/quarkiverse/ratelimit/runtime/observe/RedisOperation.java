@@ -6,6 +6,8 @@ public enum RedisOperation {
     DECIDE("decide"),
     /** Giving back what an admitted call consumed. */
     REFUND("refund"),
+    /** Settling a reservation at its real cost. */
+    SETTLE("settle"),
     /** Taking or releasing a concurrency lease. */
     CONCURRENCY("concurrency"),
     /** Administration: run-time limits (set, read, refreshed), tenant status, resets, blocks. */

@@ -34,17 +34,18 @@ public final class RateLimitScripts {
     static final String RESET = "reset.lua";
     static final String PAUSE = "pause.lua";
     static final String ADAPT = "adapt.lua";
+    static final String SETTLE = "settle.lua";
     static final String PRELUDE = "prelude.lua";
     /** The library's state reads and writes, which a batch can hold ({@code lua/held_state.lua}). */
     static final String HELD_STATE = "held_state.lua";
 
     /** The files that define an entry function: each is registered in the library and has a script of its own. */
-    static final List<String> ENTRIES = List.of(DECIDE, DECIDE_BATCH, REFUND, CONCURRENCY, CANCEL_LEASE, RESET, PAUSE,
-            ADAPT);
+    static final List<String> ENTRIES = List.of(DECIDE, DECIDE_BATCH, REFUND, SETTLE, CONCURRENCY, CANCEL_LEASE,
+            RESET, PAUSE, ADAPT);
 
     /** The script files in the runtime jar; the deployment module registers them as native-image resources. */
     public static final List<String> FILES = List.of(DECIDE, DECIDE_BATCH, REFUND, PRELUDE, HELD_STATE, CONCURRENCY,
-            CANCEL_LEASE, RESET, PAUSE, ADAPT,
+            CANCEL_LEASE, RESET, PAUSE, ADAPT, SETTLE,
             "fixed_window.lua", "sliding_window_counter.lua", "sliding_window_log.lua", "gcra.lua",
             "calendar_window.lua");
 
@@ -54,6 +55,7 @@ public final class RateLimitScripts {
     private final String decideSource;
     private final String refundSource;
     private final String pauseSource;
+    private final String settleSource;
     private final String[] modules = new String[Algorithm.values().length];
     private final LuaLibrary library;
     private final LuaScript concurrency;
@@ -64,12 +66,14 @@ public final class RateLimitScripts {
     private final LuaScript[] decideBySet = new LuaScript[SETS];
     private final LuaScript[] refundBySet = new LuaScript[SETS];
     private final LuaScript[] pauseBySet = new LuaScript[SETS];
+    private final LuaScript[] settleBySet = new LuaScript[SETS];
 
     public RateLimitScripts() {
         this.prelude = LuaScript.load(PRELUDE).source();
         this.decideSource = LuaScript.load(DECIDE).source();
         this.refundSource = LuaScript.load(REFUND).source();
         this.pauseSource = LuaScript.load(PAUSE).source();
+        this.settleSource = LuaScript.load(SETTLE).source();
         String concurrencySource = LuaScript.load(CONCURRENCY).source();
         String cancelLeaseSource = LuaScript.load(CANCEL_LEASE).source();
         String resetSource = LuaScript.load(RESET).source();
@@ -81,7 +85,8 @@ public final class RateLimitScripts {
         String heldState = LuaScript.load(HELD_STATE).source();
         this.library = LuaLibrary.of(prelude + "\n" + heldState + "\n" + algorithms(SETS - 1) + "\n" + decideSource
                 + "\n" + batchSource
-                + "\n" + refundSource + "\n" + concurrencySource + "\n" + cancelLeaseSource + "\n" + resetSource + "\n"
+                + "\n" + refundSource + "\n" + settleSource + "\n" + concurrencySource + "\n" + cancelLeaseSource + "\n"
+                + resetSource + "\n"
                 + pauseSource + "\n" + adaptSource,
                 ENTRIES.stream().map(RateLimitScripts::entryName).toList(), entryName(DECIDE_BATCH));
         this.concurrency = new LuaScript("concurrency", prelude + "\n" + concurrencySource + entryCall(CONCURRENCY),
@@ -133,6 +138,16 @@ public final class RateLimitScripts {
         if (script == null) {
             script = assemble(REFUND, refundSource, algorithmSet);
             refundBySet[algorithmSet] = script;
+        }
+        return script;
+    }
+
+    /** The settlement script ({@code settle.lua}) with the modules of {@code algorithmSet}. */
+    public LuaScript settle(int algorithmSet) {
+        LuaScript script = settleBySet[algorithmSet];
+        if (script == null) {
+            script = assemble(SETTLE, settleSource, algorithmSet);
+            settleBySet[algorithmSet] = script;
         }
         return script;
     }

@@ -52,6 +52,17 @@ public class RedisDecisions {
     }
 
     /**
+     * Settles a reservation in one atomic call ({@code settle.lua}): each limit's cost is the difference, real minus
+     * reserved, given back when below zero and charged (beyond the limit if need be) when above; emits each limit's
+     * state after it. A refund is announced to every instance ({@link InvalidationChannel}).
+     */
+    public Uni<List<RateLimitDecision>> settle(List<String> limitKeys, List<LimitDefinition> limits) {
+        return scripts.run(scripts.scripts().settle(AlgorithmSet.of(limits)), limitKeys,
+                ScriptArguments.settle(ScriptArguments.REDIS_CLOCK, limits, invalidations.channel()))
+                .map(reply -> ScriptReplies.decisions(limits, reply.getDelegate()));
+    }
+
+    /**
      * Pauses the limits for {@code pause} from the Redis clock (an upstream's retry time): none admits a call before,
      * on any instance, and every instance hears of it ({@link InvalidationChannel}); the limits that cannot pause
      * (counting windows) are left alone.

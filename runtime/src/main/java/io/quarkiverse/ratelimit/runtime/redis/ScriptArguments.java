@@ -82,6 +82,14 @@ public final class ScriptArguments {
         return args;
     }
 
+    /**
+     * {@code settle.lua}: the clock, each limit's values (its cost: the difference to settle, signed), then the channel
+     * to announce a refund on.
+     */
+    public static List<String> settle(String clock, List<LimitDefinition> limits, String channel) {
+        return refund(clock, limits, channel);
+    }
+
     /** {@code pause.lua}: the clock, each limit's values, how long to pause in ms, then the channel to announce on. */
     public static List<String> pause(String clock, List<LimitDefinition> limits, long pauseMillis, String channel) {
         List<String> args = limits(clock, limits);

@@ -130,6 +130,11 @@ final class ScriptHarness implements AutoCloseable {
         return command(scripts.refund(AlgorithmSet.of(definitions(limits))), nowMicros, limits);
     }
 
+    /** The settlement script's command for these limits (each cost: the difference to settle), as the application sends it. */
+    String[] settleCommand(long nowMicros, Limit... limits) {
+        return command(scripts.settle(AlgorithmSet.of(definitions(limits))), nowMicros, limits);
+    }
+
     /** A decision script's reply, four integers per limit. */
     static List<Reply> replies(List<Long> reply) {
         List<Reply> replies = new ArrayList<>();

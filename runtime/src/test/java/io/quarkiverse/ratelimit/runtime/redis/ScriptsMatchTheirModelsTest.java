@@ -88,7 +88,7 @@ class ScriptsMatchTheirModelsTest {
         }
     }
 
-    sealed interface Step permits Call, Refund, Advance {
+    sealed interface Step permits Call, Refund, Settle, Advance {
     }
 
     /** A call: each limit's cost, {@code -1} for a limit the call does not have; the limits in shadow mode. */
@@ -97,6 +97,14 @@ class ScriptsMatchTheirModelsTest {
 
     /** A refund of what each limit's cost says ({@code -1}: not that limit). */
     record Refund(List<Long> costs) implements Step {
+    }
+
+    /**
+     * A reservation settled: each limit's difference, real minus reserved ({@link #NOT_THIS_LIMIT}: not that limit),
+     * given back below zero, charged beyond the limit if need be above.
+     */
+    record Settle(List<Long> differences) implements Step {
+        static final long NOT_THIS_LIMIT = Long.MIN_VALUE;
     }
 
     /**
@@ -150,6 +158,7 @@ class ScriptsMatchTheirModelsTest {
         return Arbitraries.frequencyOf(
                 pair(5, call(specs)),
                 pair(1, refund(specs)),
+                pair(1, settle(specs)),
                 pair(4, advance(specs.get(0).windowMillis() * 1000)));
     }
 
@@ -162,6 +171,22 @@ class ScriptsMatchTheirModelsTest {
 
     private static Arbitrary<Step> refund(List<Spec> specs) {
         return costs(specs).map(Refund::new);
+    }
+
+    private static Arbitrary<Step> settle(List<Spec> specs) {
+        List<Arbitrary<Long>> each = new ArrayList<>();
+        for (Spec spec : specs) {
+            long most = spec.algorithm() == Algorithm.SLIDING_WINDOW_LOG ? MAX_LOG_COST : spec.capacity();
+            Arbitrary<Long> difference = Arbitraries.frequencyOf(
+                    pair(1, Arbitraries.just(0L)),
+                    pair(2, Arbitraries.longs().between(-most, -1)),
+                    pair(3, Arbitraries.longs().between(1, most)));
+            each.add(specs.size() == 1 ? difference
+                    : Arbitraries.frequencyOf(pair(4, difference), pair(1, Arbitraries.just(Settle.NOT_THIS_LIMIT))));
+        }
+        return Combinators.combine(each).as(List::copyOf)
+                .filter(differences -> differences.stream().anyMatch(d -> d != Settle.NOT_THIS_LIMIT))
+                .map(Settle::new);
     }
 
     /** One cost per limit, at least one limit taking part. */
@@ -223,6 +248,8 @@ class ScriptsMatchTheirModelsTest {
                 call(run.specs(), models, prefix, now, call, at);
             } else if (step instanceof Refund refund) {
                 refund(run.specs(), models, prefix, now, refund, at);
+            } else if (step instanceof Settle settle) {
+                settle(run.specs(), models, prefix, now, settle, at);
             }
         }
     }
@@ -291,6 +318,41 @@ class ScriptsMatchTheirModelsTest {
         Limit[] limits = limits(specs, prefix, refund.costs(), taking);
         @SuppressWarnings("unchecked")
         List<Object> replies = (List<Object>) redis.redis(withTimesToLive(redis.refundCommand(now, limits)));
+        checkTimesToLive(specs, models, taking, replies, at);
+    }
+
+    private static void settle(List<Spec> specs, List<LimitModel> models, String prefix, long now, Settle settle,
+            String at) {
+        List<Integer> taking = new ArrayList<>();
+        List<LimitModel.Reply> expected = new ArrayList<>();
+        for (int i = 0; i < specs.size(); i++) {
+            long difference = settle.differences().get(i);
+            if (difference == Settle.NOT_THIS_LIMIT) {
+                continue;
+            }
+            taking.add(i);
+            LimitModel model = models.get(i);
+            if (difference < 0) {
+                model.refund(now, -difference);
+            } else if (difference > 0) {
+                model.charge(now, difference);
+            } else {
+                model.untouched();
+            }
+            expected.add(model.check(now, 0).reply());
+        }
+        Limit[] limits = taking.stream().map(i -> {
+            Spec spec = specs.get(i);
+            return new Limit(prefix + i, spec.algorithm(), spec.limit(), settle.differences().get(i), spec.burst(),
+                    spec.windowMillis());
+        }).toArray(Limit[]::new);
+        @SuppressWarnings("unchecked")
+        List<Object> replies = (List<Object>) redis.redis(withTimesToLive(redis.settleCommand(now, limits)));
+        @SuppressWarnings("unchecked")
+        List<ScriptHarness.Reply> actual = ScriptHarness.replies((List<Long>) replies.get(0));
+        assertThat(actual).as(at + ": state after the settlement of " + describe(specs, taking))
+                .containsExactlyElementsOf(expected.stream().map(r -> new ScriptHarness.Reply(r.allowed(),
+                        r.remaining(), r.resetMillis(), r.retryAfterMillis())).toList());
         checkTimesToLive(specs, models, taking, replies, at);
     }
 

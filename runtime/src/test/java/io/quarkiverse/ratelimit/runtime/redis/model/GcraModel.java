@@ -54,6 +54,13 @@ final class GcraModel extends LimitModel {
     }
 
     @Override
+    public void charge(long nowUs, long cost) {
+        Exact now = Exact.of(nowUs);
+        tat = (present() ? Exact.max(tat, now) : now).plus(interval().times(cost));
+        expiresIn(nowUs, Math.max(1, ceilMillis(tat.minus(now))));
+    }
+
+    @Override
     public boolean present() {
         return tat != null;
     }

@@ -45,6 +45,9 @@ public abstract class LimitModel {
     /** Gives back {@code cost} at {@code nowUs}. */
     public abstract void refund(long nowUs, long cost);
 
+    /** Charges {@code cost} more at {@code nowUs}, beyond the limit if need be: a settled overrun's debt. */
+    public abstract void charge(long nowUs, long cost);
+
     /** Whether the key exists. */
     public abstract boolean present();
 

@@ -69,6 +69,20 @@ final class SlidingWindowCounterModel extends LimitModel {
     }
 
     @Override
+    public void charge(long nowUs, long cost) {
+        long now = Math.floorDiv(nowUs, windowUs);
+        long untilWindowEnd = windowUs - (nowUs - now * windowUs);
+        boolean sameWindow = present() && window == now;
+        if (!sameWindow) {
+            previous = present() && window == now - 1 ? current : 0;
+            current = 0;
+        }
+        current += cost;
+        window = now;
+        writtenInWindow(sameWindow, nowUs, ceilMillis(untilWindowEnd + windowUs));
+    }
+
+    @Override
     public boolean present() {
         return window >= 0;
     }

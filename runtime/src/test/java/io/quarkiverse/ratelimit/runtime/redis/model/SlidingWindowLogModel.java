@@ -49,6 +49,15 @@ final class SlidingWindowLogModel extends LimitModel {
     }
 
     @Override
+    public void charge(long nowUs, long cost) {
+        units.removeIf(at -> at <= nowUs - windowUs);
+        for (long n = 0; n < cost; n++) {
+            units.add(nowUs);
+        }
+        expiresIn(nowUs, windowUs / 1000);
+    }
+
+    @Override
     public boolean present() {
         return !units.isEmpty();
     }

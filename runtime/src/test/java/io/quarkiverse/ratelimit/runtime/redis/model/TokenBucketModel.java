@@ -28,7 +28,9 @@ final class TokenBucketModel extends LimitModel {
         Exact available = tokensAt(nowUs);
         if (available.lessThan(Exact.of(cost))) {
             long retry = cost <= burst ? Math.max(1, ceilMillis(refillUs(Exact.of(cost).minus(available)))) : -1;
-            return Check.refused(available.floor(), ceilMillis(refillUs(Exact.of(burst).minus(available))), retry);
+            // a bucket in debt (a settled overrun) has none left, not fewer than none
+            return Check.refused(Math.max(0, available.floor()), ceilMillis(refillUs(Exact.of(burst).minus(available))),
+                    retry);
         }
         Exact left = available.minus(cost);
         long reset = Math.max(1, ceilMillis(refillUs(Exact.of(burst).minus(left))));
@@ -54,6 +56,13 @@ final class TokenBucketModel extends LimitModel {
         tokens = refunded;
         atUs = nowUs;
         expiresIn(nowUs, Math.max(1, ceilMillis(refillUs(Exact.of(burst).minus(refunded)))));
+    }
+
+    @Override
+    public void charge(long nowUs, long cost) {
+        tokens = tokensAt(nowUs).minus(cost);
+        atUs = nowUs;
+        expiresIn(nowUs, Math.max(1, ceilMillis(refillUs(Exact.of(burst).minus(tokens)))));
     }
 
     @Override

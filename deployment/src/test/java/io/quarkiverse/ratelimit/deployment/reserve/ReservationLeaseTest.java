@@ -1,0 +1,44 @@
+package io.quarkiverse.ratelimit.deployment.reserve;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import java.util.UUID;
+
+import jakarta.inject.Inject;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import io.quarkiverse.ratelimit.RateLimit;
+import io.quarkiverse.ratelimit.RateLimiter;
+import io.quarkiverse.ratelimit.Reservation;
+import io.quarkus.test.QuarkusUnitTest;
+
+/**
+ * A reservation settled later than its lease (a call that hung) changes nothing: it counts at its estimate, as one whose
+ * instance stopped before it settled.
+ */
+class ReservationLeaseTest {
+
+    @RegisterExtension
+    static final QuarkusUnitTest app = new QuarkusUnitTest()
+            .overrideConfigKey("quarkus.rate-limit.reservation-lease", "300ms");
+
+    static final RateLimit TOKENS = RateLimit.of("lease-tokens", 1000, Duration.ofHours(1));
+
+    @Inject
+    RateLimiter limiter;
+
+    @Test
+    void aSettlementAfterTheLeaseLeavesTheEstimate() throws InterruptedException {
+        String tenant = "lease-" + UUID.randomUUID();
+        Reservation hung = limiter.reserveAndAwait(TOKENS, tenant, 100);
+        Thread.sleep(400); // the lease running out is what this tests
+        assertThat(hung.settleAndAwait(10).get(0).remaining()).as("as reserved").isEqualTo(900);
+        assertThat(limiter.status(TOKENS, tenant).await().indefinitely().remaining()).isEqualTo(900);
+
+        Reservation prompt = limiter.reserveAndAwait(TOKENS, tenant, 100);
+        assertThat(prompt.settleAndAwait(10).get(0).remaining()).as("settled within its lease").isEqualTo(890);
+    }
+}
