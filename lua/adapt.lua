@@ -7,8 +7,8 @@
 -- instance computes the learned limit from the field alone (runtime/policy/LearnedLimit.java, the same
 -- formula), so growing writes nothing; only a 429 writes, here, and announces the new field to every
 -- instance.
---   a 429 within one window and one maxWait of the last decrease is the same refusal (the calls already
---     in flight when the service began refusing, and those queued at the old rate): nothing changes;
+--   a 429 to a call decided before the last decrease is the same refusal (the calls already in flight
+--     when the service began refusing, and those queued at the old rate): nothing changes;
 --   a 429 while the limit holds: the base was still too high; it drops again, the hold stays;
 --   a 429 once it grows: the fleet tried more too soon; the hold doubles, up to the longest hold, so a
 --     settled fleet tries more less and less often;
@@ -19,7 +19,8 @@
 -- KEYS[1]  the hash of learned limits (<prefix>:{~learned-limits}), one field per limit key
 -- ARGV[1]  the limit key (the field)
 -- ARGV[2]  the configured limit, the most the learned one grows back to
--- ARGV[3]  how long after a decrease a 429 is the same refusal, in ms: the limit's window and maxWait
+-- ARGV[3]  when the refused call was decided, in ms since the epoch (the application's clock, which
+--          is Redis's to a few ms on a synchronised host)
 -- ARGV[4]  the decrease factor, above 0 and below 1
 -- ARGV[5]  the increase interval in ms
 -- ARGV[6]  the step the learned limit grows by, in units (a share of the configured limit)
@@ -54,7 +55,7 @@ local function adapt(KEYS, ARGV)
   local time = redis.call('TIME')
   local now_ms = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
   local hash, field = KEYS[1], ARGV[1]
-  local limit, same_ms, factor = tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4])
+  local limit, decided_ms, factor = tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4])
   local interval_ms, step, longest_ms = tonumber(ARGV[5]), tonumber(ARGV[6]), tonumber(ARGV[7])
   -- the intervals after which any learned limit has grown back: every step is the same share of its limit
   local grown_back = math.ceil(limit / step) + 50
@@ -64,7 +65,7 @@ local function adapt(KEYS, ARGV)
   local held = redis.call('HGET', hash, field)
   if held then
     local base, since_ms, held_ms, ceiling = parse_learned(held)
-    if now_ms - since_ms < same_ms then
+    if decided_ms < since_ms then
       return held
     end
     current = learned_at(base, since_ms, held_ms, ceiling, now_ms, limit, interval_ms, step)

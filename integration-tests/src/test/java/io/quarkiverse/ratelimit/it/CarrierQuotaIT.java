@@ -51,17 +51,11 @@ class CarrierQuotaIT {
      */
     private static final int CARRIER_QUOTA = Integer.getInteger("carrier-quota.carrier-per-second", 50);
 
-    /** The first instance's carrier stub is every instance's carrier. */
+    /** Two instances on the first one's carrier stub, which grants {@link #CARRIER_QUOTA} a second. */
     static List<AppInstance> twoInstancesOnOneCarrier(LocalRedisServer redis, String... given) {
         String[] properties = Arrays.copyOf(given, given.length + 1);
         properties[given.length] = "carrier-stub.per-second=" + CARRIER_QUOTA;
-        AppInstance first = AppInstance.start(redis, properties);
-        first.awaitReady();
-        String[] second = Arrays.copyOf(properties, properties.length + 1);
-        second[properties.length] = "quarkus.rest-client.carrier-api.url=" + first.uri();
-        AppInstance other = AppInstance.start(redis, second);
-        other.awaitReady();
-        return List.of(first, other);
+        return CarrierFleet.start(redis, List.of("carrier-api"), properties);
     }
 
     @Test

@@ -89,6 +89,7 @@ class DocumentedExamplesTest {
         }
         given().header("X-Tenant-Id", tenant).body("tell a story in 200 words").post("/chat").then()
                 .statusCode(429).header("Retry-After", notNullValue());
+        given().body("no tenant").post("/chat").then().statusCode(400);
     }
 
     @Test
@@ -156,7 +157,13 @@ class DocumentedExamplesTest {
                 .collect(Collectors.toMap(status -> status, status -> 1, Integer::sum));
         assertThat(gateway.keySet()).as("the gateway's calls: in turn, or refused at once").isSubsetOf(200, 429);
         long served = gateway.getOrDefault(200, 0);
-        Awaitility.await("every order's label").atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(200))
+        Awaitility.await("every order's label").atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200))
+                .conditionEvaluationListener(progress -> {
+                    if (progress.getRemainingTimeInMS() < 200) {
+                        System.out.printf("label orders: carrier accepted %d of %d + %d, refused %d%n",
+                                carrierStat(1) - acceptedBefore, orders, served, carrierStat(2) - refusedBefore);
+                    }
+                })
                 .until(() -> carrierStat(1) - acceptedBefore >= orders + served);
         assertThat(carrierStat(2) - refusedBefore).as("calls the carrier refused").isZero();
     }

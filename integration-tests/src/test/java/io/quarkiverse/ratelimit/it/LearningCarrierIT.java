@@ -7,7 +7,6 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -43,15 +42,8 @@ class LearningCarrierIT {
     static final Fleet fleet = Fleet.of(LearningCarrierIT::twoInstancesOnACarrierGranting30);
 
     static List<AppInstance> twoInstancesOnACarrierGranting30(LocalRedisServer redis) {
-        String[] learning = { "carrier-stub.per-second=30", "quarkus.rate-limit.adaptive.increase-interval=1s",
-                "quarkus.rate-limit.adaptive.longest-hold=10s" };
-        AppInstance first = AppInstance.start(redis, learning);
-        first.awaitReady();
-        String[] second = Arrays.copyOf(learning, learning.length + 1);
-        second[learning.length] = "quarkus.rest-client.learning-carrier-api.url=" + first.uri();
-        AppInstance other = AppInstance.start(redis, second);
-        other.awaitReady();
-        return List.of(first, other);
+        return CarrierFleet.start(redis, List.of("learning-carrier-api"), "carrier-stub.per-second=30",
+                "quarkus.rate-limit.adaptive.increase-interval=1s", "quarkus.rate-limit.adaptive.longest-hold=10s");
     }
 
     @Test

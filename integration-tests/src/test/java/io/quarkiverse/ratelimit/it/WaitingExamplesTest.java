@@ -39,8 +39,9 @@ class WaitingExamplesTest {
         }
         List<String> answers = Uni.join().all(calls).andFailFast().await().indefinitely();
         long sent = answers.stream().filter("label"::equals).count();
-        assertThat(sent).as("5 at once, then one every 200 ms for 2 s: 15 (16 if the calls took 200 ms to leave)")
-                .isBetween(15L, 16L);
+        // a call whose timer fires late (a loaded machine) takes a later slot instead of going late: fewer may fit
+        assertThat(sent).as("5 at once, then one every 200 ms for 2 s: 15 (16 if the calls took 200 ms to leave; 13 or"
+                + " 14 when turns came late)").isBetween(13L, 16L);
         assertThat(answers).filteredOn("refused"::equals).hasSize(20 - (int) sent);
     }
 

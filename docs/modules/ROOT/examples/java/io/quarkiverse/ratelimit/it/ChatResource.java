@@ -43,6 +43,9 @@ public class ChatResource {
 
     @POST
     public Uni<Response> chat(@HeaderParam("X-Tenant-Id") String tenant, String prompt) {
+        if (tenant == null || tenant.isBlank()) {
+            return Uni.createFrom().item(Response.status(400).entity("X-Tenant-Id names the tenant").build());
+        }
         long estimate = ChatModel.tokens(prompt) + MAX_ANSWER_TOKENS;
         List<Charge> charges = List.of(Charge.estimated(TOKENS_PER_MINUTE, estimate),
                 Charge.estimated(TOKENS_PER_MONTH, estimate), Charge.fixed(REQUESTS_PER_MINUTE, 1));

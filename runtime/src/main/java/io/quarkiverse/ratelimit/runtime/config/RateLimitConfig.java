@@ -419,8 +419,8 @@ public interface RateLimitConfig {
     }
 
     /**
-     * An adaptive limit's learned value: lowered multiplicatively by each 429 of the service (at most once a window
-     * and a {@code maxWait}: the calls already in flight or queued get the same answer), held for a while, then raised
+     * An adaptive limit's learned value: lowered multiplicatively by each 429 of the service (but for a call decided
+     * before the last decrease: in flight or queued at the old rate, it gets the same answer), held for a while, then raised
      * additively up to where the
      * service last refused, and beyond it in steps that double, up to the configured limit. Fleet-wide, in Redis.
      */

@@ -34,6 +34,8 @@ public final class Admission implements GuardedCall.Guard {
     /** {@code null} when the call does not go to another service. */
     private final UpstreamAnswers upstream;
     private final Set<String> refunded = ConcurrentHashMap.newKeySet();
+    /** When Redis decided the call (wall clock, ms): the rate an adaptive limit had then is the one it went at. */
+    private final long decidedAtMillis = System.currentTimeMillis();
 
     /**
      * @param limits the call's limits as configured (an adaptive limit's learned value is what it grows back from)
@@ -56,13 +58,14 @@ public final class Admission implements GuardedCall.Guard {
         Throwable cause = failure instanceof CompletionException && failure.getCause() != null ? failure.getCause()
                 : failure;
         Uni<Void> refund = refund(limit -> limit.refundsOn(cause));
-        return upstream != null ? refund.chain(() -> upstream.answered(cause, keys, limits)) : refund;
+        return upstream != null ? refund.chain(() -> upstream.answered(cause, keys, limits, decidedAtMillis)) : refund;
     }
 
     /** The call counts; one that went to another service is still told how it was answered (a returned 429). */
     @Override
     public Uni<Void> ended(Object result) {
-        return upstream != null ? upstream.answered(result, keys, limits) : Uni.createFrom().voidItem();
+        return upstream != null ? upstream.answered(result, keys, limits, decidedAtMillis)
+                : Uni.createFrom().voidItem();
     }
 
     /** {@link #NONE}, the admission of most calls, has nothing to give back, whatever the call's end. */
@@ -90,7 +93,11 @@ public final class Admission implements GuardedCall.Guard {
         }
         List<LimitDefinition> differences = new ArrayList<>(limits.size());
         for (LimitDefinition limit : limits) {
-            differences.add(limit.withCost(estimated.contains(limit.getName()) ? actualUnits - limit.getCost() : 0));
+            boolean settles = estimated.contains(limit.getName());
+            differences.add(limit.withCost(settles ? actualUnits - limit.getCost() : 0));
+            if (settles) {
+                guard.settled(limit, actualUnits);
+            }
         }
         return guard.settle(keys, differences).map(after -> {
             Map<String, RateLimitDecision> byName = new HashMap<>();

@@ -125,39 +125,40 @@ public class CallAdmitter {
         return decideOnKeys(request, limits, limitKeys, tenant == null ? null : tenant.id(), answer);
     }
 
-    /**
-     * The limits' decisions on their keys, each limit by its mode: every call's common path. An adaptive limit is
-     * decided with what its key learned ({@link AdaptiveLimits}); the call's admission keeps the configured limits.
-     */
+    /** The limits' decisions on their keys, each limit by its mode: every call's common path. */
     private <R> Uni<R> decideOnKeys(RoutingContext request, MethodLimits limits, List<String> limitKeys, String tenantId,
             Function<CallDecision, R> answer) {
         if (!modes.everyLimitEnforced()) {
             return decideByMode(request, limits, limitKeys, tenantId, answer);
         }
-        List<LimitDefinition> decided = limits.hasAdaptiveLimits() ? adaptive.apply(limits.getLimits(), limitKeys)
-                : limits.getLimits();
-        return answered(limitKeys, decided, tenantId, ShadowMask.NONE, decisions -> {
-            boolean degraded = false;
-            for (RateLimitDecision decision : decisions) {
-                if (!decision.allowed()) {
-                    return CallDecision.refused(decisions);
-                }
-                degraded |= decision.degraded();
-            }
-            long waitMillis = CallDecision.waitMillis(decisions);
-            return CallDecision.admitted(
-                    admission(request, limitKeys, limits.getLimits(), limits, degraded, waitMillis),
-                    decisions, waitMillis);
-        }, answer);
+        return answered(limitKeys, limits.getLimits(), limits.hasAdaptiveLimits(), tenantId, ShadowMask.NONE,
+                decisions -> {
+                    boolean degraded = false;
+                    for (RateLimitDecision decision : decisions) {
+                        if (!decision.allowed()) {
+                            return CallDecision.refused(decisions);
+                        }
+                        degraded |= decision.degraded();
+                    }
+                    long waitMillis = CallDecision.waitMillis(decisions);
+                    return CallDecision.admitted(
+                            admission(request, limitKeys, limits.getLimits(), limits, degraded, waitMillis),
+                            decisions, waitMillis);
+                }, answer);
     }
 
     /**
      * The limits' decisions, made a {@link CallDecision} by {@code decision} and answered by {@code answer}: in the
      * decision's own step, or, for limits a call may wait for, after the wait for the slot Redis reserved
-     * ({@link SlotWaits}).
+     * ({@link SlotWaits}). An adaptive limit is decided with what its key learned by then, a call decided again (late,
+     * or woken by a pause) too.
+     *
+     * @param configured the limits as configured; the call's admission keeps them
      */
-    private <R> Uni<R> answered(List<String> limitKeys, List<LimitDefinition> limits, String tenant, ShadowMask shadow,
-            Function<List<RateLimitDecision>, CallDecision> decision, Function<CallDecision, R> answer) {
+    private <R> Uni<R> answered(List<String> limitKeys, List<LimitDefinition> configured, boolean adaptive,
+            String tenant, ShadowMask shadow, Function<List<RateLimitDecision>, CallDecision> decision,
+            Function<CallDecision, R> answer) {
+        List<LimitDefinition> limits = adaptive ? this.adaptive.apply(configured, limitKeys) : configured;
         long maxWait = WaitingCalls.maxWaitMillis(limits);
         if (maxWait == 0) {
             return guard.acquire(limitKeys, limits, tenant, shadow, decisions -> answer.apply(decision.apply(decisions)));
@@ -165,7 +166,9 @@ public class CallAdmitter {
         return waits.answered(guard.acquire(limitKeys, limits, tenant, shadow, decision), limitKeys, limits,
                 CallDecision::waitMillis, answer, given -> given.admission().giveBack().subscribe().with(done -> {
                 }), (waited, paused) -> waited.admitted() ? waited.revoked(paused) : waited,
-                left -> guard.acquire(limitKeys, WaitingCalls.waitingAtMost(limits, left), tenant, shadow, decision));
+                left -> guard.acquire(limitKeys, WaitingCalls.waitingAtMost(
+                        adaptive ? this.adaptive.apply(configured, limitKeys) : limits, left), tenant, shadow,
+                        decision));
     }
 
     /**
@@ -196,8 +199,7 @@ public class CallAdmitter {
             return DirectUni.computed(() -> answer.apply(CallDecision.UNLIMITED));
         }
         ShadowMask shadowed = shadow;
-        List<LimitDefinition> asLearned = limits.hasAdaptiveLimits() ? adaptive.apply(decided, decidedKeys) : decided;
-        return answered(decidedKeys, asLearned, tenant, shadowed, decisions -> {
+        return answered(decidedKeys, decided, limits.hasAdaptiveLimits(), tenant, shadowed, decisions -> {
             List<RateLimitDecision> enforced = shadowed.enforcedOnly(decisions);
             List<RateLimitDecision> shown = modes.shadowHeaders() ? decisions : enforced;
             List<RateLimitDecision> perLimit = perLimit(all, decidedAt, decisions, shadowed);

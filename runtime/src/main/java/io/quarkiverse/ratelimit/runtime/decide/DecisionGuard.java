@@ -152,6 +152,11 @@ public class DecisionGuard {
                 redis.settle(keys, limits).ifNoItem().after(decisionTimeout).fail());
     }
 
+    /** Counts a reservation of {@code limit} (its cost: the estimate) settled at {@code actualUnits}. */
+    void settled(LimitDefinition limit, long actualUnits) {
+        metrics.settled(limit.getName(), limit.getCost(), actualUnits);
+    }
+
     /**
      * Pauses the limits for {@code pause}, fleet-wide (an upstream service's retry time), failing after
      * {@code decision-timeout}. It only makes refusals: no refusal this instance holds ends early.

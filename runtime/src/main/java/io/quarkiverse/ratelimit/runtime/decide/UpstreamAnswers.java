@@ -33,8 +33,9 @@ public class UpstreamAnswers {
     /**
      * @param outcome what the call returned or threw
      * @param limits the call's limits as configured
+     * @param decidedAtMillis when Redis decided the call (wall clock, ms)
      */
-    Uni<Void> answered(Object outcome, List<String> keys, List<LimitDefinition> limits) {
+    Uni<Void> answered(Object outcome, List<String> keys, List<LimitDefinition> limits, long decidedAtMillis) {
         int status = UpstreamRetryTimes.status(outcome);
         if (status != 429 && status != 503) {
             return Uni.createFrom().voidItem();
@@ -43,7 +44,7 @@ public class UpstreamAnswers {
         if (status != 429 || limits.stream().noneMatch(LimitDefinition::isAdaptive)) {
             return paused;
         }
-        return paused.chain(() -> adaptive.refused(keys, limits).onFailure().recoverWithItem(failure -> {
+        return paused.chain(() -> adaptive.refused(keys, limits, decidedAtMillis).onFailure().recoverWithItem(failure -> {
             LOG.debugf(failure, "Could not lower the adaptive limits of %s", limits);
             return null;
         }));

@@ -27,14 +27,6 @@ public class UpstreamPauses {
     UpstreamPauses(InvalidationChannel invalidations) {
         invalidations.listen(new InvalidationChannel.Listener() {
             @Override
-            public void keysChanged(List<String> keys) {
-            }
-
-            @Override
-            public void everythingChanged() {
-            }
-
-            @Override
             public void paused(List<String> keys, long pauseMillis) {
                 hold(keys, pauseMillis);
                 wake(keys);

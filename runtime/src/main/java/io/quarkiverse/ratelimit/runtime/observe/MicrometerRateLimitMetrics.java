@@ -2,7 +2,6 @@ package io.quarkiverse.ratelimit.runtime.observe;
 
 import java.time.Duration;
 import java.util.List;
-import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.TimeUnit;
@@ -50,19 +49,17 @@ public class MicrometerRateLimitMetrics implements RateLimitMetrics {
             Duration.ofMillis(100), Duration.ofMillis(250), Duration.ofMillis(500), Duration.ofSeconds(1),
             Duration.ofSeconds(2), Duration.ofSeconds(5), Duration.ofSeconds(10) };
 
-    static final String NO_TENANT = "none";
     private static final RedisOutcome[] OUTCOMES = RedisOutcome.values();
-    static final String OTHER_TENANTS = "other";
 
     private final MeterRegistry registry;
     private final boolean enabled;
     private final double nearLimitRatio;
     private final boolean tenantTag;
-    private final int maxTenants;
-    private final Set<String> taggedTenants = ConcurrentHashMap.newKeySet();
+    private final TenantTagValues tenantValues;
     private final ConcurrentMap<Object, MicrometerLimitMeters> limits = new ConcurrentHashMap<>();
     private final ConcurrentMap<String, Counter> concurrencyRejections = new ConcurrentHashMap<>();
     private final MicrometerWaitMeters waits;
+    private final MicrometerReservationMeters reservations;
     private final Timer[] redisDurations;
     /** The breakers' worst state, as the decision guard tells it. */
     private volatile Supplier<CircuitBreakerTransition.State> circuitState = () -> CircuitBreakerTransition.State.CLOSED;
@@ -80,8 +77,9 @@ public class MicrometerRateLimitMetrics implements RateLimitMetrics {
         this.enabled = enabled;
         this.nearLimitRatio = nearLimitRatio;
         this.tenantTag = tenantTag;
-        this.maxTenants = maxTenants;
+        this.tenantValues = new TenantTagValues(maxTenants);
         this.waits = new MicrometerWaitMeters(registry);
+        this.reservations = new MicrometerReservationMeters(registry);
         this.redisDurations = new Timer[RedisOperation.values().length * OUTCOMES.length];
         if (!enabled) {
             this.scriptReloads = null;
@@ -147,7 +145,7 @@ public class MicrometerRateLimitMetrics implements RateLimitMetrics {
         if (!enabled) {
             return;
         }
-        String tenantValue = tenantTag ? tenantValue(tenant) : null;
+        String tenantValue = tenantTag ? tenantValues.valueOf(tenant) : null;
         for (int i = 0; i < decisions.size(); i++) {
             count(decisions.get(i), by, shadow.contains(i), tenantValue);
         }
@@ -156,7 +154,7 @@ public class MicrometerRateLimitMetrics implements RateLimitMetrics {
     @Override
     public void decided(RateLimitDecision decision, DecidedBy by, boolean shadow, String tenant) {
         if (enabled) {
-            count(decision, by, shadow, tenantTag ? tenantValue(tenant) : null);
+            count(decision, by, shadow, tenantTag ? tenantValues.valueOf(tenant) : null);
         }
     }
 
@@ -173,7 +171,7 @@ public class MicrometerRateLimitMetrics implements RateLimitMetrics {
         if (!enabled) {
             return;
         }
-        String tenantValue = tenantTag ? tenantValue(tenant) : null;
+        String tenantValue = tenantTag ? tenantValues.valueOf(tenant) : null;
         for (LimitDefinition limit : limits) {
             meters(limit.getName(), tenantValue).decision(false, DecidedBy.FAIL_CLOSED, false).increment();
         }
@@ -212,6 +210,13 @@ public class MicrometerRateLimitMetrics implements RateLimitMetrics {
             Counter.builder(THRESHOLDS_REACHED)
                     .description("Thresholds of a limit's use reached, once per threshold, tenant and period")
                     .tag("limit", limit).tag("threshold", Integer.toString(percent)).register(registry).increment();
+        }
+    }
+
+    @Override
+    public void settled(String limit, long reserved, long settled) {
+        if (enabled) {
+            reservations.settled(limit, reserved, settled);
         }
     }
 
@@ -272,22 +277,5 @@ public class MicrometerRateLimitMetrics implements RateLimitMetrics {
             meters = limits.computeIfAbsent(key, ignored -> new MicrometerLimitMeters(registry, limit, tenantValue));
         }
         return meters;
-    }
-
-    /** The tenant's own value for the first {@code max-tenants} tenants, {@code other} for every later one. */
-    private String tenantValue(String tenant) {
-        if (tenant == null) {
-            return NO_TENANT;
-        }
-        if (taggedTenants.contains(tenant)) {
-            return tenant;
-        }
-        synchronized (taggedTenants) {
-            if (taggedTenants.size() < maxTenants) {
-                taggedTenants.add(tenant);
-                return tenant;
-            }
-        }
-        return taggedTenants.contains(tenant) ? tenant : OTHER_TENANTS;
     }
 }

@@ -62,6 +62,13 @@ public interface RateLimitMetrics {
     default void adaptiveLimit(String limit, DoubleSupplier learned) {
     }
 
+    /**
+     * A reservation of one limit was settled: it had reserved {@code reserved} units (an estimate) and cost
+     * {@code settled}.
+     */
+    default void settled(String limit, long reserved, long settled) {
+    }
+
     /** Where the circuit state comes from (the worst of the breakers: one per cluster master). */
     default void circuitStateFrom(Supplier<CircuitBreakerTransition.State> state) {
     }

@@ -76,14 +76,6 @@ public class AdaptiveLimits {
         this.refreshMillis = config.runTimeLimits().refreshInterval().toMillis();
         invalidations.listen(new InvalidationChannel.Listener() {
             @Override
-            public void keysChanged(List<String> keys) {
-            }
-
-            @Override
-            public void everythingChanged() {
-            }
-
-            @Override
             public void learned(String key, String learned) {
                 heard(key, LearnedLimit.parse(learned));
             }
@@ -142,12 +134,14 @@ public class AdaptiveLimits {
     }
 
     /**
-     * The upstream of a call of these limits answered 429: each adaptive one is lowered fleet-wide (at most once a
-     * window and a {@code maxWait}), at once on this instance, within milliseconds on the others.
+     * The upstream of a call of these limits answered 429: each adaptive one is lowered fleet-wide, at once on this
+     * instance, within milliseconds on the others; unless the call was decided before the limit's last decrease (it went
+     * at the rate the limit had then: the same refusal).
      *
      * @param limits the limits as configured (not as learned): what the learned limit grows back to
+     * @param decidedAtMillis when Redis decided the refused call (wall clock, ms)
      */
-    public Uni<Void> refused(List<String> keys, List<LimitDefinition> limits) {
+    public Uni<Void> refused(List<String> keys, List<LimitDefinition> limits, long decidedAtMillis) {
         Uni<Void> lowered = Uni.createFrom().voidItem();
         for (int i = 0; i < limits.size(); i++) {
             LimitDefinition limit = limits.get(i);
@@ -156,10 +150,7 @@ public class AdaptiveLimits {
             }
             String key = keys.get(i);
             nameByKey.putIfAbsent(key, limit.getName());
-            // calls queued before a decrease (up to maxWait ahead) still go at the old rate: their 429s are the same
-            // refusal, as are those of the calls in flight within the window
-            String sameRefusalMillis = Long.toString(limit.getWindowMillis() + limit.getMaxWaitMillis());
-            List<String> arguments = List.of(key, limit.limitDecimal(), sameRefusalMillis,
+            List<String> arguments = List.of(key, limit.limitDecimal(), Long.toString(decidedAtMillis),
                     Double.toString(decreaseFactor), Long.toString(intervalMillis), Double.toString(step(limit)),
                     Long.toString(longestHoldMillis));
             lowered = lowered.chain(() -> decisions.adapt(learnedKey, arguments)

@@ -65,10 +65,6 @@ public class RunTimeSettings {
         // a change announced by any instance is loaded at once, not at the next refresh
         invalidations.listen(new InvalidationChannel.Listener() {
             @Override
-            public void keysChanged(List<String> keys) {
-            }
-
-            @Override
             public void everythingChanged() {
                 refresh().subscribe().with(done -> {
                 }, failure -> LOG.debugf(failure, "Could not refresh the run-time limits; the last ones stay in force"));

@@ -47,20 +47,25 @@ public class InvalidationChannel {
 
     private static final Logger LOG = Logger.getLogger(InvalidationChannel.class);
 
-    /** What an instance does when Redis changed. Called on an event loop: quick, no blocking. */
+    /**
+     * What an instance does when Redis changed, each message kind a method that does nothing unless the listener cares.
+     * Called on an event loop: quick, no blocking.
+     */
     public interface Listener {
 
         /** The state of these keys changed (a refund, a reset). */
-        void keysChanged(List<String> keys);
+        default void keysChanged(List<String> keys) {
+        }
 
         /** Anything may have changed: run-time limits or switches, or messages may have been missed. */
-        void everythingChanged();
+        default void everythingChanged() {
+        }
 
         /** These keys' limits were paused for {@code pauseMillis} (an upstream service's retry time). */
         default void paused(List<String> keys, long pauseMillis) {
         }
 
-        /** An adaptive limit's key learned a new value ({@code lua/adapt.lua}: {@code "<base> <since> <hold>"}). */
+        /** An adaptive limit's key learned a new value ({@code lua/adapt.lua}: {@code "<base> <since> <hold> <ceiling>"}). */
         default void learned(String key, String learned) {
         }
     }

@@ -50,12 +50,28 @@ class MicrometerRateLimitMetricsTest {
     }
 
     @Test
+    void settledReservationsCountTheirEstimatesRealCostsAndOverruns() {
+        MicrometerRateLimitMetrics metrics = new MicrometerRateLimitMetrics(registry, true, 0.2, false, 100);
+        metrics.settled("llm-tokens", 300, 120);
+        metrics.settled("llm-tokens", 300, 450);
+        assertThat(units("reserved")).isEqualTo(600);
+        assertThat(units("settled")).isEqualTo(570);
+        assertThat(units("overrun")).as("charged beyond an estimate").isEqualTo(150);
+    }
+
+    private double units(String kind) {
+        return registry.get(MicrometerReservationMeters.UNITS).tag("limit", "llm-tokens").tag("kind", kind).counter()
+                .count();
+    }
+
+    @Test
     void disabledRegistersNothing() {
         MicrometerRateLimitMetrics metrics = new MicrometerRateLimitMetrics(registry, false, 0.2, false, 100);
         metrics.decided(List.of(allowed("search", 10, 0)), DecidedBy.REDIS, ShadowMask.NONE, "acme");
         metrics.redisCall(RedisOperation.DECIDE, RedisOutcome.SUCCESS, 1000);
         metrics.scriptReloaded();
         metrics.concurrencyRejected("uploads");
+        metrics.settled("llm-tokens", 300, 120);
         assertThat(registry.getMeters()).isEmpty();
     }
 

@@ -26,7 +26,6 @@ class AdaptScriptTest {
 
     /** Configured 50 a second; factor 0.9; interval 5 s; first step 1 (0.02 of 50); longest hold 40 s. */
     static final long LIMIT = 50;
-    static final long WINDOW_MS = 1000;
     static final long INTERVAL_MS = 5000;
     static final double STEP = 1;
     static final long LONGEST_HOLD_MS = 40_000;
@@ -37,9 +36,14 @@ class AdaptScriptTest {
         server.close();
     }
 
+    /** A 429 to a call decided now. */
     static LearnedLimit refused(String key) {
+        return refused(key, redisMillis());
+    }
+
+    static LearnedLimit refused(String key, long decidedAtMillis) {
         Object state = redis.command("EVAL", SOURCE + "\nreturn adapt(KEYS, ARGV)", "1", HASH, key,
-                Long.toString(LIMIT), Long.toString(WINDOW_MS), "0.9", Long.toString(INTERVAL_MS), "1",
+                Long.toString(LIMIT), Long.toString(decidedAtMillis), "0.9", Long.toString(INTERVAL_MS), "1",
                 Long.toString(LONGEST_HOLD_MS), "");
         return LearnedLimit.parse(state.toString());
     }
@@ -71,9 +75,13 @@ class AdaptScriptTest {
     }
 
     @Test
-    void a429WithinOneWindowOfTheLastIsTheSameRefusal() {
-        LearnedLimit first = refused("al:same");
-        assertThat(refused("al:same")).as("the calls in flight when the upstream began refusing").isEqualTo(first);
+    void a429ToACallDecidedBeforeTheLastDecreaseIsTheSameRefusal() {
+        long decided = redisMillis() - 1;
+        LearnedLimit first = refused("al:same", decided);
+        assertThat(refused("al:same", decided)).as("a call in flight or queued when the upstream began refusing")
+                .isEqualTo(first);
+        assertThat(refused("al:same", first.sinceMillis()).base()).as("a call decided after the decrease")
+                .isEqualTo(40.5);
     }
 
     @Test

@@ -298,15 +298,8 @@ class ScriptsMatchTheirModelsTest {
             expected.add(reply);
         }
         Limit[] limits = limits(specs, prefix, call.costs(), taking);
-        @SuppressWarnings("unchecked")
-        List<Object> replies = (List<Object>) redis.redis(withTimesToLive(redis.decideCommand(now, shadowMask,
-                limits)));
-        @SuppressWarnings("unchecked")
-        List<ScriptHarness.Reply> actual = ScriptHarness.replies((List<Long>) replies.get(0));
-        assertThat(actual).as(at + ": replies of " + describe(specs, taking))
-                .containsExactlyElementsOf(expected.stream().map(r -> new ScriptHarness.Reply(r.allowed(),
-                        r.remaining(), r.resetMillis(), r.retryAfterMillis())).toList());
-        checkTimesToLive(specs, models, taking, replies, at);
+        runAndCompare(redis.decideCommand(now, shadowMask, limits), expected, specs, models, taking,
+                at + ": replies of " + describe(specs, taking));
     }
 
     private static void refund(List<Spec> specs, List<LimitModel> models, String prefix, long now, Refund refund,
@@ -346,14 +339,20 @@ class ScriptsMatchTheirModelsTest {
             return new Limit(prefix + i, spec.algorithm(), spec.limit(), settle.differences().get(i), spec.burst(),
                     spec.windowMillis());
         }).toArray(Limit[]::new);
+        runAndCompare(redis.settleCommand(now, limits), expected, specs, models, taking,
+                at + ": state after the settlement of " + describe(specs, taking));
+    }
+
+    /** Runs a script's command on Redis; its replies and the keys' times to live are the models'. */
+    private static void runAndCompare(String[] command, List<LimitModel.Reply> expected, List<Spec> specs,
+            List<LimitModel> models, List<Integer> taking, String what) {
         @SuppressWarnings("unchecked")
-        List<Object> replies = (List<Object>) redis.redis(withTimesToLive(redis.settleCommand(now, limits)));
+        List<Object> replies = (List<Object>) redis.redis(withTimesToLive(command));
         @SuppressWarnings("unchecked")
         List<ScriptHarness.Reply> actual = ScriptHarness.replies((List<Long>) replies.get(0));
-        assertThat(actual).as(at + ": state after the settlement of " + describe(specs, taking))
-                .containsExactlyElementsOf(expected.stream().map(r -> new ScriptHarness.Reply(r.allowed(),
-                        r.remaining(), r.resetMillis(), r.retryAfterMillis())).toList());
-        checkTimesToLive(specs, models, taking, replies, at);
+        assertThat(actual).as(what).containsExactlyElementsOf(expected.stream().map(r -> new ScriptHarness.Reply(
+                r.allowed(), r.remaining(), r.resetMillis(), r.retryAfterMillis())).toList());
+        checkTimesToLive(specs, models, taking, replies, what);
     }
 
     /**
