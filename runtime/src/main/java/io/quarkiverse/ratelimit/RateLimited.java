@@ -213,6 +213,18 @@ public @interface RateLimited {
     @Nonbinding
     boolean adaptive() default false;
 
+    /**
+     * How the real cost of a call is read from its result, when it is known only then (the tokens of an LLM answer):
+     * {@link #cost()} is reserved before the method runs, as an estimate, and the call is settled at what this
+     * {@link CostOf} bean reads from the method's result (the difference given back, or charged beyond the limit as
+     * debt; see {@link Reservation}). {@code CostOf.class}, the default: the cost is {@link #cost()}. A call that fails
+     * keeps its estimate (give it back with {@link #refundOn()}). For methods returning a plain value, a {@code Uni} or
+     * a {@code CompletionStage}; a {@code Multi} fails the build.
+     */
+    @Nonbinding
+    @SuppressWarnings("rawtypes")
+    Class<? extends CostOf> costOf() default CostOf.class;
+
     /** Holds repeated {@link RateLimited} annotations. */
     @Retention(RUNTIME)
     @Target({ METHOD, TYPE })

@@ -9,6 +9,7 @@ import org.jboss.jandex.Type;
 
 import io.quarkiverse.ratelimit.Algorithm;
 import io.quarkiverse.ratelimit.CalendarPeriod;
+import io.quarkiverse.ratelimit.CostOf;
 import io.quarkiverse.ratelimit.FailureMode;
 import io.quarkiverse.ratelimit.RateLimited;
 import io.quarkiverse.ratelimit.Scope;
@@ -21,8 +22,8 @@ import io.quarkiverse.ratelimit.TenantSource;
 record DeclaredValues(long limit, String window, String policy, String name, Algorithm algorithm, long cost,
         long burst, Scope scope, FailureMode failureMode, TenantSource tenantSource, List<String> refundOn,
         boolean refundOnServerError, boolean perEndpoint, List<String> perParameter, boolean cacheRefusals,
-        String maxWait, String lateSlotTolerance, boolean adaptive, CalendarPeriod period, String timeZone,
-        int anchorDay) {
+        String maxWait, String lateSlotTolerance, boolean adaptive, String costOf, CalendarPeriod period,
+        String timeZone, int anchorDay) {
 
     static DeclaredValues of(AnnotationInstance annotation) {
         String policy = string(annotation, "policy");
@@ -53,9 +54,17 @@ record DeclaredValues(long limit, String window, String policy, String name, Alg
                 string(annotation, "maxWait"),
                 string(annotation, "lateSlotTolerance"),
                 flag(annotation, "adaptive"),
+                costOf(annotation),
                 constant(annotation, "period", CalendarPeriod.class),
                 string(annotation, "timeZone"),
                 (int) number(annotation, "anchorDay"));
+    }
+
+    /** The {@code CostOf} class that reads a call's real cost; {@code null} for the default, {@code CostOf} itself. */
+    private static String costOf(AnnotationInstance annotation) {
+        AnnotationValue value = annotation.value("costOf");
+        String name = value == null ? null : value.asClass().name().toString();
+        return name == null || name.equals(CostOf.class.getName()) ? null : name;
     }
 
     /** As declared; a calendar period left without an algorithm is counted by {@link Algorithm#CALENDAR_WINDOW}. */

@@ -32,6 +32,7 @@ import io.quarkiverse.ratelimit.runtime.admin.RedisRateLimitAdmin;
 import io.quarkiverse.ratelimit.runtime.config.BuildCapabilities;
 import io.quarkiverse.ratelimit.runtime.config.RateLimitBuildConfig;
 import io.quarkiverse.ratelimit.runtime.decide.CallAdmitter;
+import io.quarkiverse.ratelimit.runtime.decide.CallCosts;
 import io.quarkiverse.ratelimit.runtime.decide.ConcurrencyLeases;
 import io.quarkiverse.ratelimit.runtime.decide.DecisionGuard;
 import io.quarkiverse.ratelimit.runtime.decide.ProgrammaticRateLimiter;
@@ -91,6 +92,7 @@ import io.quarkus.deployment.builditem.FeatureBuildItem;
 import io.quarkus.deployment.builditem.GeneratedFileSystemResourceBuildItem;
 import io.quarkus.deployment.builditem.RunTimeConfigurationDefaultBuildItem;
 import io.quarkus.deployment.builditem.nativeimage.NativeImageResourceBuildItem;
+import io.quarkus.deployment.builditem.nativeimage.ReflectiveClassBuildItem;
 import io.quarkus.redis.deployment.client.RequestedRedisClientBuildItem;
 import io.quarkus.redis.runtime.client.config.RedisConfig;
 import io.quarkus.resteasy.reactive.spi.ContainerRequestFilterBuildItem;
@@ -132,6 +134,7 @@ class RateLimitProcessor {
                 .addBeanClasses(RateLimitInterceptor.class, CallAdmitter.class, RedisDecisions.class,
                         DecisionGuard.class, QuotaThresholds.class, GuardedRedis.class, FailureModes.class,
                         ProgrammaticRateLimiter.class, SlotWaits.class, UpstreamPauses.class, UpstreamAnswers.class,
+                        CallCosts.class,
                         ConcurrencyLeases.class,
                         ConcurrencyLimitInterceptor.class,
                         ScriptRunner.class, RedisTransport.class, RedisClientOptions.class, ClusterNodes.class,
@@ -153,6 +156,27 @@ class RateLimitProcessor {
         new RateLimitedMethodScanner(index.getIndex(), message -> problems.produce(new RateLimitProblemBuildItem(message)),
                 tokensAvailable(capabilities))
                 .scan().forEach(methods::produce);
+    }
+
+    /**
+     * The {@code CostOf} classes of the limits ({@code @RateLimited(costOf)}) are beans, {@code @Singleton} when they
+     * declare no scope, looked up by class at start-up (loadable by name in a native image too).
+     */
+    @BuildStep
+    void costBeans(List<RateLimitedMethodBuildItem> methods, BuildProducer<AdditionalBeanBuildItem> beans,
+            BuildProducer<ReflectiveClassBuildItem> reflective) {
+        Set<String> costOf = new TreeSet<>();
+        methods.forEach(method -> method.limits().getLimits().forEach(limit -> {
+            if (limit.getCostOf() != null) {
+                costOf.add(limit.getCostOf());
+            }
+        }));
+        if (costOf.isEmpty()) {
+            return;
+        }
+        beans.produce(AdditionalBeanBuildItem.builder().addBeanClasses(costOf).setUnremovable()
+                .setDefaultScope(DotName.createSimple(Singleton.class)).build());
+        reflective.produce(ReflectiveClassBuildItem.builder(costOf.toArray(String[]::new)).build());
     }
 
     @BuildStep

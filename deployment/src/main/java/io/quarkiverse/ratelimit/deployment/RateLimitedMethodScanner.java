@@ -77,6 +77,11 @@ final class RateLimitedMethodScanner {
                 continue;
             }
             ReturnKind returnKind = AnnotatedMethods.returnKind(method);
+            if (returnKind == ReturnKind.MULTI && limits.stream().anyMatch(limit -> limit.getCostOf() != null)) {
+                problem(method, "has costOf, but returns a Multi, whose items no cost is read from: reserve and settle"
+                        + " a stream from code (RateLimiter.reserve), or return a Uni of the whole result");
+                continue;
+            }
             if (returnKind == ReturnKind.SYNCHRONOUS && AnnotatedMethods.isNonBlocking(method)) {
                 problem(method, "is @NonBlocking but returns a plain value: the rate-limit decision cannot be awaited"
                         + " on the event loop; return Uni, Multi or CompletionStage");
@@ -154,7 +159,7 @@ final class RateLimitedMethodScanner {
                         .burst(declared.burst()).scope(declared.scope()).policy(declared.policy())
                         .tenantSource(declared.tenantSource()).endpoint(endpoint).keyParameters(keyParameters)
                         .cacheRefusals(declared.cacheRefusals()).maxWait(maxWaitMillis)
-                        .lateSlotTolerance(toleranceMillis).adaptive(declared.adaptive())
+                        .lateSlotTolerance(toleranceMillis).adaptive(declared.adaptive()).costOf(declared.costOf())
                         .calendar(declared.period(), declared.timeZone().isEmpty() ? null : declared.timeZone(),
                                 declared.anchorDay())
                         .build());

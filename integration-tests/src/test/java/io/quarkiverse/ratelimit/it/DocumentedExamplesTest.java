@@ -92,6 +92,16 @@ class DocumentedExamplesTest {
         given().body("no tenant").post("/chat").then().statusCode(400);
     }
 
+    /** A summary reserves 256 words and is settled at the 50 its answer has: the header shows the reservation. */
+    @Test
+    void aSummaryIsSettledAtTheWordsOfItsAnswer() {
+        String tenant = tenant();
+        given().header("X-Tenant-Id", tenant).body("a long text").post("/summaries").then().statusCode(200)
+                .header("RateLimit", containsString("r=4744"));
+        given().header("X-Tenant-Id", tenant).body("a long text").post("/summaries").then().statusCode(200)
+                .header("RateLimit", containsString("r=4694")); // 5,000 - 50 settled - 256 reserved
+    }
+
     @Test
     void theEmailQuotaSendsTenAnHourAndGivesABounceBack() {
         String tenant = tenant();

@@ -8,6 +8,8 @@ import jakarta.enterprise.context.ApplicationScoped;
 import org.eclipse.microprofile.reactive.messaging.Incoming;
 import org.eclipse.microprofile.rest.client.inject.RestClient;
 
+import io.smallrye.common.annotation.Blocking;
+
 import io.quarkiverse.ratelimit.RateLimitExceededException;
 import io.smallrye.mutiny.Uni;
 
@@ -26,8 +28,9 @@ public class LabelOrderConsumer {
     CarrierApi carrier; // @RateLimited(name = "carrier-api", ..., maxWait = "2s"): the gateway's queue
 
     @Incoming("label-orders")
-    public Uni<Void> generate(String order) {
-        return inTurn(carrier::createLabel).replaceWithVoid(); // the next order waits meanwhile
+    @Blocking // one order at a time, on a worker thread: the next order waits meanwhile
+    public void generate(String order) {
+        inTurn(carrier::createLabel).await().indefinitely();
     }
 
     /**

@@ -7,6 +7,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Function;
 import java.util.function.Predicate;
 
 import org.jboss.logging.Logger;
@@ -26,13 +27,15 @@ public final class Admission implements GuardedCall.Guard {
     private static final Logger LOG = Logger.getLogger(Admission.class);
 
     /** A call that has nothing to give back: no refund configured, or decided without Redis. */
-    static final Admission NONE = new Admission(null, List.of(), List.of(), null);
+    static final Admission NONE = new Admission(null, List.of(), List.of(), null, null);
 
     private final DecisionGuard guard;
     private final List<String> keys;
     private final List<LimitDefinition> limits;
     /** {@code null} when the call does not go to another service. */
     private final UpstreamAnswers upstream;
+    /** {@code null} when no limit reads its cost from the call's result. */
+    private final CallCosts costs;
     private final Set<String> refunded = ConcurrentHashMap.newKeySet();
     /** When Redis decided the call (wall clock, ms): the rate an adaptive limit had then is the one it went at. */
     private final long decidedAtMillis = System.currentTimeMillis();
@@ -41,12 +44,15 @@ public final class Admission implements GuardedCall.Guard {
      * @param limits the call's limits as configured (an adaptive limit's learned value is what it grows back from)
      * @param upstream what the answer of the service the call goes to (a REST Client's) does to its limits;
      *        {@code null} for a call that does not go to another service
+     * @param costs the limits' {@code CostOf} beans; {@code null} when no limit reads its cost from the result
      */
-    Admission(DecisionGuard guard, List<String> keys, List<LimitDefinition> limits, UpstreamAnswers upstream) {
+    Admission(DecisionGuard guard, List<String> keys, List<LimitDefinition> limits, UpstreamAnswers upstream,
+            CallCosts costs) {
         this.guard = guard;
         this.keys = keys;
         this.limits = limits;
         this.upstream = upstream;
+        this.costs = costs;
     }
 
     /**
@@ -61,11 +67,22 @@ public final class Admission implements GuardedCall.Guard {
         return upstream != null ? refund.chain(() -> upstream.answered(cause, keys, limits, decidedAtMillis)) : refund;
     }
 
-    /** The call counts; one that went to another service is still told how it was answered (a returned 429). */
+    /**
+     * The call counts; one that went to another service is still told how it was answered (a returned 429), and the
+     * limits that read their cost from the result ({@code costOf}) are settled at it.
+     */
     @Override
     public Uni<Void> ended(Object result) {
-        return upstream != null ? upstream.answered(result, keys, limits, decidedAtMillis)
+        Uni<Void> answered = upstream != null ? upstream.answered(result, keys, limits, decidedAtMillis)
                 : Uni.createFrom().voidItem();
+        if (costs == null) {
+            return answered;
+        }
+        return answered.chain(() -> settle(limit -> limit.getCostOf() == null ? null : costs.of(limit, result))
+                .replaceWithVoid().onFailure().recoverWithItem(failure -> {
+                    LOG.debugf(failure, "Could not settle %s; the call counts at its estimate", limits);
+                    return null;
+                }));
     }
 
     /** {@link #NONE}, the admission of most calls, has nothing to give back, whatever the call's end. */
@@ -83,20 +100,20 @@ public final class Admission implements GuardedCall.Guard {
     }
 
     /**
-     * Settles a reservation: each limit named in {@code estimated} is charged {@code actualUnits} instead of what it
-     * reserved (its cost), the others stay as they are; emits, by limit name, the state after it of each limit the
-     * call recorded (none for a call decided without Redis: nothing to settle).
+     * Settles a reservation: each limit is charged what {@code actualOf} says instead of what it reserved (its cost),
+     * or stays as it is where that is {@code null}; emits, by limit name, the state after it of each limit the call
+     * recorded (none for a call decided without Redis: nothing to settle).
      */
-    Uni<Map<String, RateLimitDecision>> settle(Set<String> estimated, long actualUnits) {
+    Uni<Map<String, RateLimitDecision>> settle(Function<LimitDefinition, Long> actualOf) {
         if (limits.isEmpty()) {
             return Uni.createFrom().item(Map.of());
         }
         List<LimitDefinition> differences = new ArrayList<>(limits.size());
         for (LimitDefinition limit : limits) {
-            boolean settles = estimated.contains(limit.getName());
-            differences.add(limit.withCost(settles ? actualUnits - limit.getCost() : 0));
-            if (settles) {
-                guard.settled(limit, actualUnits);
+            Long actual = actualOf.apply(limit);
+            differences.add(limit.withCost(actual == null ? 0 : actual - limit.getCost()));
+            if (actual != null) {
+                guard.settled(limit, actual);
             }
         }
         return guard.settle(keys, differences).map(after -> {

@@ -48,11 +48,13 @@ public class CallAdmitter {
     private final SlotWaits waits;
     private final AdaptiveLimits adaptive;
     private final UpstreamAnswers upstream;
+    private final CallCosts costs;
     private final ShadowRefusals shadowRefusals = new ShadowRefusals();
 
     CallAdmitter(RequestTenantResolver tenants, ClientAddresses clientAddresses, TenantGate gate, TenantPlans plans,
             DecisionGuard guard, RateLimitKeys keys, RunTimeLimits runTimeLimits, LimitModes modes, SlotWaits waits,
-            AdaptiveLimits adaptive, UpstreamAnswers upstream) {
+            AdaptiveLimits adaptive, UpstreamAnswers upstream, CallCosts costs) {
+        this.costs = costs;
         this.waits = waits;
         this.adaptive = adaptive;
         this.upstream = upstream;
@@ -248,7 +250,8 @@ public class CallAdmitter {
         if (degraded || !method.refunds() && !method.isOutgoing() && waitMillis == 0 || limits.isEmpty()) {
             return Admission.NONE;
         }
-        Admission admission = new Admission(guard, keys, limits, method.isOutgoing() ? upstream : null);
+        Admission admission = new Admission(guard, keys, limits, method.isOutgoing() ? upstream : null,
+                method.costsFromResults() ? costs : null);
         if (request != null && admission.refundsOnServerError()) {
             // at the end, when the status is final (at headers-end Quarkus REST may not have set it yet)
             request.addEndHandler(ignored -> {

@@ -56,13 +56,14 @@ final class SettlingReservation implements Reservation {
             if (!admitted() || System.nanoTime() - leaseEndNanos > 0) {
                 return Uni.createFrom().item(decisions);
             }
-            return decision.admission().settle(estimated, actualUnits).map(after -> {
-                List<RateLimitDecision> settled = new ArrayList<>(decisions.size());
-                for (RateLimitDecision reserved : decisions) {
-                    settled.add(after.getOrDefault(reserved.limitName(), reserved));
-                }
-                return settled;
-            });
+            return decision.admission().settle(limit -> estimated.contains(limit.getName()) ? actualUnits : null)
+                    .map(after -> {
+                        List<RateLimitDecision> settled = new ArrayList<>(decisions.size());
+                        for (RateLimitDecision reserved : decisions) {
+                            settled.add(after.getOrDefault(reserved.limitName(), reserved));
+                        }
+                        return settled;
+                    });
         });
     }
 

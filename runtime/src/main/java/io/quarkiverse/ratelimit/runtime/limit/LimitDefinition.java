@@ -33,6 +33,7 @@ public final class LimitDefinition {
     private final long maxWaitMillis;
     private final long lateSlotToleranceMillis;
     private final boolean adaptive;
+    private final String costOf;
     private final CalendarPeriod calendarPeriod;
     private final String timeZone;
     private final int anchorDay;
@@ -58,7 +59,7 @@ public final class LimitDefinition {
                 .refundOn(refundOn).refundOnServerError(refundOnServerError).burst(burst).scope(scope).policy(policy)
                 .tenantSource(tenantSource).endpoint(endpoint).keyParameters(keyParameters)
                 .cacheRefusals(cacheRefusals).maxWait(maxWaitMillis).lateSlotTolerance(lateSlotToleranceMillis)
-                .adaptive(adaptive)
+                .adaptive(adaptive).costOf(costOf)
                 .calendar(calendarPeriod, timeZone, anchorDay);
     }
 
@@ -90,6 +91,8 @@ public final class LimitDefinition {
      * @param lateSlotToleranceMillis how late a waiting call may still go at its slot; -1 for
      *        {@code quarkus.rate-limit.late-slot-tolerance}
      * @param adaptive whether the limit learns the upstream's real quota from its 429 answers (a REST Client's limit)
+     * @param costOf the {@code CostOf} bean class that reads a call's real cost from its result, its cost being the
+     *        estimate reserved; {@code null} when the cost is the call's
      * @param calendarPeriod the period of a {@link Algorithm#CALENDAR_WINDOW}, else {@link CalendarPeriod#NONE}
      * @param timeZone the calendar period's time zone; {@code null} for the configured one (until start-up sets it)
      * @param anchorDay the day a week (1 Monday to 7) or a month (1 to 31) starts on
@@ -99,8 +102,9 @@ public final class LimitDefinition {
     public LimitDefinition(String name, long limit, long windowMillis, Algorithm algorithm, FailureMode failureMode,
             long cost, List<String> refundOn, boolean refundOnServerError, long burst, Scope scope, String policy,
             TenantSource tenantSource, String endpoint, List<Integer> keyParameters, boolean cacheRefusals,
-            long maxWaitMillis, long lateSlotToleranceMillis, boolean adaptive, CalendarPeriod calendarPeriod,
-            String timeZone, int anchorDay) {
+            long maxWaitMillis, long lateSlotToleranceMillis, boolean adaptive, String costOf,
+            CalendarPeriod calendarPeriod, String timeZone, int anchorDay) {
+        this.costOf = costOf;
         this.lateSlotToleranceMillis = lateSlotToleranceMillis;
         this.adaptive = adaptive;
         this.calendarPeriod = calendarPeriod;
@@ -132,20 +136,19 @@ public final class LimitDefinition {
         this.burstDecimal = Long.toString(burst);
     }
 
-    /**
-     * How late a call that waited for its slot may still go; -1 when the limit leaves it to
-     * {@code quarkus.rate-limit.late-slot-tolerance}.
-     */
+    /** How late a waiting call may still go at its slot; -1: {@code quarkus.rate-limit.late-slot-tolerance}'s. */
     public long getLateSlotToleranceMillis() {
         return lateSlotToleranceMillis;
     }
 
-    /**
-     * Whether the limit learns the real quota of the service its calls go to: an answer of 429 lowers it fleet-wide,
-     * time without one raises it again up to {@link #getLimit()} ({@code AdaptiveLimits}).
-     */
+    /** Whether the limit learns its upstream's real quota from the upstream's 429s ({@code AdaptiveLimits}). */
     public boolean isAdaptive() {
         return adaptive;
+    }
+
+    /** The {@code CostOf} class reading a call's real cost from its result (the cost: an estimate); or null. */
+    public String getCostOf() {
+        return costOf;
     }
 
     /** {@link #getLimit()} in decimal. */

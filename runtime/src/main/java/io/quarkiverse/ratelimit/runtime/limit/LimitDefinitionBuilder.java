@@ -29,6 +29,7 @@ public final class LimitDefinitionBuilder {
     private long maxWaitMillis;
     private long lateSlotToleranceMillis = -1;
     private boolean adaptive;
+    private String costOf;
     private CalendarPeriod calendarPeriod = CalendarPeriod.NONE;
     private String timeZone;
     private int anchorDay = 1;
@@ -131,6 +132,12 @@ public final class LimitDefinitionBuilder {
         return this;
     }
 
+    /** The {@code CostOf} bean class that reads a call's real cost from its result; {@code null}: none. */
+    public LimitDefinitionBuilder costOf(String costOf) {
+        this.costOf = costOf;
+        return this;
+    }
+
     /**
      * The period of a {@link Algorithm#CALENDAR_WINDOW}, its time zone ({@code null}: the configured one) and the day
      * a week or month starts on.
@@ -145,6 +152,7 @@ public final class LimitDefinitionBuilder {
     public LimitDefinition build() {
         return new LimitDefinition(name, limit, windowMillis, algorithm, failureMode, cost, refundOn,
                 refundOnServerError, burst, scope, policy, tenantSource, endpoint, keyParameters, cacheRefusals,
-                maxWaitMillis, lateSlotToleranceMillis, adaptive, calendarPeriod, timeZone, anchorDay);
+                maxWaitMillis, lateSlotToleranceMillis, adaptive, costOf, calendarPeriod, timeZone,
+                anchorDay);
     }
 }

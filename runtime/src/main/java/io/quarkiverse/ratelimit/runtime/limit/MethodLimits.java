@@ -20,6 +20,7 @@ public final class MethodLimits {
     private final boolean outgoing;
     private final boolean adaptive;
     private final boolean settles;
+    private final boolean costsFromResults;
 
     public MethodLimits(List<LimitDefinition> limits, ReturnKind returnKind) {
         this(limits, returnKind, Map.of(), Map.of(), false);
@@ -46,12 +47,13 @@ public final class MethodLimits {
         this.returnKind = returnKind;
         this.parameters = Map.copyOf(parameters);
         this.requestParameters = Map.copyOf(requestParameters);
-        this.refunds = settles || this.limits.stream()
-                .anyMatch(limit -> !limit.getRefundOn().isEmpty() || limit.isRefundOnServerError());
+        this.refunds = settles || this.limits.stream().anyMatch(limit -> !limit.getRefundOn().isEmpty()
+                || limit.isRefundOnServerError() || limit.getCostOf() != null);
         this.mixedScopeName = mixedScopeName(this.limits);
         this.needsClientAddress = this.limits.stream().anyMatch(limit -> limit.getScope() == Scope.CLIENT_ADDRESS);
         this.algorithmSet = AlgorithmSet.of(this.limits);
         this.adaptive = this.limits.stream().anyMatch(LimitDefinition::isAdaptive);
+        this.costsFromResults = this.limits.stream().anyMatch(limit -> limit.getCostOf() != null);
     }
 
     /** The name of the first limit that is not per tenant; {@code null} when every limit is per tenant. */
@@ -70,6 +72,11 @@ public final class MethodLimits {
      */
     public boolean isOutgoing() {
         return outgoing;
+    }
+
+    /** Whether a limit reads a call's real cost from its result ({@code costOf}): the call is settled when it returns. */
+    public boolean costsFromResults() {
+        return costsFromResults;
     }
 
     /** The same limits for a reservation, settled at its real cost when the call ends ({@code RateLimiter#reserve}). */
@@ -117,7 +124,7 @@ public final class MethodLimits {
 
     /**
      * Whether a call may give units back: a limit refunds a failed call, or the call is a reservation that settles
-     * (most do neither, and their calls skip all refund bookkeeping).
+     * (from code, or a limit's {@code costOf}); most do neither, and their calls skip all refund bookkeeping.
      */
     public boolean refunds() {
         return refunds;

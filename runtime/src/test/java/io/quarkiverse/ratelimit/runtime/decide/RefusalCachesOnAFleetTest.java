@@ -58,6 +58,8 @@ class RefusalCachesOnAFleetTest {
             DECIDE,
             /** Gives back one unit of a call this instance admitted earlier, if it has one. */
             REFUND,
+            /** The same by a reservation settled one unit below its estimate ({@code settle.lua}). */
+            SETTLE_BELOW,
             RESET,
             /** An operator's run-time limit: stored, announced, applied by each instance when the news arrives. */
             CHANGE_LIMIT,
@@ -97,9 +99,13 @@ class RefusalCachesOnAFleetTest {
                             admittedBy[step.instance()]++;
                         }
                     }
-                    case REFUND -> {
+                    case REFUND, SETTLE_BELOW -> {
                         if (admittedBy[step.instance()] > 0) {
-                            instance.refund(commands);
+                            if (step.kind() == Step.Kind.REFUND) {
+                                instance.refund(commands);
+                            } else {
+                                instance.settleBelow(commands);
+                            }
                             admittedBy[step.instance()]--;
                             used--;
                             published++;
@@ -139,6 +145,7 @@ class RefusalCachesOnAFleetTest {
                 net.jqwik.api.Tuple.of(10, Combinators.combine(instance, Arbitraries.just(0L))
                         .as((i, v) -> new Step(Step.Kind.DECIDE, i, v))),
                 net.jqwik.api.Tuple.of(3, instance.map(i -> new Step(Step.Kind.REFUND, i, 0))),
+                net.jqwik.api.Tuple.of(2, instance.map(i -> new Step(Step.Kind.SETTLE_BELOW, i, 0))),
                 net.jqwik.api.Tuple.of(1, instance.map(i -> new Step(Step.Kind.RESET, i, 0))),
                 net.jqwik.api.Tuple.of(1, Arbitraries.longs().between(1, 6)
                         .map(limit -> new Step(Step.Kind.CHANGE_LIMIT, 0, limit))),
@@ -225,6 +232,16 @@ class RefusalCachesOnAFleetTest {
                     scripts.refund(AlgorithmSet.of(limits)).source(), "1", key));
             command.addAll(ScriptArguments.refund(Long.toString(NOW_US), limits, CHANNEL));
             cache.forget(List.of(key)); // as DecisionGuard.refund does, before the script
+            commands.command(command.toArray(String[]::new));
+        }
+
+        /** A reservation of this instance settled one unit below its estimate, as DecisionGuard.settle sends it. */
+        void settleBelow(RespConnection commands) {
+            List<LimitDefinition> limits = List.of(definition(limit, -1));
+            List<String> command = new ArrayList<>(List.of("EVAL",
+                    scripts.settle(AlgorithmSet.of(limits)).source(), "1", key));
+            command.addAll(ScriptArguments.settle(Long.toString(NOW_US), limits, CHANNEL));
+            cache.forget(List.of(key));
             commands.command(command.toArray(String[]::new));
         }
 
