@@ -104,9 +104,12 @@ class WaitingCallsTest {
                     .as("the method runs at its reserved slots, 200 ms apart (less the timers' jitter on a busy machine)")
                     .isGreaterThanOrEqualTo(INTERVAL_MS / 2);
         }
-        assertThat((times.get(times.size() - 1) - times.get(0)) / 1_000_000)
+        // Measured from the first call that waited: the call admitted at once runs when its request reaches the
+        // method, which on a busy machine can be tens of ms after Redis decided it, while the waiting calls run on
+        // timers set from Redis's decision; anchoring on it would count that dispatch delay as a short interval.
+        assertThat((times.get(times.size() - 1) - times.get(1)) / 1_000_000)
                 .as("on average one per slot: the limit's rate, exactly")
-                .isGreaterThanOrEqualTo((times.size() - 1) * INTERVAL_MS - 50);
+                .isGreaterThanOrEqualTo((times.size() - 2) * INTERVAL_MS - 50);
     }
 
     @Test
