@@ -50,6 +50,7 @@ export class QwcRateLimitTenant extends LitElement {
                 <vaadin-grid-column auto-width path="window" header="Window"></vaadin-grid-column>
                 <vaadin-grid-column auto-width path="remaining" header="Remaining"></vaadin-grid-column>
                 <vaadin-grid-column auto-width path="resetInSeconds" header="Full again in (s)"></vaadin-grid-column>
+                <vaadin-grid-column auto-width path="debt" header="Debt"></vaadin-grid-column>
                 <vaadin-grid-column auto-width header=""
                     ${columnBodyRenderer(row => html`
                         <vaadin-button theme="small error" @click="${() => this._reset(row.policy)}">Reset</vaadin-button>`, [])}>

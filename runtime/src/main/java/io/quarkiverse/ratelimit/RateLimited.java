@@ -218,8 +218,8 @@ public @interface RateLimited {
      * {@link #cost()} is reserved before the method runs, as an estimate, and the call is settled at what this
      * {@link CostOf} bean reads from the method's result (the difference given back, or charged beyond the limit as
      * debt; see {@link Reservation}). {@code CostOf.class}, the default: the cost is {@link #cost()}. A call that fails
-     * keeps its estimate (give it back with {@link #refundOn()}). For methods returning a plain value, a {@code Uni} or
-     * a {@code CompletionStage}; a {@code Multi} fails the build.
+     * keeps its estimate (give it back with {@link #refundOn()}). A method returning a {@code Multi} is settled when
+     * its stream ends (completed or cancelled), at the sum of what the bean reads from each item.
      */
     @Nonbinding
     @SuppressWarnings("rawtypes")

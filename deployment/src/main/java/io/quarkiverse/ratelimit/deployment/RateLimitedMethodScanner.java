@@ -77,11 +77,6 @@ final class RateLimitedMethodScanner {
                 continue;
             }
             ReturnKind returnKind = AnnotatedMethods.returnKind(method);
-            if (returnKind == ReturnKind.MULTI && limits.stream().anyMatch(limit -> limit.getCostOf() != null)) {
-                problem(method, "has costOf, but returns a Multi, whose items no cost is read from: reserve and settle"
-                        + " a stream from code (RateLimiter.reserve), or return a Uni of the whole result");
-                continue;
-            }
             if (returnKind == ReturnKind.SYNCHRONOUS && AnnotatedMethods.isNonBlocking(method)) {
                 problem(method, "is @NonBlocking but returns a plain value: the rate-limit decision cannot be awaited"
                         + " on the event loop; return Uni, Multi or CompletionStage");

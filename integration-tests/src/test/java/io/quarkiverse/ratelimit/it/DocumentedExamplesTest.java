@@ -92,14 +92,28 @@ class DocumentedExamplesTest {
         given().body("no tenant").post("/chat").then().statusCode(400);
     }
 
-    /** A summary reserves 256 words and is settled at the 50 its answer has: the header shows the reservation. */
+    /** A summary reserves 256 words and is settled at the 50 its answer has: the header shows what is left after. */
     @Test
     void aSummaryIsSettledAtTheWordsOfItsAnswer() {
         String tenant = tenant();
         given().header("X-Tenant-Id", tenant).body("a long text").post("/summaries").then().statusCode(200)
-                .header("RateLimit", containsString("r=4744"));
+                .header("RateLimit", containsString("r=4950"));
         given().header("X-Tenant-Id", tenant).body("a long text").post("/summaries").then().statusCode(200)
-                .header("RateLimit", containsString("r=4694")); // 5,000 - 50 settled - 256 reserved
+                .header("RateLimit", containsString("r=4900"));
+    }
+
+    /**
+     * A streamed summary reserves 256 words and is settled when the stream ends, at its 50 words: its headers went out
+     * with the first word, so the next call's show the settlement.
+     */
+    @Test
+    void aStreamedSummaryIsSettledWhenItEnds() {
+        String tenant = tenant();
+        String events = given().header("X-Tenant-Id", tenant).body("a long text").post("/summaries/stream").then()
+                .statusCode(200).header("RateLimit", containsString("r=4744")).extract().asString();
+        assertThat(events.split("data:")).hasSize(51);
+        given().header("X-Tenant-Id", tenant).body("a long text").post("/summaries").then().statusCode(200)
+                .header("RateLimit", containsString("r=4900"));
     }
 
     @Test

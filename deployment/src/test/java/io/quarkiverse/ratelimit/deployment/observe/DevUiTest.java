@@ -9,6 +9,7 @@ import java.util.UUID;
 
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
+import jakarta.ws.rs.QueryParam;
 
 import org.jboss.shrinkwrap.api.asset.StringAsset;
 import org.junit.jupiter.api.AfterAll;
@@ -18,6 +19,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import com.fasterxml.jackson.databind.JsonNode;
 
 import io.quarkiverse.ratelimit.Algorithm;
+import io.quarkiverse.ratelimit.CostOf;
 import io.quarkiverse.ratelimit.FailureMode;
 import io.quarkiverse.ratelimit.RateLimited;
 import io.quarkiverse.ratelimit.deployment.TestRedis;
@@ -31,7 +33,7 @@ public class DevUiTest extends DevUIJsonRPCTest {
 
     @RegisterExtension
     static final QuarkusDevModeTest app = new QuarkusDevModeTest()
-            .withApplicationRoot(jar -> jar.addClasses(Mail.class)
+            .withApplicationRoot(jar -> jar.addClasses(Mail.class, Mailing.class, Recipients.class)
                     .addAsResource(new StringAsset(String.join("\n",
                             "quarkus.redis.hosts=" + REDIS.uri(),
                             "quarkus.rate-limit.tenant.header=X-Tenant-Id",
@@ -52,6 +54,24 @@ public class DevUiTest extends DevUIJsonRPCTest {
         }
     }
 
+    /** A mailing's real cost: its recipients, known once it was sent. */
+    public static class Recipients implements CostOf<Integer> {
+        @Override
+        public long cost(Integer recipients) {
+            return recipients;
+        }
+    }
+
+    @Path("/mailing")
+    public static class Mailing {
+
+        @GET
+        @RateLimited(name = "mailing-recipients", limit = 10, window = "1h", cost = 1, costOf = Recipients.class)
+        public Integer send(@QueryParam("recipients") int recipients) {
+            return recipients;
+        }
+    }
+
     @AfterAll
     static void stopRedis() {
         REDIS.close();
@@ -67,7 +87,7 @@ public class DevUiTest extends DevUIJsonRPCTest {
 
     private void listsEachLimitAsDeclaredAndAsConfigured() throws Exception {
         JsonNode limits = executeJsonRPCMethod("limits");
-        assertThat(limits).hasSize(1);
+        assertThat(limits).hasSize(2);
         JsonNode limit = limits.get(0);
         assertThat(limit.get("method").asText()).isEqualTo("DevUiTest$Mail#send()");
         assertThat(limit.get("name").asText()).isEqualTo("Mail.send");
@@ -88,11 +108,17 @@ public class DevUiTest extends DevUIJsonRPCTest {
         for (int i = 0; i < 3; i++) {
             given().header("X-Tenant-Id", tenant).get("/mail").then().statusCode(200);
         }
+        given().header("X-Tenant-Id", tenant).queryParam("recipients", 25).get("/mailing").then().statusCode(200);
         JsonNode status = executeJsonRPCMethod("tenantStatus", Map.of("tenant", tenant));
-        assertThat(status).hasSize(1);
+        assertThat(status).hasSize(2);
         assertThat(status.get(0).get("policy").asText()).isEqualTo("e-mail");
         assertThat(status.get(0).get("remaining").asLong()).isEqualTo(2);
         assertThat(status.get(0).get("resetInSeconds").asLong()).isBetween(1L, 3600L);
+        assertThat(status.get(0).get("debt").asText()).isEmpty();
+        assertThat(status.get(1).get("name").asText()).isEqualTo("mailing-recipients");
+        assertThat(status.get(1).get("remaining").asLong()).isZero();
+        assertThat(status.get(1).get("debt").asText()).as("25 recipients settled where 1 was reserved, of 10")
+                .startsWith("in debt, paid back in ");
 
         JsonNode afterReset = executeJsonRPCMethod("reset", Map.of("tenant", tenant, "policy", "e-mail"));
         assertThat(afterReset.get(0).get("remaining").asLong()).isEqualTo(5);

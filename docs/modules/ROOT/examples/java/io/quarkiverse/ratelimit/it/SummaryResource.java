@@ -3,9 +3,12 @@ package io.quarkiverse.ratelimit.it;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.MediaType;
 
 import io.quarkiverse.ratelimit.CostOf;
 import io.quarkiverse.ratelimit.RateLimited;
+import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 
 /**
@@ -25,7 +28,21 @@ public class SummaryResource {
         return model.complete("summarize in 50 words: " + text, 256).map(ChatModel.Answer::text);
     }
 
-    /** The words of an answer: what a summary really cost. */
+    // end::summary[]
+    // tag::stream[]
+    /** The summary word by word, as a model streams it: settled when the stream ends, at the words it sent. */
+    @POST
+    @Path("stream")
+    @Produces(MediaType.SERVER_SENT_EVENTS)
+    @RateLimited(name = "summary-words", limit = 5000, window = "1h", cost = 256, costOf = AnswerWords.class)
+    public Multi<String> stream(String text) {
+        return model.complete("summarize in 50 words: " + text, 256)
+                .onItem().transformToMulti(answer -> Multi.createFrom().items(answer.text().split(" ")));
+    }
+    // end::stream[]
+    // tag::summary[]
+
+    /** The words of an answer, or of a part of it: what a summary really cost. */
     public static class AnswerWords implements CostOf<String> {
         @Override
         public long cost(String answer) {

@@ -7,6 +7,8 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLongArray;
+import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.Predicate;
 
@@ -27,7 +29,7 @@ public final class Admission implements GuardedCall.Guard {
     private static final Logger LOG = Logger.getLogger(Admission.class);
 
     /** A call that has nothing to give back: no refund configured, or decided without Redis. */
-    static final Admission NONE = new Admission(null, List.of(), List.of(), null, null);
+    static final Admission NONE = new Admission(null, List.of(), List.of(), null, null, false);
 
     private final DecisionGuard guard;
     private final List<String> keys;
@@ -36,23 +38,32 @@ public final class Admission implements GuardedCall.Guard {
     private final UpstreamAnswers upstream;
     /** {@code null} when no limit reads its cost from the call's result. */
     private final CallCosts costs;
+    /**
+     * For a stream ({@code Multi}) whose limits read their cost from its items: per limit, the sum of its items' costs
+     * so far; {@code null} otherwise.
+     */
+    private final AtomicLongArray streamedCosts;
     private final Set<String> refunded = ConcurrentHashMap.newKeySet();
     /** When Redis decided the call (wall clock, ms): the rate an adaptive limit had then is the one it went at. */
     private final long decidedAtMillis = System.currentTimeMillis();
+    /** Told each limit's state after the call settled at its real cost (the response's headers); may be null. */
+    private volatile Consumer<Map<String, RateLimitDecision>> settledListener;
 
     /**
      * @param limits the call's limits as configured (an adaptive limit's learned value is what it grows back from)
      * @param upstream what the answer of the service the call goes to (a REST Client's) does to its limits;
      *        {@code null} for a call that does not go to another service
      * @param costs the limits' {@code CostOf} beans; {@code null} when no limit reads its cost from the result
+     * @param stream whether the call's result is a stream ({@code Multi}): its cost is the sum of its items' costs
      */
     Admission(DecisionGuard guard, List<String> keys, List<LimitDefinition> limits, UpstreamAnswers upstream,
-            CallCosts costs) {
+            CallCosts costs, boolean stream) {
         this.guard = guard;
         this.keys = keys;
         this.limits = limits;
         this.upstream = upstream;
         this.costs = costs;
+        this.streamedCosts = costs != null && stream ? new AtomicLongArray(limits.size()) : null;
     }
 
     /**
@@ -67,9 +78,25 @@ public final class Admission implements GuardedCall.Guard {
         return upstream != null ? refund.chain(() -> upstream.answered(cause, keys, limits, decidedAtMillis)) : refund;
     }
 
+    @Override
+    public boolean countsItems() {
+        return streamedCosts != null;
+    }
+
+    /** Adds the cost of an item of the call's stream to each limit that reads its cost from the result. */
+    @Override
+    public void streamed(Object item) {
+        for (int i = 0; i < limits.size(); i++) {
+            if (limits.get(i).getCostOf() != null) {
+                streamedCosts.addAndGet(i, costs.of(limits.get(i), item));
+            }
+        }
+    }
+
     /**
      * The call counts; one that went to another service is still told how it was answered (a returned 429), and the
-     * limits that read their cost from the result ({@code costOf}) are settled at it.
+     * limits that read their cost from the result ({@code costOf}) are settled at it: for a stream, when it ends
+     * (completed, or cancelled by its subscriber), at the sum of the costs of the items it emitted.
      */
     @Override
     public Uni<Void> ended(Object result) {
@@ -78,11 +105,45 @@ public final class Admission implements GuardedCall.Guard {
         if (costs == null) {
             return answered;
         }
-        return answered.chain(() -> settle(limit -> limit.getCostOf() == null ? null : costs.of(limit, result))
+        return answered.chain(() -> settle(limit -> realCost(limit, result))
+                .invoke(after -> {
+                    Consumer<Map<String, RateLimitDecision>> listener = settledListener;
+                    if (listener != null) {
+                        listener.accept(after);
+                    }
+                })
                 .replaceWithVoid().onFailure().recoverWithItem(failure -> {
                     LOG.debugf(failure, "Could not settle %s; the call counts at its estimate", limits);
                     return null;
                 }));
+    }
+
+    /** Whether the call settles at a real cost read from its result when it ends ({@code costOf}). */
+    public boolean settlesFromResult() {
+        return costs != null;
+    }
+
+    /**
+     * Tells {@code listener}, by limit name, the state of each limit after the call settled at its real cost; before
+     * the caller sees the result, so a response can show what is left after the settlement.
+     */
+    public void onSettled(Consumer<Map<String, RateLimitDecision>> listener) {
+        this.settledListener = listener;
+    }
+
+    /** What {@code limit}'s part of the call really cost; {@code null} when it does not read it from the result. */
+    private Long realCost(LimitDefinition limit, Object result) {
+        if (limit.getCostOf() == null) {
+            return null;
+        }
+        if (streamedCosts == null) {
+            return costs.of(limit, result);
+        }
+        int at = 0;
+        while (limits.get(at) != limit) {
+            at++;
+        }
+        return streamedCosts.get(at);
     }
 
     /** {@link #NONE}, the admission of most calls, has nothing to give back, whatever the call's end. */

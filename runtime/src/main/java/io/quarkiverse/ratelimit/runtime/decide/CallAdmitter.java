@@ -13,6 +13,7 @@ import io.quarkiverse.ratelimit.runtime.key.TenantTags;
 import io.quarkiverse.ratelimit.runtime.limit.EffectiveMethod;
 import io.quarkiverse.ratelimit.runtime.limit.LimitDefinition;
 import io.quarkiverse.ratelimit.runtime.limit.MethodLimits;
+import io.quarkiverse.ratelimit.runtime.limit.ReturnKind;
 import io.quarkiverse.ratelimit.runtime.limit.ShadowMask;
 import io.quarkiverse.ratelimit.runtime.limit.WaitingCalls;
 import io.quarkiverse.ratelimit.runtime.policy.AdaptiveLimits;
@@ -251,7 +252,7 @@ public class CallAdmitter {
             return Admission.NONE;
         }
         Admission admission = new Admission(guard, keys, limits, method.isOutgoing() ? upstream : null,
-                method.costsFromResults() ? costs : null);
+                method.costsFromResults() ? costs : null, method.getReturnKind() == ReturnKind.MULTI);
         if (request != null && admission.refundsOnServerError()) {
             // at the end, when the status is final (at headers-end Quarkus REST may not have set it yet)
             request.addEndHandler(ignored -> {

@@ -42,6 +42,15 @@ public final class GuardedCall {
          * end-of-call step, which would cost every call a Mutiny step and a context switch back.
          */
         boolean holdsNothing();
+
+        /** Whether the guard is told each item of a {@code Multi} ({@link #streamed}). */
+        default boolean countsItems() {
+            return false;
+        }
+
+        /** An item the method's {@code Multi} emitted (only when {@link #countsItems()}). */
+        default void streamed(Object item) {
+        }
     }
 
     private GuardedCall() {
@@ -86,8 +95,11 @@ public final class GuardedCall {
 
     private static Multi<Object> guardedMulti(InvocationContext invocation, Guard guard, Executor caller) {
         Multi<Object> result = GuardedCall.<Multi<Object>> invoke(invocation, Multi.createFrom()::failure);
-        return guard.holdsNothing() ? result
-                : result.onTermination().call((failure, cancelled) -> end(guard, null, failure, caller));
+        if (guard.holdsNothing()) {
+            return result;
+        }
+        return (guard.countsItems() ? result.onItem().invoke(guard::streamed) : result).onTermination()
+                .call((failure, cancelled) -> end(guard, null, failure, caller));
     }
 
     private static Uni<Object> guardedStage(InvocationContext invocation, Guard guard, Executor caller) {

@@ -153,6 +153,8 @@ public class RateLimitJsonRpcService {
             row.put("window", window(decision.window()));
             row.put("remaining", decision.remaining());
             row.put("resetInSeconds", seconds(decision.resetAfter()));
+            // read at cost 0: refused only beyond the limit, where settled overruns (reserve, then settle) put it
+            row.put("debt", decision.allowed() ? "" : "in debt, paid back in " + seconds(decision.retryAfter()) + " s");
             row.put("decidedByRedis", !decision.degraded());
             rows.add(row);
         }

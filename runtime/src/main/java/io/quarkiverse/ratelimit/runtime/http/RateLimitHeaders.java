@@ -1,11 +1,13 @@
 package io.quarkiverse.ratelimit.runtime.http;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 
 import jakarta.ws.rs.core.Response;
 
 import io.quarkiverse.ratelimit.RateLimitDecision;
+import io.quarkiverse.ratelimit.runtime.decide.CallDecision;
 import io.vertx.ext.web.RoutingContext;
 
 /**
@@ -77,6 +79,25 @@ public final class RateLimitHeaders {
     public static Response.ResponseBuilder add(Response.ResponseBuilder response, List<RateLimitDecision> decisions) {
         return decisions.isEmpty() ? response
                 : response.header(POLICY, policy(decisions)).header(RATE_LIMIT, rateLimit(decisions));
+    }
+
+    /**
+     * Makes the response to {@code request} carry the headers of {@code decision} ({@link #attach(RoutingContext, List)}),
+     * and, for a call that settles at the real cost its result tells ({@code costOf}), the state after the settlement:
+     * what is left once the estimate was replaced by the real cost.
+     */
+    public static void attach(RoutingContext request, CallDecision decision) {
+        List<RateLimitDecision> shown = decision.shown();
+        attach(request, shown);
+        if (decision.admitted() && decision.admission().settlesFromResult() && !shown.isEmpty()) {
+            decision.admission().onSettled(after -> {
+                List<RateLimitDecision> settled = new ArrayList<>(shown.size());
+                for (RateLimitDecision reserved : shown) {
+                    settled.add(after.getOrDefault(reserved.limitName(), reserved));
+                }
+                attach(request, settled);
+            });
+        }
     }
 
     /**

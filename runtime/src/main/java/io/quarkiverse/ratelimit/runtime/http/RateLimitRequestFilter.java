@@ -181,7 +181,7 @@ public class RateLimitRequestFilter implements ResteasyReactiveContainerRequestF
                 return;
             }
             if (decision.admitted()) {
-                RateLimitHeaders.attach(routing, decision.shown());
+                RateLimitHeaders.attach(routing, decision);
                 DispatchDecisions.admitted(routing, endpoint.method, decision.admission());
                 context.resume();
             } else if (endpoint.ownRefusal) {

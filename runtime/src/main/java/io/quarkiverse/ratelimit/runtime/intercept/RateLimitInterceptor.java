@@ -53,7 +53,7 @@ public class RateLimitInterceptor {
         return GuardedCall.proceed(invocation, method.limits().getReturnKind(),
                 () -> admitter.decide(method, request, arguments, decision -> {
                     if (request != null) {
-                        RateLimitHeaders.attach(request, decision.shown());
+                        RateLimitHeaders.attach(request, decision);
                     }
                     if (!decision.admitted()) {
                         throw decision.refusal();
