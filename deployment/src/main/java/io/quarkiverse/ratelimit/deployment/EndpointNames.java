@@ -120,6 +120,19 @@ final class EndpointNames {
      * method is not a REST endpoint.
      */
     static String endpoint(MethodInfo method) {
+        String operation = operation(method);
+        if (operation == null) {
+            return null;
+        }
+        int space = operation.indexOf(' ');
+        return operation.substring(0, space) + ":" + escape(operation.substring(space + 1));
+    }
+
+    /**
+     * A REST endpoint's HTTP method and path template as an OpenAPI document names its operation,
+     * {@code POST /carriers/{carrier}/labels}; {@code null} when the method is not a REST endpoint.
+     */
+    static String operation(MethodInfo method) {
         String httpMethod = null;
         for (String candidate : HTTP_METHODS) {
             if (method.hasDeclaredAnnotation(DotName.createSimple("jakarta.ws.rs." + candidate))) {
@@ -133,7 +146,7 @@ final class EndpointNames {
         AnnotationInstance methodPath = method.declaredAnnotation(PATH);
         String path = "/" + (classPath == null ? "" : classPath.value().asString()) + "/"
                 + (methodPath == null ? "" : methodPath.value().asString());
-        return httpMethod + ":" + escape(template(path));
+        return httpMethod + " " + template(path);
     }
 
     /** Normalizes slashes and drops the regular expressions of templates: {@code {id: \\d+}} becomes {@code {id}}. */

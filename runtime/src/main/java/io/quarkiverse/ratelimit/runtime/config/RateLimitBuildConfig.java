@@ -45,6 +45,23 @@ public interface RateLimitBuildConfig {
     /** The readiness check. */
     HealthCheck health();
 
+    /** The limits in the application's OpenAPI document. */
+    OpenApi openapi();
+
+    interface OpenApi {
+
+        /**
+         * Whether, with quarkus-smallrye-openapi in the application, every REST operation limited by
+         * {@code @RateLimited} or {@code @ConcurrencyLimited} gets its refusals in the OpenAPI document, built with it:
+         * the {@code 429} (problem body, {@code RateLimit}, {@code RateLimit-Policy} and {@code Retry-After} headers),
+         * a {@code 503} where a limit fails closed, a {@code 403} where a tenant can be blocked, the status of a call
+         * without a tenant where one is required, and {@code x-rate-limit}: each limit as configured when the
+         * application was built.
+         */
+        @WithDefault("true")
+        boolean enabled();
+    }
+
     interface HealthCheck {
 
         /**

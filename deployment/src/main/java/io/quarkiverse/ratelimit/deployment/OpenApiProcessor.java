@@ -1,0 +1,144 @@
+package io.quarkiverse.ratelimit.deployment;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+
+import org.eclipse.microprofile.config.Config;
+import org.eclipse.microprofile.config.ConfigProvider;
+
+import io.quarkiverse.ratelimit.CalendarPeriod;
+import io.quarkiverse.ratelimit.FailureMode;
+import io.quarkiverse.ratelimit.Scope;
+import io.quarkiverse.ratelimit.deployment.openapi.LimitedOperation;
+import io.quarkiverse.ratelimit.deployment.openapi.LimitedOperations;
+import io.quarkiverse.ratelimit.runtime.config.ConfigSpelling;
+import io.quarkiverse.ratelimit.runtime.config.RateLimitBuildConfig;
+import io.quarkiverse.ratelimit.runtime.limit.ConcurrencyDefinition;
+import io.quarkiverse.ratelimit.runtime.limit.LimitDefinition;
+import io.quarkus.deployment.Capabilities;
+import io.quarkus.deployment.Capability;
+import io.quarkus.deployment.annotations.BuildProducer;
+import io.quarkus.deployment.annotations.BuildStep;
+import io.quarkus.smallrye.openapi.deployment.spi.AddToOpenAPIDefinitionBuildItem;
+
+/**
+ * The limits as a contract: with quarkus-smallrye-openapi in the application, every limited REST operation's refusals
+ * and limits go into the OpenAPI document Quarkus builds (nothing at run time). The limits are those the annotations and
+ * the configuration say when the application is built: a value the environment sets at start-up is not in it.
+ */
+class OpenApiProcessor {
+
+    @BuildStep
+    void describeLimitedOperations(Capabilities capabilities, RateLimitBuildConfig config,
+            List<RateLimitedMethodBuildItem> rateLimited, List<ConcurrencyLimitedMethodBuildItem> concurrencyLimited,
+            BuildProducer<AddToOpenAPIDefinitionBuildItem> filters) {
+        if (!capabilities.isPresent(Capability.SMALLRYE_OPENAPI) || !config.openapi().enabled()) {
+            return;
+        }
+        BuildTimeValues values = new BuildTimeValues(ConfigProvider.getConfig());
+        Map<String, LimitedOperation> operations = new TreeMap<>();
+        for (RateLimitedMethodBuildItem method : rateLimited) {
+            String operation = EndpointNames.operation(method.method());
+            if (operation != null && !method.limits().isOutgoing()) {
+                operations.merge(operation, values.rateLimited(method.limits().getLimits()), LimitedOperation::and);
+            }
+        }
+        for (ConcurrencyLimitedMethodBuildItem method : concurrencyLimited) {
+            String operation = EndpointNames.operation(method.method());
+            if (operation != null) {
+                operations.merge(operation, values.concurrencyLimited(method.limit()), LimitedOperation::and);
+            }
+        }
+        if (!operations.isEmpty()) {
+            filters.produce(new AddToOpenAPIDefinitionBuildItem(LimitedOperations.filter(operations)));
+        }
+    }
+
+    /** The configuration as the build sees it: a policy's values where the annotation leaves them to it. */
+    private static final class BuildTimeValues {
+
+        private static final String PREFIX = "quarkus.rate-limit.";
+
+        private final Config config;
+
+        BuildTimeValues(Config config) {
+            this.config = config;
+        }
+
+        LimitedOperation rateLimited(List<LimitDefinition> limits) {
+            List<Map<String, Object>> described = new ArrayList<>(limits.size());
+            boolean failsClosed = false;
+            boolean perTenant = false;
+            for (LimitDefinition limit : limits) {
+                String policy = limit.getPolicy();
+                Map<String, Object> item = new LinkedHashMap<>();
+                item.put("name", limit.getName());
+                if (policy != null) {
+                    item.put("policy", policy);
+                }
+                long quota = limit.getLimit() > 0 ? limit.getLimit()
+                        : policyValue(policy, "limit").map(Long::valueOf).orElse(0L);
+                item.put("quota", quota);
+                if (limit.getCalendarPeriod() != CalendarPeriod.NONE) {
+                    item.put("period", ConfigSpelling.of(limit.getCalendarPeriod()));
+                } else {
+                    item.put("window", limit.getWindowMillis() > 0 ? window(limit.getWindowMillis())
+                            : policyValue(policy, "window").orElse(""));
+                }
+                item.put("algorithm", policyValue(policy, "algorithm").orElse(ConfigSpelling.of(limit.getAlgorithm())));
+                String scope = policyValue(policy, "scope").orElse(ConfigSpelling.of(limit.getScope()));
+                item.put("scope", scope);
+                described.add(item);
+                failsClosed |= failsClosed(limit.getFailureMode(), policy);
+                perTenant |= scope.equals(ConfigSpelling.of(Scope.TENANT));
+            }
+            return new LimitedOperation(described, failsClosed, perTenant, perTenant ? missingTenantStatus() : 0);
+        }
+
+        LimitedOperation concurrencyLimited(ConcurrencyDefinition limit) {
+            Map<String, Object> item = new LinkedHashMap<>();
+            item.put("name", limit.getName());
+            item.put("concurrent-calls", limit.getLimit());
+            item.put("algorithm", "concurrency");
+            item.put("scope", ConfigSpelling.of(Scope.TENANT));
+            return new LimitedOperation(List.of(item), failsClosed(limit.getFailureMode(), null), true, 0);
+        }
+
+        private boolean failsClosed(FailureMode declared, String policy) {
+            String mode = declared != FailureMode.DEFAULT ? ConfigSpelling.of(declared)
+                    : policyValue(policy, "failure-mode").orElseGet(() -> value("failure-mode").orElse("local"));
+            return mode.equals(ConfigSpelling.of(FailureMode.FAIL_CLOSED));
+        }
+
+        /** The status of a call without a tenant, as {@code quarkus.rate-limit.tenant.*} says; 0 when it is counted. */
+        private int missingTenantStatus() {
+            Optional<String> source = value("tenant.source");
+            boolean configured = source.isPresent() || value("tenant.header").isPresent();
+            if (!value("tenant.missing").orElse(configured ? "reject" : "client-address").equals("reject")) {
+                return 0;
+            }
+            String by = source.orElse("header");
+            return value("tenant.missing-status").map(Integer::valueOf)
+                    .orElse(by.equals("principal") || by.equals("jwt-claim") ? 401 : 400);
+        }
+
+        private Optional<String> policyValue(String policy, String property) {
+            if (policy == null) {
+                return Optional.empty();
+            }
+            return value("policies.\"" + policy + "\"." + property).or(() -> value("policies." + policy + "." + property));
+        }
+
+        private Optional<String> value(String property) {
+            return config.getOptionalValue(PREFIX + property, String.class);
+        }
+
+        private static String window(long millis) {
+            return millis % 1000 == 0 ? millis / 1000 + "s" : millis + "ms";
+        }
+    }
+}
