@@ -27,6 +27,7 @@ import io.quarkiverse.ratelimit.runtime.policy.LimitModes;
 import io.quarkiverse.ratelimit.runtime.policy.TenantGate;
 import io.quarkiverse.ratelimit.runtime.redis.RedisTransport;
 import io.quarkiverse.ratelimit.runtime.redis.ScriptArguments;
+import io.quarkiverse.ratelimit.runtime.redis.ScriptClock;
 import io.quarkiverse.ratelimit.runtime.redis.ScriptReplies;
 import io.quarkiverse.ratelimit.runtime.redis.ScriptRunner;
 import io.quarkiverse.ratelimit.runtime.resilience.FailureModes;
@@ -45,6 +46,7 @@ public class ConcurrencyLeases {
 
     private static final Logger LOG = Logger.getLogger(ConcurrencyLeases.class);
 
+    private final ScriptClock clock;
     private final ScriptRunner scripts;
     private final RedisTransport transport;
     private final RateLimitKeys keys;
@@ -60,8 +62,9 @@ public class ConcurrencyLeases {
 
     ConcurrencyLeases(ScriptRunner scripts, RedisTransport transport, RateLimitKeys keys, GuardedRedis guarded,
             FailureModes failureModes, RateLimitConfig config, RateLimitMetrics metrics, LimitModes modes,
-            TenantGate gate) {
+            TenantGate gate, ScriptClock clock) {
         this.gate = gate;
+        this.clock = clock;
         this.scripts = scripts;
         this.transport = transport;
         this.modes = modes;
@@ -97,7 +100,7 @@ public class ConcurrencyLeases {
     private Uni<Lease> acquire(String tenantTag, ConcurrencyDefinition limit, boolean shadow) {
         String key = keys.concurrencyKey(tenantTag, limit.getName());
         String leaseId = UUID.randomUUID().toString();
-        List<String> args = ScriptArguments.concurrency(ScriptArguments.REDIS_CLOCK, limit, leaseId);
+        List<String> args = ScriptArguments.concurrency(clock.now(), limit, leaseId);
         List<String> leaseKeys = List.of(key, RateLimitKeys.cancelledLeaseKey(key, leaseId));
         return guarded.guarded(RedisOperation.CONCURRENCY, key,
                 () -> scripts.send(scripts.scripts().concurrency(), leaseKeys, args)

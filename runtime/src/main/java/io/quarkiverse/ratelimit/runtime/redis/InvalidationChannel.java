@@ -116,6 +116,14 @@ public class InvalidationChannel {
         return connection != null && System.nanoTime() - confirmedNanos <= lifetimeNanos;
     }
 
+    /**
+     * Tells this instance's listeners, now, that anything may have changed (the test clock moved: every remembered
+     * refusal is stale), without waiting for a message to come back.
+     */
+    public void everythingChangedHere() {
+        everythingChanged();
+    }
+
     /** Tells every instance (this one too) that anything may have changed. */
     public Uni<Void> announceEverything() {
         return redis.command(io.vertx.mutiny.redis.client.Request.cmd(io.vertx.mutiny.redis.client.Command.PUBLISH)

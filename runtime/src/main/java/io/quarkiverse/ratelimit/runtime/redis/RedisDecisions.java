@@ -22,10 +22,12 @@ public class RedisDecisions {
 
     private final ScriptRunner scripts;
     private final InvalidationChannel invalidations;
+    private final ScriptClock clock;
 
-    RedisDecisions(ScriptRunner scripts, InvalidationChannel invalidations) {
+    RedisDecisions(ScriptRunner scripts, InvalidationChannel invalidations, ScriptClock clock) {
         this.scripts = scripts;
         this.invalidations = invalidations;
+        this.clock = clock;
     }
 
     /**
@@ -38,7 +40,7 @@ public class RedisDecisions {
     public Future<List<RateLimitDecision>> decide(List<String> limitKeys, List<LimitDefinition> limits,
             ShadowMask shadow) {
         return scripts.decide(scripts.scripts().decide(AlgorithmSet.of(limits)), limitKeys,
-                ScriptArguments.limits(ScriptArguments.REDIS_CLOCK, limits, shadow))
+                ScriptArguments.limits(clock.now(), limits, shadow))
                 .map(reply -> ScriptReplies.decisions(limits, reply));
     }
 
@@ -48,7 +50,7 @@ public class RedisDecisions {
      */
     public Uni<Void> refund(List<String> limitKeys, List<LimitDefinition> limits) {
         return scripts.run(scripts.scripts().refund(AlgorithmSet.of(limits)), limitKeys,
-                ScriptArguments.refund(ScriptArguments.REDIS_CLOCK, limits, invalidations.channel())).replaceWithVoid();
+                ScriptArguments.refund(clock.now(), limits, invalidations.channel())).replaceWithVoid();
     }
 
     /**
@@ -58,7 +60,7 @@ public class RedisDecisions {
      */
     public Uni<List<RateLimitDecision>> settle(List<String> limitKeys, List<LimitDefinition> limits) {
         return scripts.run(scripts.scripts().settle(AlgorithmSet.of(limits)), limitKeys,
-                ScriptArguments.settle(ScriptArguments.REDIS_CLOCK, limits, invalidations.channel()))
+                ScriptArguments.settle(clock.now(), limits, invalidations.channel()))
                 .map(reply -> ScriptReplies.decisions(limits, reply.getDelegate()));
     }
 
@@ -69,7 +71,7 @@ public class RedisDecisions {
      */
     public Uni<Void> pause(List<String> limitKeys, List<LimitDefinition> limits, Duration pause) {
         return scripts.run(scripts.scripts().pause(AlgorithmSet.of(limits)), limitKeys,
-                ScriptArguments.pause(ScriptArguments.REDIS_CLOCK, limits, Math.max(1, pause.toMillis()),
+                ScriptArguments.pause(clock.now(), limits, Math.max(1, pause.toMillis()),
                         invalidations.channel()))
                 .replaceWithVoid();
     }
