@@ -25,7 +25,7 @@ class PackageLayersTest {
 
     /** From the bottom up. */
     static final List<String> LAYERS = List.of("config", "limit", "key", "observe", "redis", "policy", "tenant",
-            "resilience", "decide", "http", "intercept", "admin", "status", "devui", "startup", "");
+            "resilience", "decide", "http", "grpc", "intercept", "admin", "status", "devui", "startup", "");
 
     private static final Path API = Path.of("src", "main", "java", "io", "quarkiverse", "ratelimit");
     private static final Path RUNTIME = API.resolve("runtime");

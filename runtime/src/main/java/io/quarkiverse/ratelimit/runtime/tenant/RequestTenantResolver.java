@@ -35,10 +35,13 @@ public class RequestTenantResolver {
     private final InjectableInstance<TenantResolver> resolver;
     private final CurrentVertxRequest currentRequest;
     private final ClientAddresses clientAddresses;
+    /** The headers of calls other than HTTP requests (gRPC); {@code null} when the application serves none. */
+    private final CallHeaders callHeaders;
 
     RequestTenantResolver(RateLimitConfig config, InjectableInstance<CurrentIdentityAssociation> identity,
             InjectableInstance<TenantResolver> resolver, CurrentVertxRequest currentRequest,
-            ClientAddresses clientAddresses) {
+            ClientAddresses clientAddresses, InjectableInstance<CallHeaders> callHeaders) {
+        this.callHeaders = callHeaders.isResolvable() ? callHeaders.get() : null;
         this.header = config.tenant().header().orElse(null);
         this.claim = config.tenant().claim();
         this.pathParameter = config.tenant().pathParameter();
@@ -115,7 +118,10 @@ public class RequestTenantResolver {
     private String immediate(TenantSource source, RoutingContext request, Object[] arguments,
             Map<String, Integer> parameters) {
         if (source == TenantSource.HEADER) {
-            return request == null ? null : request.request().getHeader(header);
+            if (request != null) {
+                return request.request().getHeader(header);
+            }
+            return callHeaders == null ? null : callHeaders.header(header);
         }
         Integer at = parameters == null ? null : parameters.get(pathParameter);
         Object value = at == null || arguments == null ? null : arguments[at];
@@ -145,7 +151,8 @@ public class RequestTenantResolver {
     private String missingMessage(TenantSource source, RoutingContext request) {
         return switch (source) {
             case HEADER -> request == null
-                    ? "The tenant header " + header + " is required, but the call is not an HTTP request"
+                    ? "The tenant header " + header + " is required, and the call has none (an HTTP request's, or a gRPC"
+                            + " call's metadata)"
                     : "The request header " + header + " is required and names the tenant";
             case PRINCIPAL -> "Authentication is required: the tenant is the authenticated user";
             case JWT_CLAIM -> "A bearer token with the claim '" + claim + "' is required: it names the tenant";
