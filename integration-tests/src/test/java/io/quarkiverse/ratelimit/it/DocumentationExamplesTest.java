@@ -15,8 +15,10 @@ import org.junit.jupiter.api.Test;
 
 /**
  * A code example in the docs is code: every Java block of the docs' pages is an include of a tagged region of a source
- * in {@code docs/modules/ROOT/examples}, which this application compiles and {@link DocumentedExamplesTest} runs; every
- * Java block of the README is such a region, word for word (GitHub does not include).
+ * in {@code docs/modules/ROOT/examples}, which this application compiles and {@link DocumentedExamplesTest} runs, or
+ * such a region word for word (a page read on a code host, which does not include, shows it whole); so is every Java
+ * block of the README. And the user pages speak of the product, not of its making: no test class named as evidence
+ * (a command that runs one is a measurement's), no history of the work.
  */
 class DocumentationExamplesTest {
 
@@ -25,6 +27,15 @@ class DocumentationExamplesTest {
     private static final Pattern ADOC_JAVA_BLOCK = Pattern.compile("\\[source,java[^\\]]*\\]\\n----\\n(.*?)\\n----",
             Pattern.DOTALL);
     private static final Pattern INCLUDE = Pattern.compile("include::example\\$([^\\[]+)\\[tags?=([^\\]]+)\\]");
+    /** A test class's name, but one in a command that runs it ({@code -Dit.test=...}, a measurement's command). */
+    private static final Pattern TEST_CLASS = Pattern.compile("(?<!test=)\\b([A-Z][a-z][A-Za-z]*(?:Test|IT))\\b");
+    /** The tests the testing page shows users as examples of their own. */
+    private static final List<String> EXAMPLE_TESTS = List.of("QuarkusTest", "QuarkusUnitTest",
+            "QuarkusIntegrationTest", "QuarkusDevModeTest", "GreetingResourceTest", "ExportResourceTest");
+    /** Words that tell the history of the work, not what the product does. */
+    private static final List<String> HISTORY = List.of("earlier build", "in our tests", "our machine",
+            "this project's", "first run found", "before the breaker", "we measured", "we found", "used to be",
+            "of earlier builds");
     private static final Pattern README_JAVA_BLOCK = Pattern.compile("```java\\n(.*?)\\n```", Pattern.DOTALL);
 
     @Test
@@ -37,8 +48,12 @@ class DocumentationExamplesTest {
                     String content = block.group(1).strip();
                     blocks.add(page.getFileName() + ": " + content);
                     Matcher include = INCLUDE.matcher(content);
-                    assertThat(include.matches()).as("a Java block of %s that is not one include of an example:%n%s",
-                            page.getFileName(), content).isTrue();
+                    if (!include.matches()) {
+                        assertThat(regions()).as("a Java block of %s that is neither an include of an example nor"
+                                + " one's region word for word:%n%s", page.getFileName(), content)
+                                .contains(block.group(1));
+                        continue;
+                    }
                     Path example = EXAMPLES.resolve(include.group(1));
                     assertThat(example).as(page.getFileName() + " includes").exists();
                     for (String tag : include.group(2).split(";")) {
@@ -53,6 +68,42 @@ class DocumentationExamplesTest {
 
     @Test
     void everyJavaBlockOfTheReadmeIsARegionOfAnExampleWordForWord() throws IOException {
+        List<String> regions = regions();
+        Matcher block = README_JAVA_BLOCK.matcher(Files.readString(Path.of("..", "README.md")));
+        int blocks = 0;
+        while (block.find()) {
+            blocks++;
+            assertThat(regions).as("the README's Java block is no example's region:%n%s", block.group(1))
+                    .contains(block.group(1));
+        }
+        assertThat(blocks).isPositive();
+    }
+
+    @Test
+    void userPagesNameNoTestAsEvidenceAndTellNoHistory() throws IOException {
+        List<String> found = new ArrayList<>();
+        try (Stream<Path> pages = Files.list(DOCS.resolve("pages"))) {
+            for (Path page : pages.filter(p -> p.toString().endsWith(".adoc"))
+                    .filter(p -> !p.getFileName().toString().equals("contributing.adoc")).toList()) {
+                String text = Files.readString(page);
+                Matcher testName = TEST_CLASS.matcher(text);
+                while (testName.find()) {
+                    if (!EXAMPLE_TESTS.contains(testName.group(1))) {
+                        found.add(page.getFileName() + ": " + testName.group());
+                    }
+                }
+                for (String words : HISTORY) {
+                    if (text.toLowerCase(java.util.Locale.ROOT).contains(words)) {
+                        found.add(page.getFileName() + ": \"" + words + "\"");
+                    }
+                }
+            }
+        }
+        assertThat(found).as("test classes named as evidence, or history, in user pages").isEmpty();
+    }
+
+    /** Every tagged region of every example. */
+    private static List<String> regions() throws IOException {
         List<String> regions = new ArrayList<>();
         try (Stream<Path> sources = Files.walk(EXAMPLES)) {
             for (Path source : sources.filter(p -> p.toString().endsWith(".java")).toList()) {
@@ -62,14 +113,7 @@ class DocumentationExamplesTest {
                 }
             }
         }
-        Matcher block = README_JAVA_BLOCK.matcher(Files.readString(Path.of("..", "README.md")));
-        int blocks = 0;
-        while (block.find()) {
-            blocks++;
-            assertThat(regions).as("the README's Java block is no example's region:%n%s", block.group(1))
-                    .contains(block.group(1));
-        }
-        assertThat(blocks).isPositive();
+        return regions;
     }
 
     /** The lines between {@code // tag::<tag>[]} and {@code // end::<tag>[]}, indentation kept; "" when absent. */

@@ -4,17 +4,16 @@ import java.net.URI;
 import java.util.concurrent.TimeUnit;
 
 import com.google.protobuf.InvalidProtocolBufferException;
-import com.google.rpc.RetryInfo;
 
 import io.grpc.ManagedChannel;
 import io.grpc.ManagedChannelBuilder;
 import io.grpc.Metadata;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
-import io.grpc.protobuf.StatusProto;
 import io.grpc.stub.MetadataUtils;
 import io.quarkiverse.ratelimit.it.grpc.QuoteRequest;
 import io.quarkiverse.ratelimit.it.grpc.QuotesGrpc;
+import io.quarkiverse.ratelimit.it.grpc.RetryDelays;
 
 /** A real gRPC channel to an instance of the application (plaintext HTTP/2 on its HTTP port), with the stubs' help. */
 final class QuoteChannel implements AutoCloseable {
@@ -45,18 +44,10 @@ final class QuoteChannel implements AutoCloseable {
         return QuoteRequest.newBuilder().setDestination(destination).build();
     }
 
-    /** The retry delay of a refusal's {@code google.rpc.RetryInfo}, in seconds. */
+    /** The retry delay of a refusal's {@code google.rpc.RetryInfo}, in whole seconds (the docs' client code). */
     static long retryDelaySeconds(StatusRuntimeException refusal) throws InvalidProtocolBufferException {
-        com.google.rpc.Status details = StatusProto.fromThrowable(refusal);
-        if (details == null) {
-            throw new AssertionError("no google.rpc.Status details on " + refusal.getStatus());
-        }
-        for (com.google.protobuf.Any detail : details.getDetailsList()) {
-            if (detail.is(RetryInfo.class)) {
-                return detail.unpack(RetryInfo.class).getRetryDelay().getSeconds();
-            }
-        }
-        throw new AssertionError("no RetryInfo in " + details);
+        return RetryDelays.retryDelay(refusal).orElseThrow(() -> new AssertionError("no RetryInfo on " + refusal))
+                .getSeconds();
     }
 
     static Status.Code code(Throwable failure) {

@@ -359,7 +359,8 @@ public interface RateLimitConfig {
 
         /**
          * How many instances share the limits. While Redis is unavailable each instance allows
-         * {@code limit / expected-instances} (at least 1) per window, so the fleet stays near the limit.
+         * {@code limit / expected-instances}, rounded down and at least 1, per window: the fleet stays at or under a
+         * limit of at least this many, and allows one a window per instance for a smaller one.
          */
         @WithDefault("1")
         int expectedInstances();
