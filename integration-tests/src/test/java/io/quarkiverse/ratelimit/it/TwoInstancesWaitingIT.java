@@ -48,8 +48,10 @@ class TwoInstancesWaitingIT {
         served.sort(null);
         System.out.printf("two instances, label printer: served at %s ms, %d refused%n", served, refused);
         assertThat(served).as("slots at 0, 0.5 ... 3 s").hasSizeGreaterThanOrEqualTo(7);
-        assertThat(served.get(served.size() - 1) - served.get(0)).as("one call per slot on average: the limit's rate")
-                .isGreaterThanOrEqualTo((served.size() - 1) * 500L - 100);
+        // from the first call that waited: the one admitted at once is answered when its response is ready, which
+        // on a cold instance can be a hundred ms after Redis decided it, while the waiting calls go at their slots
+        assertThat(served.get(served.size() - 1) - served.get(1)).as("one call per slot on average: the limit's rate")
+                .isGreaterThanOrEqualTo((served.size() - 2) * 500L - 100);
         assertThat(refused).as("slots beyond 3 s").isPositive();
         for (int i = 1; i < served.size(); i++) {
             assertThat(served.get(i) - served.get(i - 1))
