@@ -6,4 +6,9 @@ import io.smallrye.mutiny.Uni;
 public interface ConcurrencySlot {
 
     Uni<Void> release();
+
+    /** Blocking {@link #release()}: waits on the calling thread, never on an event loop. */
+    default void releaseAndAwait() {
+        release().await().indefinitely();
+    }
 }

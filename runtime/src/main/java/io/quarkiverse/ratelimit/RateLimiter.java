@@ -115,4 +115,46 @@ public interface RateLimiter {
 
     /** Forgets what {@code tenant} has consumed of {@code limit}: the full limit is available again. */
     Uni<Void> reset(RateLimit limit, String tenant);
+
+    // The blocking forms of the rest: each waits on the calling thread, never on an event loop.
+
+    /** Blocking {@link #tryAcquire(RateLimit, String, long)}. */
+    default RateLimitDecision tryAcquireAndAwait(RateLimit limit, String tenant, long cost) {
+        return tryAcquire(limit, tenant, cost).await().indefinitely();
+    }
+
+    /** Blocking {@link #tryAcquireAll(List, String)}. */
+    default List<RateLimitDecision> tryAcquireAllAndAwait(List<RateLimit> limits, String tenant) {
+        return tryAcquireAll(limits, tenant).await().indefinitely();
+    }
+
+    /** Blocking {@link #acquire(RateLimit, String, long)}: the calling thread waits for the slot too. */
+    default RateLimitDecision acquireAndAwait(RateLimit limit, String tenant, long cost) {
+        return acquire(limit, tenant, cost).await().indefinitely();
+    }
+
+    /** Blocking {@link #acquireAll(List, String)}: the calling thread waits for the slot too. */
+    default List<RateLimitDecision> acquireAllAndAwait(List<RateLimit> limits, String tenant) {
+        return acquireAll(limits, tenant).await().indefinitely();
+    }
+
+    /** Blocking {@link #status(RateLimit, String)}. */
+    default RateLimitDecision statusAndAwait(RateLimit limit, String tenant) {
+        return status(limit, tenant).await().indefinitely();
+    }
+
+    /** Blocking {@link #refund(RateLimit, String, long)}. */
+    default void refundAndAwait(RateLimit limit, String tenant, long cost) {
+        refund(limit, tenant, cost).await().indefinitely();
+    }
+
+    /** Blocking {@link #acquireSlot(ConcurrencyLimit, String)}. */
+    default ConcurrencySlot acquireSlotAndAwait(ConcurrencyLimit limit, String tenant) {
+        return acquireSlot(limit, tenant).await().indefinitely();
+    }
+
+    /** Blocking {@link #reset(RateLimit, String)}. */
+    default void resetAndAwait(RateLimit limit, String tenant) {
+        reset(limit, tenant).await().indefinitely();
+    }
 }

@@ -59,6 +59,31 @@ class ProgrammaticRateLimiterTest {
     }
 
     @Test
+    void everyOperationHasItsBlockingFormBesideItsUni() {
+        RateLimit credits = RateLimit.of("blocking-credits", 10, Duration.ofHours(1)).algorithm(Algorithm.TOKEN_BUCKET)
+                .maxWait(Duration.ofSeconds(1));
+        RateLimit daily = RateLimit.of("blocking-daily", 100, Duration.ofDays(1)).algorithm(Algorithm.GCRA)
+                .maxWait(Duration.ofSeconds(1));
+        String tenant = tenant();
+        assertThat(limiter.tryAcquireAndAwait(credits, tenant, 4).remaining()).isEqualTo(6);
+        assertThat(limiter.acquireAndAwait(credits, tenant, 2).remaining()).isEqualTo(4);
+        assertThat(limiter.tryAcquireAllAndAwait(List.of(credits, daily), tenant)).allMatch(RateLimitDecision::allowed);
+        assertThat(limiter.acquireAllAndAwait(List.of(credits, daily), tenant)).allMatch(RateLimitDecision::allowed);
+        assertThat(limiter.statusAndAwait(credits, tenant).remaining()).isEqualTo(2);
+        limiter.refundAndAwait(credits, tenant, 3);
+        assertThat(limiter.statusAndAwait(credits, tenant).remaining()).isEqualTo(5);
+        limiter.resetAndAwait(credits, tenant);
+        assertThat(limiter.statusAndAwait(credits, tenant).remaining()).isEqualTo(10);
+
+        ConcurrencyLimit exports = ConcurrencyLimit.of("blocking-exports", 1);
+        ConcurrencySlot slot = limiter.acquireSlotAndAwait(exports, tenant);
+        assertThatThrownBy(() -> limiter.acquireSlotAndAwait(exports, tenant))
+                .isInstanceOf(ConcurrencyLimitExceededException.class);
+        slot.releaseAndAwait();
+        limiter.acquireSlotAndAwait(exports, tenant).releaseAndAwait();
+    }
+
+    @Test
     void aCostTakesThatManyUnits() {
         RateLimit credits = RateLimit.of("credits", 10, Duration.ofHours(1)).algorithm(Algorithm.TOKEN_BUCKET);
         String tenant = tenant();

@@ -21,7 +21,8 @@ import java.util.function.Consumer;
 /**
  * The network between the application and Redis, with its faults: a TCP proxy whose every connection forwards bytes
  * late (latency), slowly (a narrow link), not at all until healed (a black hole: bytes held, as TCP would retransmit
- * them once the path is back), or resets a connection in the middle of a reply. Bytes are never lost or reordered on a
+ * them once the path is back), or resets a connection in the middle of a reply; or whose open connections alone hang
+ * (a client that locked up, a half-open connection) while new ones work. Bytes are never lost or reordered on a
  * connection, as on TCP. (The kernel's own faults, {@code tc netem} on a veth pair, are not available on every machine
  * the tests run on.) Shared through the system properties with JDK types only, as {@code QuarkusUnitTest} loads a test
  * class twice.
@@ -71,6 +72,11 @@ public final class FaultyLink {
         fault(Server.BLACK_HOLE, 1);
     }
 
+    /** The connections open now forward nothing more, for good (they stay open); later ones work. */
+    public void hangOpenConnections() {
+        fault(Server.HANG_OPEN, 1);
+    }
+
     /** The next reply from Redis arrives in part, then its connection is reset (RST). */
     public void resetNextReply() {
         fault(Server.RESET, 1);
@@ -92,11 +98,13 @@ public final class FaultyLink {
 
     private static final class Server {
 
-        static final long HEAL = 0, DELAY = 1, BANDWIDTH = 2, BLACK_HOLE = 3, RESET = 4;
+        static final long HEAL = 0, DELAY = 1, BANDWIDTH = 2, BLACK_HOLE = 3, RESET = 4, HANG_OPEN = 5;
 
         final ServerSocket socket;
         final URI target;
         final List<Socket> sockets = new CopyOnWriteArrayList<>();
+        /** Each open connection's: whether it hangs for good. */
+        final List<AtomicBoolean> hanging = new CopyOnWriteArrayList<>();
         volatile long delayNanos;
         volatile long bytesPerSecond;
         volatile boolean blackHole;
@@ -126,6 +134,8 @@ public final class FaultyLink {
                 blackHole = true;
             } else if (fault[0] == RESET) {
                 resetArmed.set(true);
+            } else if (fault[0] == HANG_OPEN) {
+                hanging.forEach(hangs -> hangs.set(true));
             }
         }
 
@@ -136,8 +146,10 @@ public final class FaultyLink {
                     Socket redis = new Socket(target.getHost(), target.getPort());
                     sockets.add(client);
                     sockets.add(redis);
-                    pipe(client, redis, false);
-                    pipe(redis, client, true);
+                    AtomicBoolean hangs = new AtomicBoolean();
+                    hanging.add(hangs);
+                    pipe(client, redis, false, hangs);
+                    pipe(redis, client, true, hangs);
                 } catch (IOException e) {
                     // closed, or Redis refused: the client sees its connection close
                 }
@@ -145,7 +157,7 @@ public final class FaultyLink {
         }
 
         /** Reads on one thread, writes on another, so a delay holds the bytes without slowing the reading. */
-        void pipe(Socket from, Socket to, boolean replies) {
+        void pipe(Socket from, Socket to, boolean replies, AtomicBoolean hangs) {
             BlockingQueue<Object[]> inTransit = new LinkedBlockingQueue<>();
             daemon(() -> {
                 byte[] buffer = new byte[16384];
@@ -169,7 +181,7 @@ public final class FaultyLink {
                         }
                         byte[] bytes = (byte[]) chunk[0];
                         sleepUntil((long) chunk[1]);
-                        while (blackHole && !to.isClosed()) {
+                        while ((blackHole || hangs.get()) && !to.isClosed()) {
                             Thread.sleep(5);
                         }
                         long bandwidth = bytesPerSecond;

@@ -25,11 +25,11 @@ import io.quarkus.test.QuarkusUnitTest;
 class WedgedConnectionTest {
 
     static final TestRedis REDIS = TestRedis.named("wedged-connection");
-    static final WedgingProxy PROXY = WedgingProxy.to("wedged-connection", REDIS.uri());
+    static final FaultyLink PROXY = FaultyLink.to("wedged-connection", REDIS.uri());
 
     @RegisterExtension
     static final QuarkusUnitTest app = new QuarkusUnitTest()
-            .withApplicationRoot(jar -> jar.addClasses(Guarded.class, TestRedis.class, WedgingProxy.class))
+            .withApplicationRoot(jar -> jar.addClasses(Guarded.class, TestRedis.class, FaultyLink.class))
             .overrideConfigKey("quarkus.redis.hosts", PROXY.uri())
             .overrideConfigKey("quarkus.rate-limit.tenant.header", "X-Tenant-Id")
             .overrideConfigKey("quarkus.rate-limit.decision-timeout", "300ms")
@@ -56,7 +56,7 @@ class WedgedConnectionTest {
     void anInstanceWhoseConnectionsHangRecoversOnNewOnesWhileRedisIsHealthy() {
         given().header("X-Tenant-Id", "t").get("/guarded").then().statusCode(200);
 
-        PROXY.wedgeOpenConnections();
+        PROXY.hangOpenConnections();
         given().header("X-Tenant-Id", "t").get("/guarded").then().statusCode(503);
 
         await().atMost(Duration.ofSeconds(15)).pollInterval(Duration.ofMillis(200)).untilAsserted(

@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# What the extension adds to an application's start-up: the same REST application of four endpoints
+# (bench/startup-app) with quarkus-redis-client only, and with the rate limiter limiting every endpoint, each started
+# <starts> times, interleaved, against a running redis-server; and the limited one with Redis down. Reports the
+# medians of Quarkus's "started in" time, of the time until the first answer (a limited call, decided by Redis), and
+# of the resident memory (VmRSS) after that answer.
+# Usage: bench/startup.sh [starts=5]. Needs redis-server, redis-cli, curl, python3.
+source "$(dirname "$0")/lib.sh"
+starts=${1:-5}
+
+./mvnw -q -B install -DskipTests
+for variant in plain limits; do
+  profile=(); [[ $variant == limits ]] && profile=(-Plimits)
+  ./mvnw -q -B -f bench/startup-app/pom.xml clean package "${profile[@]}"
+  cp -r bench/startup-app/target/quarkus-app "$work/$variant"
+done
+start_redis
+
+# one start: sets started (s, Quarkus's own figure), first (ms until the first 200) and rss (kB after it)
+start_once() {
+  local variant=$1 redis_uri=$2 port log pid t0
+  port=$(free_port); log="$work/$variant-$port.log"
+  t0=$(date +%s%N)
+  java -Dquarkus.http.port="$port" -Dquarkus.redis.hosts="$redis_uri" -jar "$work/$variant/quarkus-run.jar" > "$log" 2>&1 &
+  pid=$!
+  until curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$port/shop/products" 2>/dev/null | grep -q 200; do
+    sleep 0.01
+  done
+  first=$(( ($(date +%s%N) - t0) / 1000000 ))
+  rss=$(awk '/VmRSS/ {print $2}' "/proc/$pid/status")
+  started=$(grep -o 'started in [0-9.]*s' "$log" | grep -o '[0-9.]*' | head -1)
+  kill "$pid"; wait "$pid" 2>/dev/null || true
+}
+
+declare -A started_all first_all rss_all
+for round in $(seq 1 "$starts"); do
+  for variant in plain limits limits-redis-down; do
+    if [[ $variant == limits-redis-down ]]; then
+      start_once limits "redis://127.0.0.1:$(free_port)"
+    else
+      start_once "$variant" "redis://127.0.0.1:$redis_port"
+    fi
+    started_all[$variant]+="$started "; first_all[$variant]+="$first "; rss_all[$variant]+="$rss "
+  done
+done
+
+printf '%-22s %12s %18s %12s\n' "application" "started in" "first answer" "RSS"
+for variant in plain limits limits-redis-down; do
+  printf '%-22s %11.3fs %15.0f ms %9.0f MB\n' "$variant" "$(median_of "${started_all[$variant]}")" \
+    "$(median_of "${first_all[$variant]}")" "$(python3 -c "print($(median_of "${rss_all[$variant]}") / 1024)")"
+done
+echo "(medians of $starts starts each, interleaved; plain: quarkus-rest + quarkus-redis-client; limits: the same with"
+echo " quarkus-rate-limit on every endpoint; limits-redis-down: the same with nothing listening on the Redis port,"
+echo " its first answer decided by the local failure mode)"
