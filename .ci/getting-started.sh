@@ -1,0 +1,77 @@
+#!/usr/bin/env bash
+# Follows "Your first 429" (docs/modules/ROOT/pages/getting-started.adoc) literally, as a newcomer would: the commands
+# and files are taken from the page itself, not copied here, and run in an empty folder beside this clone, up to the
+# sixth call answered 429 by the application in dev mode. Run by .ci/run; needs what the page needs (JDK 17,
+# redis-server or the embedded binary, curl) and port 8080 free.
+set -euo pipefail
+repo=$(cd "$(dirname "$0")/.." && pwd)
+page=$repo/docs/modules/ROOT/pages/getting-started.adoc
+work=$(mktemp -d)
+dev_pid=
+cleanup() {
+  if [[ -n $dev_pid ]]; then kill -- "-$dev_pid" 2>/dev/null || kill "$dev_pid" 2>/dev/null || true; fi
+  rm -rf "$work"
+}
+trap cleanup EXIT
+
+# block <step number> <language> <index>: the index-th (from 1) block of that language in the page's step
+block() {
+  python3 - "$page" "$1" "$2" "$3" <<'PY'
+import re, sys
+page, step, language, index = open(sys.argv[1]).read(), sys.argv[2], sys.argv[3], int(sys.argv[4])
+section = re.split(r'^== ', page, flags=re.M)
+text = next(s for s in section if s.startswith(step + '.'))
+blocks = re.findall(r'^\[source,' + language + r'[^\]]*\]\n----\n(.*?)\n----$', text, flags=re.M | re.S)
+print(blocks[index - 1])
+PY
+}
+
+# the page's folder layout: the clone, and an empty folder beside it
+ln -s "$repo" "$work/quarkus-rate-limit"
+mkdir "$work/empty"
+
+echo "== 1. Install the extension"
+(cd "$repo" && bash -euo pipefail -c "$(block 1 bash 1) -q -B")
+echo "== 2. Create an application"
+(cd "$work/empty" && bash -euo pipefail -c "$(block 2 bash 1 | sed 's/:create /:create -B -q /')")
+app=$(find "$work/empty" -mindepth 1 -maxdepth 1 -type d)
+echo "== 3. Add the extension"
+python3 - "$app/pom.xml" "$(block 3 xml 1)" <<'PY'
+import re, sys
+pom, dependency = open(sys.argv[1]).read(), sys.argv[2]
+# among the <dependencies> of the project, not those of <dependencyManagement>
+managed = re.search(r'<dependencyManagement>.*?</dependencyManagement>', pom, re.S)
+start = pom.index('<dependencies>', managed.end() if managed else 0) + len('<dependencies>')
+open(sys.argv[1], 'w').write(pom[:start] + '\n' + dependency + pom[start:])
+PY
+echo "== 4. Limit the endpoint"
+target=$(python3 - "$page" <<'PY'
+import re, sys
+section = next(s for s in re.split(r'^== ', open(sys.argv[1]).read(), flags=re.M) if s.startswith('4.'))
+print(re.search(r'Replace `([^`]+)`', section).group(1))
+PY
+)
+block 4 java 1 > "$app/$target"
+echo "== 5. Run it and call it six times"
+dev_command=$(block 5 bash 1)
+cd "$app"
+# a session of its own, so that the cleanup stops dev mode and what it started (its redis-server) together
+setsid bash -c "$dev_command -B" < /dev/null > "$work/dev.log" 2>&1 &
+dev_pid=$!
+cd "$repo"
+for _ in $(seq 1 600); do
+  curl -s -o /dev/null localhost:8080/q/health 2>/dev/null && break
+  grep -q "Listening on" "$work/dev.log" 2>/dev/null && break
+  sleep 0.5
+done
+grep -q "Listening on" "$work/dev.log" || { echo "dev mode did not start:"; tail -40 "$work/dev.log"; exit 1; }
+calls=$(block 5 bash 2)
+expected=$(grep -o '^# .*' <<< "$calls" | head -1 | sed 's/^# //')
+answered=$(bash -c "$(grep -v '^#' <<< "$calls" | head -1)")
+echo "six calls: $answered (the page says: $expected)"
+[[ $(echo $answered) == "$expected" ]] || { tail -40 "$work/dev.log"; exit 1; }
+refusal=$(bash -c "$(grep -v '^#' <<< "$calls" | sed -n 2p)" 2>/dev/null)
+for header in "429 Too Many Requests" "RateLimit-Policy" "RateLimit:" "Retry-After" "application/problem+json"; do
+  grep -qi "$header" <<< "$refusal" || { echo "the refusal lacks '$header' the page shows:"; echo "$refusal"; exit 1; }
+done
+echo "the getting-started page, followed literally: the sixth call refused as it shows"
