@@ -103,7 +103,7 @@ class OpenApiProcessor {
             Map<String, Object> item = new LinkedHashMap<>();
             item.put("name", limit.getName());
             item.put("concurrent-calls", limit.getLimit());
-            item.put("algorithm", "concurrency");
+            item.put("algorithm", LimitedOperations.CONCURRENCY);
             item.put("scope", ConfigSpelling.of(Scope.TENANT));
             return new LimitedOperation(List.of(item), failsClosed(limit.getFailureMode(), null), true, 0);
         }

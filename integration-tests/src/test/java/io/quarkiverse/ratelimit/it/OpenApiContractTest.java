@@ -45,8 +45,14 @@ class OpenApiContractTest {
                 if (hasLimits) {
                     limited++;
                     ApiResponse tooMany = operation.getResponses().get("429");
-                    assertThat(tooMany.getHeaders()).as(name).containsKeys("RateLimit", "RateLimit-Policy",
-                            "Retry-After");
+                    assertThat(tooMany.getHeaders()).as(name).containsKey("Retry-After");
+                    if (limits(operation).stream().anyMatch(limit -> !"concurrency".equals(limit.get("algorithm")))) {
+                        assertThat(tooMany.getHeaders()).as("%s: a rate limit's state", name)
+                                .containsKeys("RateLimit", "RateLimit-Policy");
+                    } else {
+                        assertThat(tooMany.getHeaders()).as("%s: a concurrency limit tells when to retry only", name)
+                                .doesNotContainKeys("RateLimit", "RateLimit-Policy");
+                    }
                     assertThat(tooMany.getContent().get("application/problem+json").getSchema().get$ref())
                             .isEqualTo("#/components/schemas/RateLimitProblem");
                 }
@@ -71,6 +77,10 @@ class OpenApiContractTest {
         Operation labels = document.getPaths().get("/carriers/{carrier}/labels").getPost();
         assertThat(limits(labels).get(0)).as("a policy's values, as configured").containsEntry("policy", "labels")
                 .containsEntry("quota", 100).containsEntry("window", "1m");
+
+        assertThat(limits(document.getPaths().get("/reports").getPost())).as("a concurrency limit and a rate limit")
+                .extracting(limit -> limit.get("algorithm")).containsExactlyInAnyOrder("concurrency",
+                        "sliding-window-counter");
 
         assertThat(document.getPaths().get("/failure/closed").getGet().getResponses()).as("fails closed")
                 .containsKey("503");

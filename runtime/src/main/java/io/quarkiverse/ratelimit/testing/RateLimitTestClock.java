@@ -73,7 +73,7 @@ public class RateLimitTestClock implements ScriptClock {
      * Moves the limits' time forward by {@code duration}: windows end, buckets refill, waits and leases run out as if
      * that much time had passed. The refusals this instance remembers are forgotten.
      */
-    public void advance(Duration duration) {
+    public synchronized void advance(Duration duration) {
         if (duration.isNegative()) {
             throw new IllegalArgumentException("The limiter's time only moves forward, not by " + duration);
         }

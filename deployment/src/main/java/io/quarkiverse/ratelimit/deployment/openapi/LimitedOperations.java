@@ -7,6 +7,9 @@ import org.eclipse.microprofile.openapi.OASFilter;
 /** The OpenAPI filter that describes the limited operations, for the build step that hands it to SmallRye OpenAPI. */
 public final class LimitedOperations {
 
+    /** The {@code algorithm} a concurrency limit is described with in {@code x-rate-limit}. */
+    public static final String CONCURRENCY = LimitedOperationsFilter.CONCURRENCY;
+
     private LimitedOperations() {
     }
 

@@ -25,6 +25,8 @@ final class LimitedOperationsFilter implements OASFilter {
 
     static final String PROBLEM_SCHEMA = "RateLimitProblem";
     static final String EXTENSION = "x-rate-limit";
+    /** The {@code algorithm} of a concurrency limit's item in {@link #EXTENSION}. */
+    static final String CONCURRENCY = "concurrency";
     private static final String PROBLEM_JSON = "application/problem+json";
     private static final String HEADERS_REF = "#/components/headers/";
 
@@ -81,13 +83,17 @@ final class LimitedOperationsFilter implements OASFilter {
             responses = OASFactory.createAPIResponses();
             operation.setResponses(responses);
         }
-        responses.addAPIResponse("429", OASFactory.createAPIResponse()
+        APIResponse tooMany = OASFactory.createAPIResponse()
                 .description("Too Many Requests: a limit of this operation refused the call; retry after Retry-After"
                         + " seconds")
                 .content(problem())
-                .addHeader("RateLimit", OASFactory.createHeader().ref(HEADERS_REF + "RateLimit"))
-                .addHeader("RateLimit-Policy", OASFactory.createHeader().ref(HEADERS_REF + "RateLimit-Policy"))
-                .addHeader("Retry-After", OASFactory.createHeader().ref(HEADERS_REF + "Retry-After")));
+                .addHeader("Retry-After", OASFactory.createHeader().ref(HEADERS_REF + "Retry-After"));
+        if (limited.limits().stream().anyMatch(limit -> !CONCURRENCY.equals(limit.get("algorithm")))) {
+            // a rate limit's refusal tells each limit's state; a concurrency limit's, only when to retry
+            tooMany.addHeader("RateLimit", OASFactory.createHeader().ref(HEADERS_REF + "RateLimit"))
+                    .addHeader("RateLimit-Policy", OASFactory.createHeader().ref(HEADERS_REF + "RateLimit-Policy"));
+        }
+        responses.addAPIResponse("429", tooMany);
         if (limited.failsClosed()) {
             addIfAbsent(responses, "503", OASFactory.createAPIResponse()
                     .description("Service Unavailable: a limit could not be checked and fails closed")
