@@ -41,6 +41,7 @@ import io.quarkiverse.ratelimit.runtime.decide.SlotWaits;
 import io.quarkiverse.ratelimit.runtime.decide.UpstreamAnswers;
 import io.quarkiverse.ratelimit.runtime.decide.UpstreamPauses;
 import io.quarkiverse.ratelimit.runtime.http.ConcurrencyLimitExceededExceptionMapper;
+import io.quarkiverse.ratelimit.runtime.http.HeaderSettings;
 import io.quarkiverse.ratelimit.runtime.http.RateLimitExceededExceptionMapper;
 import io.quarkiverse.ratelimit.runtime.http.RateLimitRequestFilter;
 import io.quarkiverse.ratelimit.runtime.http.RateLimiterUnavailableExceptionMapper;
@@ -145,7 +146,7 @@ class RateLimitProcessor {
                         EffectiveLimits.class, TenantPlans.class, TenantGate.class, RunTimeSettings.class, RunTimeLimits.class,
                         RunTimeSwitches.class, LimitModes.class, AdaptiveLimits.class,
                         RedisRateLimitAdmin.class, BlockingRateLimitAdmin.class, LimiterStatus.class,
-                        StartupChecks.class)
+                        StartupChecks.class, HeaderSettings.class)
                 .setUnremovable()
                 .build();
     }

@@ -209,6 +209,36 @@ public interface RateLimitConfig {
     /** Enforcing a limit for a share of the tenants, the others in shadow mode. */
     Rollout rollout();
 
+    /** The headers that tell a client the state of the limits of its call. */
+    Headers headers();
+
+    interface Headers {
+
+        /**
+         * Whether responses of limited calls, admitted or refused, carry the state of their limits. A refusal's
+         * {@code Retry-After} is sent either way.
+         */
+        @WithDefault("true")
+        boolean enabled();
+
+        /**
+         * Their names: {@code ietf}, the {@code RateLimit} and {@code RateLimit-Policy} structured fields of the IETF
+         * draft, one item per limit of the call; or {@code x-rate-limit}, {@code X-RateLimit-Limit},
+         * {@code X-RateLimit-Remaining} and {@code X-RateLimit-Reset} (seconds until the limit is whole again) of the
+         * call's limit with the least left, as many APIs name them.
+         */
+        @WithDefault("ietf")
+        HeaderStyle style();
+    }
+
+    /** How the state of a call's limits is written in its response's headers. */
+    enum HeaderStyle {
+        /** {@code RateLimit} and {@code RateLimit-Policy} (draft-ietf-httpapi-ratelimit-headers). */
+        IETF,
+        /** {@code X-RateLimit-Limit}, {@code X-RateLimit-Remaining}, {@code X-RateLimit-Reset}. */
+        X_RATE_LIMIT
+    }
+
     interface Rollout {
 
         /**

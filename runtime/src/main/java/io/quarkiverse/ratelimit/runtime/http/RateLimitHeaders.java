@@ -7,6 +7,7 @@ import java.util.List;
 import jakarta.ws.rs.core.Response;
 
 import io.quarkiverse.ratelimit.RateLimitDecision;
+import io.quarkiverse.ratelimit.runtime.config.RateLimitConfig;
 import io.quarkiverse.ratelimit.runtime.decide.CallDecision;
 import io.vertx.ext.web.RoutingContext;
 
@@ -28,7 +29,21 @@ public final class RateLimitHeaders {
     public static final String RATE_LIMIT = "RateLimit";
     public static final String RETRY_AFTER = "Retry-After";
 
+    public static final String X_LIMIT = "X-RateLimit-Limit";
+    public static final String X_REMAINING = "X-RateLimit-Remaining";
+    public static final String X_RESET = "X-RateLimit-Reset";
+
     private static final String PENDING = RateLimitHeaders.class.getName() + ".pending";
+
+    /** Whether the limits' state is written, and how ({@code quarkus.rate-limit.headers.*}; set at start-up). */
+    private static volatile boolean enabled = true;
+    private static volatile RateLimitConfig.HeaderStyle style = RateLimitConfig.HeaderStyle.IETF;
+
+    /** Takes the application's {@code quarkus.rate-limit.headers.*} at start-up. */
+    static void configure(RateLimitConfig.Headers headers) {
+        enabled = headers.enabled();
+        style = headers.style();
+    }
 
     private RateLimitHeaders() {
     }
@@ -77,8 +92,29 @@ public final class RateLimitHeaders {
 
     /** Puts the headers of this call's decisions on a response the caller builds (none when there are none). */
     public static Response.ResponseBuilder add(Response.ResponseBuilder response, List<RateLimitDecision> decisions) {
-        return decisions.isEmpty() ? response
-                : response.header(POLICY, policy(decisions)).header(RATE_LIMIT, rateLimit(decisions));
+        if (decisions.isEmpty() || !enabled) {
+            return response;
+        }
+        String[] headers = headers(decisions);
+        for (int i = 0; i < headers.length; i += 2) {
+            response.header(headers[i], headers[i + 1]);
+        }
+        return response;
+    }
+
+    /** The names and values of the headers of {@code decisions}, in the configured style. */
+    private static String[] headers(List<RateLimitDecision> decisions) {
+        if (style == RateLimitConfig.HeaderStyle.IETF) {
+            return new String[] { POLICY, policy(decisions), RATE_LIMIT, rateLimit(decisions) };
+        }
+        RateLimitDecision least = decisions.get(0);
+        for (RateLimitDecision decision : decisions) {
+            if (decision.remaining() < least.remaining()) {
+                least = decision;
+            }
+        }
+        return new String[] { X_LIMIT, Long.toString(least.limit()), X_REMAINING, Long.toString(least.remaining()),
+                X_RESET, Long.toString(wholeSecondsUp(least.resetAfter())) };
     }
 
     /**
@@ -106,15 +142,17 @@ public final class RateLimitHeaders {
      * response headers go out.
      */
     public static void attach(RoutingContext request, List<RateLimitDecision> decisions) {
-        if (decisions.isEmpty()) {
-            return; // every limit of the call in shadow mode: clients see nothing
+        if (decisions.isEmpty() || !enabled) {
+            return; // every limit of the call in shadow mode, or no headers wanted: clients see nothing
         }
         boolean first = request.get(PENDING) == null;
-        request.put(PENDING, new String[] { policy(decisions), rateLimit(decisions) });
+        request.put(PENDING, headers(decisions));
         if (first) {
             request.addHeadersEndHandler(ignored -> {
-                String[] values = request.get(PENDING);
-                request.response().headers().set(POLICY, values[0]).set(RATE_LIMIT, values[1]);
+                String[] headers = request.get(PENDING);
+                for (int i = 0; i < headers.length; i += 2) {
+                    request.response().headers().set(headers[i], headers[i + 1]);
+                }
             });
         }
     }
