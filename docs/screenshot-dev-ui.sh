@@ -16,12 +16,12 @@ for _ in $(seq 1 600); do
 done
 # one decision so that the breaker page has something to show
 curl -s -o /dev/null -H 'X-Tenant-Id: acme' localhost:8080/search || true
-shoot() { # shoot <image> <Dev UI page>
+shoot() { # shoot <image> <Dev UI page> <width>: wide enough for the page's every column
   chromium --headless --no-sandbox --disable-gpu --disable-quic --no-first-run --disable-background-networking \
     --disable-component-update --disable-sync --user-data-dir="$(mktemp -d)" --hide-scrollbars \
-    --window-size=1400,700 --virtual-time-budget=15000 \
+    --window-size="$3",700 --virtual-time-budget=15000 \
     --screenshot="docs/modules/ROOT/images/$1" "http://localhost:8080/q/dev-ui/$2" 2>/dev/null
   echo "docs/modules/ROOT/images/$1"
 }
-shoot dev-ui-card.png extensions
-shoot dev-ui-limits.png quarkus-rate-limit/limits
+shoot dev-ui-card.png extensions 1400
+shoot dev-ui-limits.png quarkus-rate-limit/limits 2600

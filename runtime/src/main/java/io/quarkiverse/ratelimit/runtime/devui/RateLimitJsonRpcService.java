@@ -178,11 +178,14 @@ public class RateLimitJsonRpcService {
         return (duration.toMillis() + 999) / 1000;
     }
 
-    /** {@code Class#method(types)} without the package, as a person reads it. */
-    private static String method(String methodId) {
+    /**
+     * {@code Class#method(types)} without the package, as a person reads it: a REST Client's method by its interface's
+     * name, not that of the bean Quarkus generates for it ({@code CarrierApi$$CDIWrapper}).
+     */
+    static String method(String methodId) {
         int hash = methodId.indexOf('#');
         int lastDot = methodId.lastIndexOf('.', hash);
-        return methodId.substring(lastDot + 1);
+        return methodId.substring(lastDot + 1).replace("$$CDIWrapper#", "#");
     }
 
     private static String name(Enum<?> value) {
