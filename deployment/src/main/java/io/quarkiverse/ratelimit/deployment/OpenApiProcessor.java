@@ -5,6 +5,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.TreeMap;
 
 import org.eclipse.microprofile.config.Config;
@@ -12,13 +13,16 @@ import org.eclipse.microprofile.config.ConfigProvider;
 
 import io.quarkiverse.ratelimit.CalendarPeriod;
 import io.quarkiverse.ratelimit.FailureMode;
+import io.quarkiverse.ratelimit.MissingTenant;
 import io.quarkiverse.ratelimit.Scope;
+import io.quarkiverse.ratelimit.TenantSource;
 import io.quarkiverse.ratelimit.deployment.openapi.LimitedOperation;
 import io.quarkiverse.ratelimit.deployment.openapi.LimitedOperations;
 import io.quarkiverse.ratelimit.runtime.config.ConfigSpelling;
 import io.quarkiverse.ratelimit.runtime.config.RateLimitBuildConfig;
 import io.quarkiverse.ratelimit.runtime.limit.ConcurrencyDefinition;
 import io.quarkiverse.ratelimit.runtime.limit.LimitDefinition;
+import io.quarkiverse.ratelimit.runtime.limit.TenantRule;
 import io.quarkus.deployment.Capabilities;
 import io.quarkus.deployment.Capability;
 import io.quarkus.deployment.annotations.BuildProducer;
@@ -73,6 +77,7 @@ class OpenApiProcessor {
             List<Map<String, Object>> described = new ArrayList<>(limits.size());
             boolean failsClosed = false;
             boolean perTenant = false;
+            int missingTenantStatus = 0;
             for (LimitDefinition limit : limits) {
                 String policy = limit.getPolicy();
                 Map<String, Object> item = new LinkedHashMap<>();
@@ -94,9 +99,13 @@ class OpenApiProcessor {
                 item.put("scope", scope);
                 described.add(item);
                 failsClosed |= failsClosed(limit.getFailureMode(), policy);
-                perTenant |= scope.equals(ConfigSpelling.of(Scope.TENANT));
+                if (scope.equals(ConfigSpelling.of(Scope.TENANT))) {
+                    perTenant = true;
+                    missingTenantStatus = Math.max(missingTenantStatus, missingTenantStatus(
+                            TenantRule.of(limit.getTenantSource(), applicationTenants(), policyTenants(policy))));
+                }
             }
-            return new LimitedOperation(described, failsClosed, perTenant, perTenant ? missingTenantStatus() : 0);
+            return new LimitedOperation(described, failsClosed, perTenant, missingTenantStatus);
         }
 
         LimitedOperation concurrencyLimited(ConcurrencyDefinition limit) {
@@ -105,7 +114,8 @@ class OpenApiProcessor {
             item.put("concurrent-calls", limit.getLimit());
             item.put("algorithm", LimitedOperations.CONCURRENCY);
             item.put("scope", ConfigSpelling.of(Scope.TENANT));
-            return new LimitedOperation(List.of(item), failsClosed(limit.getFailureMode(), null), true, 0);
+            return new LimitedOperation(List.of(item), failsClosed(limit.getFailureMode(), null), true,
+                    missingTenantStatus(TenantRule.of(TenantSource.DEFAULT, applicationTenants(), null)));
         }
 
         private boolean failsClosed(FailureMode declared, String policy) {
@@ -114,16 +124,30 @@ class OpenApiProcessor {
             return mode.equals(ConfigSpelling.of(FailureMode.FAIL_CLOSED));
         }
 
-        /** The status of a call without a tenant, as {@code quarkus.rate-limit.tenant.*} says; 0 when it is counted. */
-        private int missingTenantStatus() {
-            Optional<String> source = value("tenant.source");
-            boolean configured = source.isPresent() || value("tenant.header").isPresent();
-            if (!value("tenant.missing").orElse(configured ? "reject" : "client-address").equals("reject")) {
-                return 0;
+        /** The status of a call without a tenant under {@code rule}; 0 when such a call is counted, not refused. */
+        private static int missingTenantStatus(TenantRule rule) {
+            return rule.missing() == MissingTenant.REJECT ? rule.missingStatus() : 0;
+        }
+
+        private TenantRule.Settings applicationTenants() {
+            return new TenantRule.Settings(value("tenant.source").map(v -> constant(TenantSource.class, v)),
+                    value("tenant.header").isPresent(), value("tenant.missing").map(v -> constant(MissingTenant.class, v)),
+                    value("tenant.missing-status").map(v -> OptionalInt.of(Integer.parseInt(v.trim())))
+                            .orElse(OptionalInt.empty()));
+        }
+
+        private TenantRule.Settings policyTenants(String policy) {
+            if (policy == null) {
+                return null;
             }
-            String by = source.orElse("header");
-            return value("tenant.missing-status").map(Integer::valueOf)
-                    .orElse(by.equals("principal") || by.equals("jwt-claim") ? 401 : 400);
+            return new TenantRule.Settings(policyValue(policy, "tenant.source").map(v -> constant(TenantSource.class, v)),
+                    false, policyValue(policy, "tenant.missing").map(v -> constant(MissingTenant.class, v)),
+                    policyValue(policy, "tenant.missing-status").map(v -> OptionalInt.of(Integer.parseInt(v.trim())))
+                            .orElse(OptionalInt.empty()));
+        }
+
+        private static <E extends Enum<E>> E constant(Class<E> type, String value) {
+            return Enum.valueOf(type, ConfigSpelling.constant(value));
         }
 
         private Optional<String> policyValue(String policy, String property) {

@@ -120,7 +120,7 @@ public final class FaultyLink {
             daemon(this::accept, "faulty-link");
         }
 
-        void fault(long[] fault) {
+        synchronized void fault(long[] fault) {
             if (fault[0] == HEAL) {
                 delayNanos = 0;
                 bytesPerSecond = 0;
@@ -136,6 +136,14 @@ public final class FaultyLink {
                 resetArmed.set(true);
             } else if (fault[0] == HANG_OPEN) {
                 hanging.forEach(hangs -> hangs.set(true));
+            }
+            notifyAll(); // what a black hole held goes on when healed
+        }
+
+        /** Waits, holding the bytes, while the path is a black hole or this connection hangs. */
+        synchronized void awaitPath(AtomicBoolean hangs, Socket to) throws InterruptedException {
+            while ((blackHole || hangs.get()) && !to.isClosed()) {
+                wait(100); // woken by a heal; the timeout notices a closed socket
             }
         }
 
@@ -181,9 +189,7 @@ public final class FaultyLink {
                         }
                         byte[] bytes = (byte[]) chunk[0];
                         sleepUntil((long) chunk[1]);
-                        while ((blackHole || hangs.get()) && !to.isClosed()) {
-                            Thread.sleep(5);
-                        }
+                        awaitPath(hangs, to);
                         long bandwidth = bytesPerSecond;
                         if (bandwidth > 0) {
                             Thread.sleep(bytes.length * 1000L / bandwidth);

@@ -44,8 +44,11 @@ public final class Admission implements GuardedCall.Guard {
      */
     private final AtomicLongArray streamedCosts;
     private final Set<String> refunded = ConcurrentHashMap.newKeySet();
-    /** When Redis decided the call (wall clock, ms): the rate an adaptive limit had then is the one it went at. */
-    private final long decidedAtMillis = System.currentTimeMillis();
+    /**
+     * When Redis decided a call to another service (wall clock, ms): the rate an adaptive limit had then is the one it
+     * went at; 0 for other calls, which need no clock read.
+     */
+    private final long decidedAtMillis;
     /** Told each limit's state after the call settled at its real cost (the response's headers); may be null. */
     private volatile Consumer<Map<String, RateLimitDecision>> settledListener;
 
@@ -62,6 +65,7 @@ public final class Admission implements GuardedCall.Guard {
         this.keys = keys;
         this.limits = limits;
         this.upstream = upstream;
+        this.decidedAtMillis = upstream != null ? System.currentTimeMillis() : 0;
         this.costs = costs;
         this.streamedCosts = costs != null && stream ? new AtomicLongArray(limits.size()) : null;
     }

@@ -15,7 +15,6 @@ import jakarta.inject.Singleton;
 import io.quarkiverse.ratelimit.Algorithm;
 import io.quarkiverse.ratelimit.FailureMode;
 import io.quarkiverse.ratelimit.LimitRules;
-import io.quarkiverse.ratelimit.MissingTenant;
 import io.quarkiverse.ratelimit.Scope;
 import io.quarkiverse.ratelimit.TenantSource;
 import io.quarkiverse.ratelimit.runtime.config.ConfigChecks;
@@ -242,27 +241,18 @@ public class EffectiveLimits {
 
     private TenantRule tenantRule(TenantSource declared, Policy policy, String limitName) {
         RateLimitConfig.Tenant global = config.tenant();
-        boolean configured = global.source().isPresent() || global.header().isPresent();
-        TenantSource source = declared;
-        if (source == TenantSource.DEFAULT) {
-            source = global.source().orElse(global.header().isPresent() ? TenantSource.HEADER : TenantSource.PRINCIPAL);
-        } else {
-            configured = true;
-        }
-        if (policy != null && policy.tenant().source().isPresent()) {
-            configured = true;
-        }
-        MissingTenant missing = policy != null && policy.tenant().missing().isPresent() ? policy.tenant().missing().get()
-                : global.missing().orElse(configured ? MissingTenant.REJECT : MissingTenant.CLIENT_ADDRESS);
-        int status = policy != null && policy.tenant().missingStatus().isPresent()
-                ? policy.tenant().missingStatus().getAsInt()
-                : global.missingStatus().orElse(
-                        source == TenantSource.PRINCIPAL || source == TenantSource.JWT_CLAIM ? 401 : 400);
+        TenantRule rule = TenantRule.of(declared,
+                new TenantRule.Settings(global.source(), global.header().isPresent(), global.missing(),
+                        global.missingStatus()),
+                policy == null ? null
+                        : new TenantRule.Settings(policy.tenant().source(), false, policy.tenant().missing(),
+                                policy.tenant().missingStatus()));
+        int status = rule.missingStatus();
         if (status < 400 || status > 599) {
             throw new ConfigurationException("The missing-tenant status of limit '" + limitName + "' is " + status
                     + ", but a refused call needs a 4xx or 5xx status", Set.of(PREFIX + "tenant.missing-status"));
         }
-        return new TenantRule(source, missing, status);
+        return rule;
     }
 
     private static void validatePlansAndTenants(RateLimitConfig config, DeclaredLimits methods) {
