@@ -192,8 +192,15 @@ public class AdaptiveLimits {
 
     /** The lowest learned limit of a limit name's keys on this instance; the configured one when none is lower. */
     private double lowest(String name, long configured) {
-        Map<String, Long> learned = learnedNow().get(name);
-        return learned == null ? configured : learned.values().stream().mapToLong(Long::longValue).min().orElse(configured);
+        long now = System.currentTimeMillis();
+        long lowest = configured;
+        for (Map.Entry<String, String> key : nameByKey.entrySet()) {
+            LearnedLimit learned = name.equals(key.getValue()) ? byKey.get(key.getKey()) : null;
+            if (learned != null) {
+                lowest = Math.min(lowest, learned.limitAt(now, configured, intervalMillis, configured * increaseStep));
+            }
+        }
+        return lowest;
     }
 
     /** Every adaptive limit of the application, by name, with its configured limit. */
