@@ -20,6 +20,9 @@
 --   reset_ms        milliseconds until the full limit is available again
 --   retry_after_ms  0 if limit i admits at once; when it admits a call that waits, the wait (the same
 --                   for every limit); else milliseconds until this cost fits, -1 if it never can
+-- and, only for a call that waits (a limit admits it with a retry_after_ms above 0), one more integer
+-- after them: the clock of the decision in microseconds, the instant its wait counts from (the
+-- application places the slot in its own clock by it, not by when the reply arrived).
 -- Cost: one module call per limit, each O(1) except the sliding log (O(log n) in its entries); a call that
 -- waits, two.
 
@@ -73,6 +76,7 @@ local function reservation(KEYS, ARGV, now_us, refused)
       ALGORITHMS[names[i]].commit(KEYS[i], states[i], ttls[i])
     end
   end
+  replies[4 * #KEYS + 1] = now_us -- the instant the wait counts from
   return replies
 end
 

@@ -19,7 +19,8 @@
 --                     key): another tenant's call of the same limits
 --
 -- Returns one flat array, each call's reply after the one before it: what rate_limit returns for the
--- call (four integers per limit, its k limits), or one error reply for a call that failed (a key of
+-- call (four integers per limit, its k limits, and the decision's clock after them when the call
+-- waits), or one error reply for a call that failed (a key of
 -- another type, a key of another node) without failing the others. Flat, because Redis converts every
 -- table of a reply with probes for the fields of its special replies.
 -- Cost: one rate_limit call per call, one TIME for the batch, and the usual call (one limit, enforced,

@@ -67,6 +67,7 @@ import io.quarkiverse.ratelimit.runtime.redis.InvalidationChannel;
 import io.quarkiverse.ratelimit.runtime.redis.LuaScript;
 import io.quarkiverse.ratelimit.runtime.redis.RateLimitScripts;
 import io.quarkiverse.ratelimit.runtime.redis.RedisClientOptions;
+import io.quarkiverse.ratelimit.runtime.redis.RedisClockReadings;
 import io.quarkiverse.ratelimit.runtime.redis.RedisDecisions;
 import io.quarkiverse.ratelimit.runtime.redis.RedisTransport;
 import io.quarkiverse.ratelimit.runtime.redis.ScriptRunner;
@@ -132,7 +133,7 @@ class RateLimitProcessor {
     @BuildStep
     AdditionalBeanBuildItem beans() {
         return AdditionalBeanBuildItem.builder()
-                .addBeanClasses(RateLimitInterceptor.class, CallAdmitter.class, RedisDecisions.class,
+                .addBeanClasses(RateLimitInterceptor.class, CallAdmitter.class, RedisDecisions.class, RedisClockReadings.class,
                         DecisionGuard.class, QuotaThresholds.class, GuardedRedis.class, FailureModes.class,
                         ProgrammaticRateLimiter.class, SlotWaits.class, UpstreamPauses.class, UpstreamAnswers.class,
                         CallCosts.class,

@@ -62,6 +62,11 @@ public final class FaultyLink {
         fault(Server.DELAY, latency.toNanos());
     }
 
+    /** Every reply from Redis arrives {@code latency} after it was sent; requests go at once. */
+    public void delayReplies(Duration latency) {
+        fault(Server.REPLY_DELAY, latency.toNanos());
+    }
+
     /** Each direction of each connection carries at most {@code bytesPerSecond}. */
     public void narrow(long bytesPerSecond) {
         fault(Server.BANDWIDTH, bytesPerSecond);
@@ -98,7 +103,7 @@ public final class FaultyLink {
 
     private static final class Server {
 
-        static final long HEAL = 0, DELAY = 1, BANDWIDTH = 2, BLACK_HOLE = 3, RESET = 4, HANG_OPEN = 5;
+        static final long HEAL = 0, DELAY = 1, BANDWIDTH = 2, BLACK_HOLE = 3, RESET = 4, HANG_OPEN = 5, REPLY_DELAY = 6;
 
         final ServerSocket socket;
         final URI target;
@@ -106,6 +111,7 @@ public final class FaultyLink {
         /** Each open connection's: whether it hangs for good. */
         final List<AtomicBoolean> hanging = new CopyOnWriteArrayList<>();
         volatile long delayNanos;
+        volatile long replyDelayNanos;
         volatile long bytesPerSecond;
         volatile boolean blackHole;
         final AtomicBoolean resetArmed = new AtomicBoolean();
@@ -123,11 +129,14 @@ public final class FaultyLink {
         synchronized void fault(long[] fault) {
             if (fault[0] == HEAL) {
                 delayNanos = 0;
+                replyDelayNanos = 0;
                 bytesPerSecond = 0;
                 blackHole = false;
                 resetArmed.set(false);
             } else if (fault[0] == DELAY) {
                 delayNanos = fault[1];
+            } else if (fault[0] == REPLY_DELAY) {
+                replyDelayNanos = fault[1];
             } else if (fault[0] == BANDWIDTH) {
                 bytesPerSecond = fault[1];
             } else if (fault[0] == BLACK_HOLE) {
@@ -172,7 +181,8 @@ public final class FaultyLink {
                 try (InputStream in = from.getInputStream()) {
                     int read;
                     while ((read = in.read(buffer)) > 0) {
-                        inTransit.put(new Object[] { Arrays.copyOf(buffer, read), System.nanoTime() + delayNanos });
+                        long delay = delayNanos + (replies ? replyDelayNanos : 0);
+                        inTransit.put(new Object[] { Arrays.copyOf(buffer, read), System.nanoTime() + delay });
                     }
                 } catch (IOException | InterruptedException e) {
                     // closed

@@ -143,10 +143,8 @@ public class CallAdmitter {
                         }
                         degraded |= decision.degraded();
                     }
-                    long waitMillis = CallDecision.waitMillis(decisions);
-                    return CallDecision.admitted(
-                            admission(request, limitKeys, limits.getLimits(), limits, degraded, waitMillis),
-                            decisions, waitMillis);
+                    return CallDecision.admitted(admission(request, limitKeys, limits.getLimits(), limits, degraded,
+                            CallDecision.waitMillis(decisions)), decisions);
                 }, answer);
     }
 
@@ -167,7 +165,7 @@ public class CallAdmitter {
             return guard.acquire(limitKeys, limits, tenant, shadow, decisions -> answer.apply(decision.apply(decisions)));
         }
         return waits.answered(guard.acquire(limitKeys, limits, tenant, shadow, decision), limitKeys, limits,
-                CallDecision::waitMillis, answer, given -> given.admission().giveBack().subscribe().with(done -> {
+                CallDecision::slotNanos, answer, given -> given.admission().giveBack().subscribe().with(done -> {
                 }), (waited, paused) -> waited.admitted() ? waited.revoked(paused) : waited,
                 left -> guard.acquire(limitKeys, WaitingCalls.waitingAtMost(
                         adaptive ? this.adaptive.apply(configured, limitKeys) : limits, left), tenant, shadow,
@@ -222,10 +220,8 @@ public class CallAdmitter {
                 recorded.add(decided.get(i));
                 recordedKeys.add(decidedKeys.get(i));
             }
-            long waitMillis = CallDecision.waitMillis(decisions);
-            return CallDecision.admitted(
-                    admission(request, recordedKeys, recorded, limits, degraded, waitMillis), shown, perLimit,
-                    waitMillis);
+            return CallDecision.admitted(admission(request, recordedKeys, recorded, limits, degraded,
+                    CallDecision.waitMillis(decisions)), decisions, shown, perLimit);
         }, answer);
     }
 

@@ -7,6 +7,7 @@ import java.util.List;
 import io.quarkiverse.ratelimit.RateLimitDecision;
 import io.quarkiverse.ratelimit.RateLimitExceededException;
 import io.quarkiverse.ratelimit.runtime.limit.LimitDefinition;
+import io.quarkiverse.ratelimit.runtime.redis.TimedDecisions;
 
 /**
  * What the limits of one call said: admitted, with what the call can give back, or refused; and the decisions the
@@ -16,7 +17,7 @@ import io.quarkiverse.ratelimit.runtime.limit.LimitDefinition;
 public final class CallDecision {
 
     /** A call no limit looked at (an exempt tenant, every limit switched off): admitted, nothing to show. */
-    static final CallDecision UNLIMITED = new CallDecision(Admission.NONE, List.of(), List.of(), null, 0);
+    static final CallDecision UNLIMITED = new CallDecision(Admission.NONE, List.of(), List.of(), null, 0, 0);
 
     private final Admission admission;
     private final List<RateLimitDecision> shown;
@@ -24,34 +25,44 @@ public final class CallDecision {
     /** Every limit's decision in the call's order, as code that asked for them sees it; {@code null}: unlimited. */
     private final List<RateLimitDecision> perLimit;
     private final long waitMillis;
+    /** When the call's slot comes, in {@link System#nanoTime()}'s clock; meaningless when it does not wait. */
+    private final long slotNanos;
 
     private CallDecision(Admission admission, List<RateLimitDecision> shown, List<RateLimitDecision> enforced,
-            List<RateLimitDecision> perLimit, long waitMillis) {
+            List<RateLimitDecision> perLimit, long waitMillis, long slotNanos) {
         this.admission = admission;
         this.shown = shown;
         this.enforced = enforced;
         this.perLimit = perLimit;
         this.waitMillis = waitMillis;
+        this.slotNanos = slotNanos;
     }
 
     /**
      * A call every limit of which was decided and enforced.
      *
-     * @param waitMillis how long the call waits for the later slot Redis reserved for it; 0 when it goes at once
+     * @param decided the decisions as taken: a wait counts from when Redis took them ({@link TimedDecisions})
      */
-    static CallDecision admitted(Admission admission, List<RateLimitDecision> decisions, long waitMillis) {
-        return new CallDecision(admission, decisions, decisions, decisions, waitMillis);
+    static CallDecision admitted(Admission admission, List<RateLimitDecision> decided) {
+        long waitMillis = waitMillis(decided);
+        return new CallDecision(admission, decided, decided, decided, waitMillis, slotNanos(decided, waitMillis));
     }
 
-    /** A call some limits of which were off or in shadow mode ({@link #admitted(Admission, List, long)}). */
-    static CallDecision admitted(Admission admission, List<RateLimitDecision> shown, List<RateLimitDecision> perLimit,
-            long waitMillis) {
-        return new CallDecision(admission, shown, shown, perLimit, waitMillis);
+    /** A call some limits of which were off or in shadow mode ({@link #admitted(Admission, List)}). */
+    static CallDecision admitted(Admission admission, List<RateLimitDecision> decided, List<RateLimitDecision> shown,
+            List<RateLimitDecision> perLimit) {
+        long waitMillis = waitMillis(decided);
+        return new CallDecision(admission, shown, shown, perLimit, waitMillis, slotNanos(decided, waitMillis));
     }
 
     /** A call a limit refused, every limit decided and enforced. */
     static CallDecision refused(List<RateLimitDecision> decisions) {
-        return new CallDecision(null, decisions, decisions, decisions, 0);
+        return new CallDecision(null, decisions, decisions, decisions, 0, 0);
+    }
+
+    /** When the slot of a call that waits {@code waitMillis} comes: counted from Redis's decision when it says when. */
+    private static long slotNanos(List<RateLimitDecision> decided, long waitMillis) {
+        return waitMillis == 0 ? 0 : TimedDecisions.decidedAtNanos(decided, System.nanoTime()) + waitMillis * 1_000_000;
     }
 
     /**
@@ -61,7 +72,7 @@ public final class CallDecision {
      */
     static CallDecision refused(List<RateLimitDecision> shown, List<RateLimitDecision> enforced,
             List<RateLimitDecision> perLimit) {
-        return new CallDecision(null, shown, enforced, perLimit, 0);
+        return new CallDecision(null, shown, enforced, perLimit, 0, 0);
     }
 
     /**
@@ -127,6 +138,11 @@ public final class CallDecision {
     /** How long an admitted call waits for the later slot Redis reserved for it; 0 when it goes at once. */
     public long waitMillis() {
         return waitMillis;
+    }
+
+    /** When the slot of a call that waits comes, in {@link System#nanoTime()}'s clock; {@link SlotWaits#GOES_AT_ONCE}. */
+    long slotNanos() {
+        return waitMillis == 0 ? SlotWaits.GOES_AT_ONCE : slotNanos;
     }
 
     public boolean admitted() {

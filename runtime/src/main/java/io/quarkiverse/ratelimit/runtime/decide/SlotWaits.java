@@ -24,8 +24,9 @@ import io.vertx.core.Vertx;
 
 /**
  * The wait of a call Redis admitted for a later slot ({@code maxWait}): on a Vert.x timer, so no thread is held
- * meanwhile (a blocking caller waits on its own thread, for the {@code Uni}). A call goes at its slot, never late and
- * never into a pause:
+ * meanwhile (a blocking caller waits on its own thread, for the {@code Uni}). The slot is counted from Redis's decision
+ * placed in this instance's clock ({@code RedisClockReadings}), not from when its reply was read. A call goes at its
+ * slot, never late and never into a pause:
  * <ul>
  * <li>a timer that fires more than {@code late-slot-tolerance} (or the limit's own {@code lateSlotTolerance}) after the slot (a
  * stalled event loop, a long GC) does
@@ -39,6 +40,9 @@ import io.vertx.core.Vertx;
  */
 @Singleton
 public class SlotWaits {
+
+    /** The slot of a call that goes at once, without waiting. */
+    static final long GOES_AT_ONCE = Long.MIN_VALUE;
 
     private final Vertx vertx;
     private final UpstreamPauses pauses;
@@ -67,19 +71,20 @@ public class SlotWaits {
      * @param keys the limits' keys: a call whose limits an upstream paused after its decision does not go at its slot
      *        ({@link UpstreamPauses})
      * @param limits the call's limits: how long it may wait in all, from now, and how late it may still go
-     * @param waitMillis how long a decision's call waits (0: it does not)
+     * @param slotNanos when a decision's call goes, in {@link System#nanoTime()}'s clock, counted from Redis's decision
+     *        ({@link #GOES_AT_ONCE}: it does not wait)
      * @param giveBack returns a waiting call's slot, when its wait is given up
      * @param revoked the decision refused after all, with the pause's remaining time as its retry time
      * @param requeue decides the call again in Redis, waiting at most the given milliseconds: the next free slot of a
      *        call that would go late, or the first after a pause
      */
     <D, R> Uni<R> answered(Uni<D> decided, List<String> keys, List<LimitDefinition> limits,
-            ToLongFunction<D> waitMillis, Function<D, R> answer, Consumer<D> giveBack, BiFunction<D, Duration, D> revoked,
+            ToLongFunction<D> slotNanos, Function<D, R> answer, Consumer<D> giveBack, BiFunction<D, Duration, D> revoked,
             LongFunction<Uni<D>> requeue) {
         long deadline = System.nanoTime() + WaitingCalls.maxWaitMillis(limits) * 1_000_000;
         long tolerance = WaitingCalls.lateSlotToleranceNanos(limits, defaultToleranceNanos);
         return DirectUni.emitting(emission -> {
-            Waiting<D, R> call = new Waiting<>(emission, keys, deadline, tolerance, waitMillis, answer, giveBack,
+            Waiting<D, R> call = new Waiting<>(emission, keys, deadline, tolerance, slotNanos, answer, giveBack,
                     revoked, requeue);
             emission.onCancel(call::cancelled);
             call.await(decided);
@@ -111,7 +116,7 @@ public class SlotWaits {
         private final List<String> keys;
         private final long deadlineNanos;
         private final long toleranceNanos;
-        private final ToLongFunction<D> waitMillis;
+        private final ToLongFunction<D> slotOf;
         private final Function<D, R> answer;
         private final Consumer<D> giveBack;
         private final BiFunction<D, Duration, D> revoked;
@@ -123,14 +128,14 @@ public class SlotWaits {
         private boolean ended;
 
         Waiting(DirectUni.Emission<R> emission, List<String> keys, long deadlineNanos, long toleranceNanos,
-                ToLongFunction<D> waitMillis,
+                ToLongFunction<D> slotOf,
                 Function<D, R> answer, Consumer<D> giveBack, BiFunction<D, Duration, D> revoked,
                 LongFunction<Uni<D>> requeue) {
             this.emission = emission;
             this.keys = keys;
             this.deadlineNanos = deadlineNanos;
             this.toleranceNanos = toleranceNanos;
-            this.waitMillis = waitMillis;
+            this.slotOf = slotOf;
             this.answer = answer;
             this.giveBack = giveBack;
             this.revoked = revoked;
@@ -142,24 +147,30 @@ public class SlotWaits {
         }
 
         private void decided(D decided) {
-            long wait = waitMillis.applyAsLong(decided);
-            if (wait <= 0) {
+            long slot = slotOf.applyAsLong(decided);
+            if (slot == GOES_AT_ONCE) {
                 end(() -> answer.apply(decided));
                 return;
             }
+            long now = System.nanoTime();
             synchronized (this) {
                 if (ended) {
                     giveBack.accept(decided); // given up while Redis decided
                     return;
                 }
-                decision = decided;
-                slotNanos = System.nanoTime() + wait * 1_000_000;
-                waiting.incrementAndGet();
-                for (String key : keys) {
-                    byKey.computeIfAbsent(key, ignored -> ConcurrentHashMap.newKeySet()).add(this);
+                if (now - slot <= toleranceNanos) {
+                    decision = decided;
+                    slotNanos = slot;
+                    waiting.incrementAndGet();
+                    for (String key : keys) {
+                        byKey.computeIfAbsent(key, ignored -> ConcurrentHashMap.newKeySet()).add(this);
+                    }
+                    // never before the slot: a timer fires at the earliest after its delay
+                    timer = vertx.setTimer(Math.max(1, (slot - now + 999_999) / 1_000_000), fired -> slotCame());
+                    return;
                 }
-                timer = vertx.setTimer(wait, fired -> slotCame());
             }
+            again(decided, null); // its slot passed while its answer was on its way: as late as a late timer
         }
 
         /** The timer fired: the call goes, unless it is late or its slot lies in a pause. */

@@ -185,7 +185,8 @@ final class DecisionBatches {
             }
             return;
         }
-        // one flat array: each decision's four integers per limit, or one error reply for a decision that failed
+        // one flat array: each decision's four integers per limit (and its clock when it waits), or one error reply for
+        // a decision that failed
         Response replies = done.result();
         Context context = Vertx.currentContext();
         if (batch.size() >= ANSWERED_IN_HALVES_FROM && context != null && Context.isOnEventLoopThread()) {
@@ -220,7 +221,7 @@ final class DecisionBatches {
                 }
                 continue;
             }
-            int size = ScriptReplies.VALUES_PER_LIMIT * pending.keys.size();
+            int size = ScriptReplies.replySize(replies, at, pending.keys.size());
             if (at + size > replies.size()) {
                 // cannot happen while the Java and Lua halves agree; left unanswered, it would wait for the sweep
                 pending.reply.fail(new IllegalStateException(

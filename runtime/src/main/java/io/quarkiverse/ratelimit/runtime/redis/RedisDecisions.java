@@ -12,6 +12,7 @@ import io.quarkiverse.ratelimit.runtime.limit.LimitDefinition;
 import io.quarkiverse.ratelimit.runtime.limit.ShadowMask;
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.Future;
+import io.vertx.redis.client.Response;
 
 /**
  * Takes the decisions of one call on Redis: every limit of the call in one atomic script call ({@code rate_limit.lua}),
@@ -23,11 +24,14 @@ public class RedisDecisions {
     private final ScriptRunner scripts;
     private final InvalidationChannel invalidations;
     private final ScriptClock clock;
+    private final RedisClockReadings redisClocks;
 
-    RedisDecisions(ScriptRunner scripts, InvalidationChannel invalidations, ScriptClock clock) {
+    RedisDecisions(ScriptRunner scripts, InvalidationChannel invalidations, ScriptClock clock,
+            RedisClockReadings redisClocks) {
         this.scripts = scripts;
         this.invalidations = invalidations;
         this.clock = clock;
+        this.redisClocks = redisClocks;
     }
 
     /**
@@ -39,9 +43,23 @@ public class RedisDecisions {
      */
     public Future<List<RateLimitDecision>> decide(List<String> limitKeys, List<LimitDefinition> limits,
             ShadowMask shadow) {
+        long sent = System.nanoTime();
         return scripts.decide(scripts.scripts().decide(AlgorithmSet.of(limits)), limitKeys,
                 ScriptArguments.limits(clock.now(), limits, shadow))
-                .map(reply -> ScriptReplies.decisions(limits, reply));
+                .map(reply -> decisions(limitKeys, limits, reply, sent));
+    }
+
+    /**
+     * The decisions of {@code reply}; a call that waits for a later slot with when Redis decided, in this instance's
+     * clock ({@link TimedDecisions}): its wait counts from there.
+     */
+    private List<RateLimitDecision> decisions(List<String> limitKeys, List<LimitDefinition> limits, Response reply,
+            long sent) {
+        List<RateLimitDecision> decisions = ScriptReplies.decisions(limits, reply);
+        long redisMicros = ScriptReplies.decisionClockMicros(limits, reply);
+        return redisMicros < 0 ? decisions
+                : new TimedDecisions(decisions,
+                        redisClocks.decidedAtNanos(limitKeys.get(0), sent, System.nanoTime(), redisMicros));
     }
 
     /**

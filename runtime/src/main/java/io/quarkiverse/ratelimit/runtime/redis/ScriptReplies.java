@@ -45,6 +45,30 @@ public final class ScriptReplies {
         return decisions;
     }
 
+    /**
+     * {@code rate_limit.lua}'s clock of the decision in microseconds, the instant a waiting call's wait counts from;
+     * -1 for a call that does not wait (its reply says no more than its limits' values).
+     */
+    public static long decisionClockMicros(List<LimitDefinition> limits, Response reply) {
+        int limitsValues = VALUES_PER_LIMIT * limits.size();
+        return reply.size() > limitsValues ? reply.get(limitsValues).toLong() : -1;
+    }
+
+    /**
+     * How many values of {@code replies}, from {@code at}, are the reply of one decision of {@code limits} limits: four
+     * per limit, and the decision's clock after them when a limit admitted the call for a later slot.
+     */
+    static int replySize(Response replies, int at, int limits) {
+        int size = VALUES_PER_LIMIT * limits;
+        for (int i = 0; i < limits && at + size <= replies.size(); i++) {
+            int limit = at + VALUES_PER_LIMIT * i;
+            if (replies.get(limit).toLong() == 1 && replies.get(limit + 3).toLong() > 0) {
+                return size + 1;
+            }
+        }
+        return size;
+    }
+
     /** {@code concurrency.lua}: acquired (1 | 0), in_flight, retry_after_ms. */
     public static Lease lease(Response reply) {
         return new Lease(reply.get(0).toLong() == 1, reply.get(1).toLong(), Duration.ofMillis(reply.get(2).toLong()));

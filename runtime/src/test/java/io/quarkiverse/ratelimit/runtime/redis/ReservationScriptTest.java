@@ -12,6 +12,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 import io.quarkiverse.ratelimit.Algorithm;
+import io.quarkiverse.ratelimit.runtime.limit.LimitDefinition;
 import io.quarkiverse.ratelimit.runtime.redis.ScriptHarness.Limit;
 import io.quarkiverse.ratelimit.runtime.redis.ScriptHarness.Reply;
 
@@ -44,6 +45,19 @@ class ReservationScriptTest {
         assertThat(script.callAllWaiting(WINDOW_START_US + 100_000, 1000, limit).get(0).retryAfterMillis())
                 .as("the refused call reserved nothing: 100 ms later the next slot is 1150 ms away")
                 .isEqualTo(1150);
+    }
+
+    @Test
+    void aCallThatWaitsIsToldTheClockItsWaitCountsFrom() {
+        List<LimitDefinition> limits = List.of(
+                LimitDefinition.builder("clock-second", 1, 1000).algorithm(Algorithm.GCRA).burst(1).maxWait(5000).build(),
+                LimitDefinition.builder("clock-minute", 100, 60_000).algorithm(Algorithm.GCRA).maxWait(5000).build());
+        List<String> keys = List.of("{clock}:second", "{clock}:minute");
+        assertThat(script.decideReply(WINDOW_START_US, keys, limits)).as("admitted at once: four values a limit")
+                .containsExactly(1L, 0L, 1000L, 0L, 1L, 99L, 600L, 0L);
+        assertThat(script.decideReply(WINDOW_START_US + 200_000, keys, limits))
+                .as("admitted for the slot 800 ms later: the decision's clock after the limits' values")
+                .containsExactly(1L, 0L, 1800L, 800L, 1L, 99L, 1400L, 800L, WINDOW_START_US + 200_000);
     }
 
     @ParameterizedTest

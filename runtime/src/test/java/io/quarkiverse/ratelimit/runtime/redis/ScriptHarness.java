@@ -92,13 +92,18 @@ final class ScriptHarness implements AutoCloseable {
 
     /** The decision of limits defined as the application defines them, each with its key. */
     List<Reply> decide(long nowMicros, List<String> keys, List<LimitDefinition> definitions) {
+        return replies(decideReply(nowMicros, keys, definitions));
+    }
+
+    /** The decision script's reply, as Redis answers it. */
+    List<Long> decideReply(long nowMicros, List<String> keys, List<LimitDefinition> definitions) {
         List<String> command = new ArrayList<>(List.of("EVAL", scripts.decide(AlgorithmSet.of(definitions)).source(),
                 Integer.toString(keys.size())));
         command.addAll(keys);
         command.addAll(ScriptArguments.limits(Long.toString(nowMicros), definitions, ShadowMask.NONE));
         @SuppressWarnings("unchecked")
         List<Long> reply = (List<Long>) redis.command(command.toArray(String[]::new));
-        return replies(reply);
+        return reply;
     }
 
     /** Pauses the limits for {@code pauseMillis} from {@code nowMicros}; the number paused. */
@@ -135,10 +140,10 @@ final class ScriptHarness implements AutoCloseable {
         return command(scripts.settle(AlgorithmSet.of(definitions(limits))), nowMicros, limits);
     }
 
-    /** A decision script's reply, four integers per limit. */
+    /** A decision script's reply, four integers per limit (a waiting call's clock after them left out). */
     static List<Reply> replies(List<Long> reply) {
         List<Reply> replies = new ArrayList<>();
-        for (int i = 0; i < reply.size(); i += 4) {
+        for (int i = 0; i + 4 <= reply.size(); i += 4) {
             replies.add(new Reply(reply.get(i) == 1, reply.get(i + 1), reply.get(i + 2), reply.get(i + 3)));
         }
         return replies;
