@@ -81,6 +81,15 @@ local function check(key, now_us, limit, window_us, cost, burst)
   return 1, burst - cost - math.ceil(ahead / window_us), reset_ms, 0, encode(now_us, after, limit), reset_ms
 end
 
+-- a reservation (lua/rate_limit.lua): how long until a call of `cost` fits, in microseconds, rounded up to
+-- the next one (0 when it fits now). The call is recorded at exactly that time, so that a queue of calls
+-- keeps the limit's rate: a slot rounded up to the millisecond would move every later slot by as much
+-- (with burst = 1, half a millisecond a call on average: 2 % of the rate at 48 a second).
+local function wait_us(key, now_us, limit, window_us, cost, burst)
+  local after = ahead_of(key, now_us, limit) + cost * window_us
+  return math.max(0, math.ceil((after - burst * window_us) / limit))
+end
+
 local function commit(key, state, reset_ms)
   write_state(key, state, reset_ms)
 end
@@ -111,4 +120,6 @@ local function pause(key, now_us, limit, window_us, burst, until_us)
   write_state(key, encode(now_us, ahead, limit), math.ceil(ahead / (limit * 1000)))
 end
 
-return { check = check, commit = commit, refund = refund, charge = charge, reserves = true, pause = pause }
+return {
+  check = check, commit = commit, refund = refund, charge = charge, reserves = true, wait_us = wait_us, pause = pause
+}

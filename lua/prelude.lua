@@ -40,7 +40,9 @@
 --     reserved, beyond the limit if need be: the limit's debt, paid back as each module says (lua/settle.lua)
 --   reserves = true in a module that can record a call at a later time than now (a reservation):
 --     check works for any now_us at or after the clock, future included, and, when it admits, returns
---     exactly two values for commit, the state and its TTL in ms counted from that now_us
+--     exactly two values for commit, the state and its TTL in ms counted from that now_us; and
+--     wait_us(key, now_us, limit, window_us, cost, burst) says in microseconds (rounded up) when a
+--     refused call fits: the time a reservation records it at
 -- Plain values rather than tables or closures: each table or closure is an allocation per decision.
 -- Numbers in strings (arguments, TIME, stored values) are read by arithmetic, `s + 0`, not tonumber(s):
 -- tonumber parses the string twice (lua_isnumber, then lua_tonumber, each a strtod) behind a C call, and

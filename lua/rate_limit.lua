@@ -33,7 +33,7 @@ local function reservation(KEYS, ARGV, now_us, refused)
   if max_wait <= 0 then
     return nil
   end
-  local wait_ms = 0
+  local wait_us = 0
   for i = 1, #KEYS do
     local at = 4 * (i - 1)
     if refused[at + 1] == 0 and not shadowed(KEYS, ARGV, i) then
@@ -41,13 +41,20 @@ local function reservation(KEYS, ARGV, now_us, refused)
       if retry_ms < 0 or retry_ms > max_wait then
         return nil
       end
-      wait_ms = math.max(wait_ms, retry_ms)
+      local name, limit, window_us, cost, burst = limit_args(ARGV, i)
+      local algorithm = ALGORITHMS[name]
+      if not algorithm.reserves then
+        return nil
+      end
+      -- the slot to the microsecond, not the retry time's millisecond: a queue keeps the limit's rate
+      wait_us = math.max(wait_us, algorithm.wait_us(KEYS[i], now_us, limit, window_us, cost, burst))
     end
   end
-  if wait_ms == 0 then
+  if wait_us == 0 then
     return nil -- only shadow limits refused
   end
-  local at_us = now_us + wait_ms * 1000
+  local wait_ms = math.ceil(wait_us / 1000) -- the application waits whole milliseconds: never before the slot
+  local at_us = now_us + wait_us
   local replies, names, states, ttls = {}, {}, {}, {}
   for i = 1, #KEYS do
     local name, limit, window_us, cost, burst = limit_args(ARGV, i)

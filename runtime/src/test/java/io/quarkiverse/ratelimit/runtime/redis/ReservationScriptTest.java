@@ -48,6 +48,20 @@ class ReservationScriptTest {
     }
 
     @Test
+    void aQueueKeepsTheLimitsRateWhenItsIntervalIsNoWholeMillisecond() {
+        List<LimitDefinition> limit = List.of(LimitDefinition.builder("forty-eight", 48, 1000).algorithm(Algorithm.GCRA)
+                .burst(1).maxWait(2000).build());
+        List<String> key = List.of("queue:forty-eight");
+        List<Long> waits = new ArrayList<>();
+        for (int i = 0; i < 48; i++) {
+            waits.add(script.decide(WINDOW_START_US, key, limit).get(0).retryAfterMillis());
+        }
+        assertThat(waits.get(1)).as("one interval: 20.833 ms, waited as 21").isEqualTo(21);
+        assertThat(waits.get(47)).as("47 intervals: 979.2 ms; slots rounded up to the millisecond one by one would"
+                + " make it 987 and the queue 2 % slower than its limit").isEqualTo(980);
+    }
+
+    @Test
     void aCallThatWaitsIsToldTheClockItsWaitCountsFrom() {
         List<LimitDefinition> limits = List.of(
                 LimitDefinition.builder("clock-second", 1, 1000).algorithm(Algorithm.GCRA).burst(1).maxWait(5000).build(),
