@@ -69,12 +69,12 @@ class Redis:
 
 
 class App:
-    def __init__(self, jar, redis_port, work, name):
+    def __init__(self, jar, hosts, work, name, properties=()):
         self.port = free_port()
         self.log_path = os.path.join(work, "app-%s.log" % name)
         self.process = subprocess.Popen(
-            ["java", "-Xmx256m", "-Dquarkus.http.port=%d" % self.port,
-             "-Dquarkus.redis.hosts=redis://127.0.0.1:%d" % redis_port, "-jar", jar],
+            ["java", "-Xmx256m", "-Dquarkus.http.port=%d" % self.port, "-Dquarkus.redis.hosts=" + hosts,
+             *["-D" + p for p in properties], "-jar", jar],
             stdout=open(self.log_path, "w"), stderr=subprocess.STDOUT)
 
     def call(self, path, tenant, timeout=10):
@@ -160,19 +160,83 @@ def exact_burst(apps, tenant, calls=60):
     return collections.Counter(statuses)
 
 
-def wait_until_redis_decides(apps, probe, timeout=60):
-    """Until both instances answer the fail-closed endpoint from Redis again: seconds taken, or None."""
+def wait_until_redis_decides(apps, probe, timeout=60, tenants=None):
+    """Until both instances answer the fail-closed endpoint from Redis again: seconds taken, or None. tenants(probe,
+    n): the fresh tenants of the n-th try (one per master of a cluster); by default one."""
     started = time.time()
     n = 0
     while time.time() - started < timeout:
         n += 1
         try:
-            if all(app.call("/soak/exact", "%s-%d" % (probe, n), timeout=5) == 200 for app in apps):
+            fresh = tenants(probe, n) if tenants else ["%s-%d" % (probe, n)]
+            if all(app.call("/soak/exact", tenant, timeout=5) == 200 for app in apps for tenant in fresh):
                 return time.time() - started
         except OSError:
             pass
         time.sleep(0.2)
     return None
+
+
+def checks_at_the_end(apps, load, store, heap_start, keys_seen, minutes, final_tenants=("final",)):
+    """Prints what the soak left, after the load stopped, and returns its problems. store: keys() and cli(...) of the
+    Redis or the cluster; final_tenants: fresh tenants (one per master of a cluster) whose calls every instance must
+    have decided by Redis again (its breakers closed)."""
+    problems = []
+    heap_end = [app.heap_after_full_gc_kb() for app in apps]
+    without_ttl = [k for k in store.keys() if store.cli("PTTL", k) == "-1"]
+    time.sleep(11)  # the concurrency lease, 10 s, has passed
+    leases = sum(int(store.cli("ZCARD", k) or 0) for k in store.keys() if "slots" in k)
+    stuck_open = ["%d (%s)" % (app.port, tenant) for app in apps for tenant in final_tenants
+                  if app.call("/soak/exact", tenant) != 200]
+
+    server_errors = {k: v for k, v in load.statuses.items() if k[1] >= 500
+                     and not (k[1] == 503 and k[0] in MAY_ANSWER_503)}
+    log_errors = []
+    for app in apps:
+        with open(app.log_path) as log:
+            log_errors += [line.rstrip() for line in log if " ERROR " in line or STACK_TRACE.match(line)]
+
+    total = sum(load.statuses.values())
+    print()
+    print("calls: %d over %.1f min, by endpoint and status: %s" % (total, minutes, dict(sorted(load.statuses.items()))))
+    print("client-side failures (connection errors): %s; answers slower than 2 s: %d" % (
+        dict(load.failures), load.slow))
+    print("5xx other than the fail-closed 503s: %s" % (server_errors or 0))
+    print("ERROR lines or stack traces in the instances' logs: %d" % len(log_errors))
+    for line in log_errors[:10]:
+        print("    " + line)
+    print("heap after full GC, KB: start %s, end %s" % (heap_start, heap_end))
+    print("Redis keys, after warm-up and after each fault: %s" % keys_seen)
+    print("keys without a TTL: %d %s" % (len(without_ttl), without_ttl[:5]))
+    print("concurrency leases left once the lease passed: %d" % leases)
+    print("instances whose breaker stayed open: %s" % (stuck_open or 0))
+
+    if server_errors:
+        problems.append("5xx other than fail-closed 503: %s" % server_errors)
+    if log_errors:
+        problems.append("%d ERROR lines or exceptions in the logs" % len(log_errors))
+    if any(end > start + 32 * 1024 for start, end in zip(heap_start, heap_end)):
+        problems.append("heap grew: %s -> %s KB" % (heap_start, heap_end))
+    if len(keys_seen) > 2 and keys_seen[-1] > 2 * max(keys_seen[:2]):
+        problems.append("Redis keys grew: %s" % keys_seen)
+    if without_ttl:
+        problems.append("%d keys without a TTL" % len(without_ttl))
+    if leases:
+        problems.append("%d leases left" % leases)
+    if stuck_open:
+        problems.append("breaker open on %s" % stuck_open)
+    return problems
+
+
+def report(problems):
+    """Prints the verdict; exits 1 when a check failed."""
+    print()
+    if problems:
+        print("FAILED:")
+        for problem in problems:
+            print("  " + problem)
+        sys.exit(1)
+    print("PASSED: every check held")
 
 
 def main():
@@ -188,7 +252,7 @@ def main():
 
     redis = Redis(args.redis_server, args.work)
     redis.start()
-    apps = [App(args.jar, redis.port, args.work, name) for name in ("a", "b")]
+    apps = [App(args.jar, "redis://127.0.0.1:%d" % redis.port, args.work, name) for name in ("a", "b")]
     problems = []
     try:
         for app in apps:
@@ -236,49 +300,7 @@ def main():
             keys_seen.append(len(redis.keys()))
 
         load.stop()
-        heap_end = [app.heap_after_full_gc_kb() for app in apps]
-        without_ttl = [k for k in redis.keys() if redis.cli("PTTL", k) == "-1"]
-        time.sleep(11)  # the concurrency lease, 10 s, has passed
-        leases = sum(int(redis.cli("ZCARD", k) or 0) for k in redis.keys() if "slots" in k)
-        stuck_open = [app.port for app in apps if app.call("/soak/exact", "final-%d" % app.port) != 200]
-
-        server_errors = {k: v for k, v in load.statuses.items() if k[1] >= 500
-                         and not (k[1] == 503 and k[0] in MAY_ANSWER_503)}
-        log_errors = []
-        for app in apps:
-            with open(app.log_path) as log:
-                log_errors += [line.rstrip() for line in log if " ERROR " in line or STACK_TRACE.match(line)]
-
-        total = sum(load.statuses.values())
-        print()
-        print("calls: %d over %.1f min, by endpoint and status: %s" % (
-            total, args.minutes, dict(sorted(load.statuses.items()))))
-        print("client-side failures (connection errors): %s; answers slower than 2 s: %d" % (
-            dict(load.failures), load.slow))
-        print("5xx other than the fail-closed 503s: %s" % (server_errors or 0))
-        print("ERROR lines or stack traces in the instances' logs: %d" % len(log_errors))
-        for line in log_errors[:10]:
-            print("    " + line)
-        print("heap after full GC, KB: start %s, end %s" % (heap_start, heap_end))
-        print("Redis keys, after warm-up and after each fault: %s" % keys_seen)
-        print("keys without a TTL: %d %s" % (len(without_ttl), without_ttl[:5]))
-        print("concurrency leases left once the lease passed: %d" % leases)
-        print("instances whose breaker stayed open: %s" % (stuck_open or 0))
-
-        if server_errors:
-            problems.append("5xx other than fail-closed 503: %s" % server_errors)
-        if log_errors:
-            problems.append("%d ERROR lines or exceptions in the logs" % len(log_errors))
-        if any(end > start + 32 * 1024 for start, end in zip(heap_start, heap_end)):
-            problems.append("heap grew: %s -> %s KB" % (heap_start, heap_end))
-        if len(keys_seen) > 2 and keys_seen[-1] > 2 * max(keys_seen[:2]):
-            problems.append("Redis keys grew: %s" % keys_seen)
-        if without_ttl:
-            problems.append("%d keys without a TTL" % len(without_ttl))
-        if leases:
-            problems.append("%d leases left" % leases)
-        if stuck_open:
-            problems.append("breaker open on %s" % stuck_open)
+        problems += checks_at_the_end(apps, load, redis, heap_start, keys_seen, args.minutes)
     finally:
         for app in apps:
             app.process.terminate()
@@ -288,13 +310,7 @@ def main():
             redis.process.send_signal(signal.SIGCONT)
             redis.kill()
 
-    print()
-    if problems:
-        print("FAILED:")
-        for problem in problems:
-            print("  " + problem)
-        sys.exit(1)
-    print("PASSED: every check held")
+    report(problems)
 
 
 if __name__ == "__main__":
