@@ -36,6 +36,16 @@ echo "== 2. Create an application"
 (cd "$work/empty" && bash -euo pipefail -c "$(block 2 bash 1 | sed 's/:create /:create -B -q /')")
 app=$(find "$work/empty" -mindepth 1 -maxdepth 1 -type d)
 echo "== 3. Add the extension"
+# the page's other way, on a copy of the application: the Maven plugin adds the dependency the page shows
+cp -r "$app" "$work/added"
+(cd "$work/added" && bash -euo pipefail -c "$(block 3 bash 1) -B -q")
+python3 - "$work/added/pom.xml" <<'PY'
+import re, sys
+pom = re.sub(r'<dependencyManagement>.*?</dependencyManagement>', '', open(sys.argv[1]).read(), flags=re.S)
+found = re.search(r'<groupId>io\.quarkiverse\.ratelimit</groupId>\s*<artifactId>quarkus-rate-limit</artifactId>', pom)
+sys.exit(0 if found else 'quarkus:add-extension did not add the extension among the dependencies')
+PY
+rm -rf "$work/added"
 python3 - "$app/pom.xml" "$(block 3 xml 1)" <<'PY'
 import re, sys
 pom, dependency = open(sys.argv[1]).read(), sys.argv[2]
