@@ -82,18 +82,21 @@ cpu_per_request() { # <path> <tenants>: microseconds of application CPU per requ
   read -r _ _ requests <<< "$(run "$1" "$2")"
   python3 -c "print(($(cpu_ticks) - $before) / $ticks_per_second / $requests * 1e6)"
 }
-plains=(); added=(); refused_ratios=(); ratios=()
+plains=(); added=(); refused_ratios=(); uni_ratios=(); ratios=()
 for round in 1 2 3 4 5; do
   plain_us=$(cpu_per_request /http/plain many)
+  plain_uni_us=$(cpu_per_request /http/plain-uni many)
   admitted_us=$(cpu_per_request /http/limited many)
   refused_us=$(cpu_per_request /http/over-limit flooder)
-  printf 'application CPU per request, round %d: plain %.1f us, admitted %.1f us, refused %.1f us\n' "$round" \
-    "$plain_us" "$admitted_us" "$refused_us"
+  printf 'application CPU per request, round %d: plain %.1f us, plain Uni %.1f us, admitted %.1f us, refused %.1f us\n' \
+    "$round" "$plain_us" "$plain_uni_us" "$admitted_us" "$refused_us"
   added+=("$(python3 -c "print($admitted_us - $plain_us)")")
   refused_ratios+=("$(python3 -c "print($refused_us / $plain_us)")")
+  uni_ratios+=("$(python3 -c "print($refused_us / $plain_uni_us)")")
   ratios+=("$(python3 -c "print($refused_us / $admitted_us)")")
 done
 printf 'CPU added per admitted request (admitted - plain), median of 5: %.1f us\n' \
   "$(printf '%s\n' "${added[@]}" | median)"
 printf 'refused / plain CPU per request, median of 5: %.2f\n' "$(printf '%s\n' "${refused_ratios[@]}" | median)"
+printf 'refused / plain Uni CPU per request, median of 5: %.2f\n' "$(printf '%s\n' "${uni_ratios[@]}" | median)"
 printf 'refused / admitted CPU per request, median of 5: %.2f\n' "$(printf '%s\n' "${ratios[@]}" | median)"

@@ -9,6 +9,9 @@ import jakarta.ws.rs.ext.ExceptionMapper;
 
 import io.quarkiverse.ratelimit.RateLimitDecision;
 import io.quarkiverse.ratelimit.RateLimitExceededException;
+import io.vertx.core.MultiMap;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpServerResponse;
 
 /**
  * Answers a refused call with {@code 429 Too Many Requests}, {@code Retry-After} and a {@code quota-exceeded}
@@ -18,6 +21,7 @@ import io.quarkiverse.ratelimit.RateLimitExceededException;
 public class RateLimitExceededExceptionMapper implements ExceptionMapper<RateLimitExceededException> {
 
     static final int TOO_MANY_REQUESTS = 429;
+    private static final String CONTENT_TYPE = "Content-Type";
 
     @Override
     public Response toResponse(RateLimitExceededException exception) {
@@ -26,6 +30,32 @@ public class RateLimitExceededExceptionMapper implements ExceptionMapper<RateLim
 
     /** The 429 of a refusal, without the rate-limit headers; the request filter adds them and answers with it. */
     static Response.ResponseBuilder tooManyRequests(RateLimitExceededException exception) {
+        Response.ResponseBuilder response = Response.status(TOO_MANY_REQUESTS);
+        Duration retryAfter = exception.retryAfter();
+        if (retryAfter != null) {
+            RateLimitHeaders.retryAfter(response, retryAfter);
+        }
+        return problem(exception).body(response);
+    }
+
+    /**
+     * Writes the 429 of a refusal with the rate-limit headers of {@code shown} straight to the HTTP response: the same
+     * status, headers and body as {@link #tooManyRequests} and {@link RateLimitHeaders#add}, without building a JAX-RS
+     * response (a refused call under a flood costs less than serving the page).
+     */
+    static void write(HttpServerResponse response, RateLimitExceededException exception, List<RateLimitDecision> shown) {
+        MultiMap headers = response.headers();
+        Duration retryAfter = exception.retryAfter();
+        if (retryAfter != null) {
+            headers.set(RateLimitHeaders.RETRY_AFTER, Long.toString(RateLimitHeaders.retryAfterSeconds(retryAfter)));
+        }
+        RateLimitHeaders.put(headers, shown);
+        headers.set(CONTENT_TYPE, ProblemDetails.MEDIA_TYPE);
+        response.setStatusCode(TOO_MANY_REQUESTS).end(Buffer.buffer(problem(exception).toJson()));
+    }
+
+    /** The problem body of a refusal: the limits that refused, and when to retry. */
+    private static ProblemDetails problem(RateLimitExceededException exception) {
         Duration retryAfter = exception.retryAfter();
         List<String> violated = new ArrayList<>(exception.violations().size());
         for (RateLimitDecision violation : exception.violations()) {
@@ -33,11 +63,10 @@ public class RateLimitExceededExceptionMapper implements ExceptionMapper<RateLim
         }
         ProblemDetails problem = new ProblemDetails(ProblemDetails.QUOTA_EXCEEDED, TOO_MANY_REQUESTS,
                 "Too Many Requests", detail(exception, retryAfter)).violatedPolicies(violated);
-        Response.ResponseBuilder response = Response.status(TOO_MANY_REQUESTS);
         if (retryAfter != null) {
-            problem.member("retry-after-seconds", RateLimitHeaders.retryAfter(response, retryAfter));
+            problem.member("retry-after-seconds", RateLimitHeaders.retryAfterSeconds(retryAfter));
         }
-        return problem.body(response);
+        return problem;
     }
 
     private static String detail(RateLimitExceededException exception, Duration retryAfter) {

@@ -9,6 +9,7 @@ import jakarta.ws.rs.core.Response;
 import io.quarkiverse.ratelimit.RateLimitDecision;
 import io.quarkiverse.ratelimit.runtime.config.RateLimitConfig;
 import io.quarkiverse.ratelimit.runtime.decide.CallDecision;
+import io.vertx.core.MultiMap;
 import io.vertx.ext.web.RoutingContext;
 
 /**
@@ -100,6 +101,17 @@ public final class RateLimitHeaders {
             response.header(headers[i], headers[i + 1]);
         }
         return response;
+    }
+
+    /** Puts the headers of this call's decisions on a response written straight to Vert.x (none when there are none). */
+    static void put(MultiMap response, List<RateLimitDecision> decisions) {
+        if (decisions.isEmpty() || !enabled) {
+            return;
+        }
+        String[] headers = headers(decisions);
+        for (int i = 0; i < headers.length; i += 2) {
+            response.set(headers[i], headers[i + 1]);
+        }
     }
 
     /** The names and values of the headers of {@code decisions}, in the configured style. */

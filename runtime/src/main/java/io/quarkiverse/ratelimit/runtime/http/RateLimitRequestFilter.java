@@ -2,6 +2,7 @@ package io.quarkiverse.ratelimit.runtime.http;
 
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 import jakarta.inject.Singleton;
@@ -12,6 +13,7 @@ import org.jboss.resteasy.reactive.server.mapping.RuntimeResource;
 import org.jboss.resteasy.reactive.server.spi.ResteasyReactiveContainerRequestContext;
 import org.jboss.resteasy.reactive.server.spi.ResteasyReactiveContainerRequestFilter;
 import org.jboss.resteasy.reactive.server.spi.ResteasyReactiveResourceInfo;
+import org.jboss.resteasy.reactive.server.spi.ServerRestHandler;
 
 import io.quarkiverse.ratelimit.RateLimitExceededException;
 import io.quarkiverse.ratelimit.runtime.decide.CallAdmitter;
@@ -69,7 +71,7 @@ public class RateLimitRequestFilter implements ResteasyReactiveContainerRequestF
         context.suspend();
         try {
             endpoint.admitter.decide(endpoint.method, routing, endpoint.arguments(request), decision -> decision)
-                    .subscribe().withSubscriber(new Answer(context, routing, endpoint));
+                    .subscribe().withSubscriber(new Answer(context, request, routing, endpoint));
         } catch (RuntimeException e) {
             context.resume(e); // a suspended request must go on, whatever failed
         }
@@ -91,7 +93,15 @@ public class RateLimitRequestFilter implements ResteasyReactiveContainerRequestF
     /** A resource method as this filter decides it; {@link #UNDECIDED} for one it leaves alone. */
     private static final class Endpoint {
 
-        static final Endpoint UNDECIDED = new Endpoint(null, null, null, false);
+        static final Endpoint UNDECIDED = new Endpoint(null, null, null, false, false);
+
+        /**
+         * What Quarkus REST does with a response it was given, when nothing of the application's takes part: map an
+         * exception (tracing notes it), then write the response. A refusal written straight to the HTTP response does
+         * the same; any other step (a response filter, a writer interceptor) is the application's, and must see it.
+         */
+        private static final Set<String> PLAIN_ANSWER_STEPS = Set.of("AttachExceptionHandler", "ExceptionHandler",
+                "ResponseHandler", "ResponseWriterHandler");
 
         final EffectiveMethod method;
         final CallAdmitter admitter;
@@ -99,13 +109,16 @@ public class RateLimitRequestFilter implements ResteasyReactiveContainerRequestF
         final RequestParameter[] requestArguments;
         /** Whether this extension's mapper answers a refusal here (else the application's own does). */
         final boolean ownRefusal;
+        /** Whether a refusal may be written straight to the HTTP response: nothing of the application's would see it. */
+        final boolean writesRefusal;
 
         private Endpoint(EffectiveMethod method, CallAdmitter admitter, RequestParameter[] requestArguments,
-                boolean ownRefusal) {
+                boolean ownRefusal, boolean writesRefusal) {
             this.method = method;
             this.admitter = admitter;
             this.requestArguments = requestArguments;
             this.ownRefusal = ownRefusal;
+            this.writesRefusal = writesRefusal;
         }
 
         static Endpoint of(EffectiveLimits methods, CallAdmitter admitter, ResteasyReactiveRequestContext request) {
@@ -128,7 +141,18 @@ public class RateLimitRequestFilter implements ResteasyReactiveContainerRequestF
             var mapper = request.getDeployment().getExceptionMapper()
                     .getExceptionMapper(RateLimitExceededException.class, request, sample);
             boolean ownRefusal = mapper != null && mapper.getValue() instanceof RateLimitExceededExceptionMapper;
-            return new Endpoint(method, admitter, method.requestArguments(), ownRefusal);
+            return new Endpoint(method, admitter, method.requestArguments(), ownRefusal,
+                    ownRefusal && plainAnswer(request.getAbortHandlerChain()));
+        }
+
+        /** Whether an answer given to Quarkus REST goes through none of the application's steps on its way out. */
+        private static boolean plainAnswer(ServerRestHandler[] answerSteps) {
+            for (ServerRestHandler step : answerSteps) {
+                if (!PLAIN_ANSWER_STEPS.contains(step.getClass().getSimpleName())) {
+                    return false;
+                }
+            }
+            return true;
         }
 
         /** The arguments the decision reads, from the request; {@code null} when it reads none. */
@@ -158,11 +182,14 @@ public class RateLimitRequestFilter implements ResteasyReactiveContainerRequestF
         private static final int CLIENT_CLOSED_REQUEST = 499;
 
         private final ResteasyReactiveContainerRequestContext context;
+        private final ResteasyReactiveRequestContext request;
         private final RoutingContext routing;
         private final Endpoint endpoint;
 
-        Answer(ResteasyReactiveContainerRequestContext context, RoutingContext routing, Endpoint endpoint) {
+        Answer(ResteasyReactiveContainerRequestContext context, ResteasyReactiveRequestContext request,
+                RoutingContext routing, Endpoint endpoint) {
             this.context = context;
+            this.request = request;
             this.routing = routing;
             this.endpoint = endpoint;
         }
@@ -183,6 +210,11 @@ public class RateLimitRequestFilter implements ResteasyReactiveContainerRequestF
             if (decision.admitted()) {
                 RateLimitHeaders.attach(routing, decision);
                 DispatchDecisions.admitted(routing, endpoint.method, decision.admission());
+                context.resume();
+            } else if (endpoint.writesRefusal) {
+                // the rest of the request is writing the 429: Quarkus REST closes the request once it ran
+                request.restart(new ServerRestHandler[] { ignored -> RateLimitExceededExceptionMapper
+                        .write(routing.response(), decision.refusal(), decision.shown()) });
                 context.resume();
             } else if (endpoint.ownRefusal) {
                 context.abortWith(refusal(decision));
