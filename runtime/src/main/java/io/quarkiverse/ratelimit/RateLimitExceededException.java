@@ -1,6 +1,7 @@
 package io.quarkiverse.ratelimit;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 
@@ -30,7 +31,20 @@ public class RateLimitExceededException extends RuntimeException {
 
     /** The decisions that refused the call (at least one). */
     public List<RateLimitDecision> violations() {
-        return decisions.stream().filter(decision -> !decision.allowed()).toList();
+        int refused = 0;
+        for (RateLimitDecision decision : decisions) {
+            refused += decision.allowed() ? 0 : 1;
+        }
+        if (refused == decisions.size()) {
+            return decisions; // the usual refusal: every limit of the call refused it (most calls have one)
+        }
+        List<RateLimitDecision> violations = new ArrayList<>(refused);
+        for (RateLimitDecision decision : decisions) {
+            if (!decision.allowed()) {
+                violations.add(decision);
+            }
+        }
+        return List.copyOf(violations);
     }
 
     /** The longest wait any violated limit asks for; {@code null} when a limit can never admit the call. */

@@ -89,6 +89,10 @@ public final class ProblemDetails {
         return response.entity(toJson().getBytes(StandardCharsets.UTF_8)).type(PROBLEM_JSON);
     }
 
+    private static boolean needsNoEscape(char c) {
+        return c >= 0x20 && c != '"' && c != '\\';
+    }
+
     private void separator() {
         if (json.length() > 1) {
             json.append(',');
@@ -102,7 +106,16 @@ public final class ProblemDetails {
     }
 
     static void appendEscaped(StringBuilder out, String value) {
-        for (int i = 0; i < value.length(); i++) {
+        int plain = 0;
+        while (plain < value.length() && needsNoEscape(value.charAt(plain))) {
+            plain++;
+        }
+        if (plain == value.length()) {
+            out.append(value); // the usual text: copied at once
+            return;
+        }
+        out.append(value, 0, plain);
+        for (int i = plain; i < value.length(); i++) {
             char c = value.charAt(i);
             switch (c) {
                 case '"' -> out.append("\\\"");

@@ -57,20 +57,20 @@ public class RateLimitExceededExceptionMapper implements ExceptionMapper<RateLim
     /** The problem body of a refusal: the limits that refused, and when to retry. */
     private static ProblemDetails problem(RateLimitExceededException exception) {
         Duration retryAfter = exception.retryAfter();
-        List<String> violated = new ArrayList<>(exception.violations().size());
-        for (RateLimitDecision violation : exception.violations()) {
+        List<RateLimitDecision> violations = exception.violations();
+        List<String> violated = new ArrayList<>(violations.size());
+        for (RateLimitDecision violation : violations) {
             violated.add(violation.limitName());
         }
         ProblemDetails problem = new ProblemDetails(ProblemDetails.QUOTA_EXCEEDED, TOO_MANY_REQUESTS,
-                "Too Many Requests", detail(exception, retryAfter)).violatedPolicies(violated);
+                "Too Many Requests", detail(violations.get(0), retryAfter)).violatedPolicies(violated);
         if (retryAfter != null) {
             problem.member("retry-after-seconds", RateLimitHeaders.retryAfterSeconds(retryAfter));
         }
         return problem;
     }
 
-    private static String detail(RateLimitExceededException exception, Duration retryAfter) {
-        RateLimitDecision first = exception.violations().get(0);
+    private static String detail(RateLimitDecision first, Duration retryAfter) {
         String detail = "Rate limit '" + first.limitName() + "' of " + first.limit() + " per "
                 + RateLimitHeaders.wholeSecondsUp(first.window()) + "s exceeded";
         if (retryAfter == null) {
