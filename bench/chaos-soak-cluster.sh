@@ -11,14 +11,4 @@
 #
 # Needs redis-server and redis-cli on PATH (or RATE_LIMIT_REDIS_SERVER), a JDK (java, jcmd) and python3.
 set -euo pipefail
-cd "$(dirname "$0")/.."
-minutes=${1:-20}
-interval=${2:-60}
-
-./mvnw -q -B install -DskipTests
-./mvnw -q -B -f bench/soak-app/pom.xml package
-work=$(mktemp -d)
-echo "logs in $work"
-python3 bench/chaos_soak_cluster.py --minutes "$minutes" --interval "$interval" \
-  --jar bench/soak-app/target/quarkus-app/quarkus-run.jar \
-  --redis-server "${RATE_LIMIT_REDIS_SERVER:-redis-server}" --work "$work"
+SOAK_DRIVER=chaos_soak_cluster.py exec "$(dirname "$0")/chaos-soak.sh" "$@"

@@ -16,6 +16,7 @@ interval=${2:-60}
 ./mvnw -q -B -f bench/soak-app/pom.xml package
 work=$(mktemp -d)
 echo "logs in $work"
-python3 bench/chaos_soak.py --minutes "$minutes" --interval "$interval" \
+# the driver: bench/chaos_soak.py, or the cluster's (bench/chaos-soak-cluster.sh sets it)
+python3 "bench/${SOAK_DRIVER:-chaos_soak.py}" --minutes "$minutes" --interval "$interval" \
   --jar bench/soak-app/target/quarkus-app/quarkus-run.jar \
   --redis-server "${RATE_LIMIT_REDIS_SERVER:-redis-server}" --work "$work"

@@ -177,6 +177,33 @@ def wait_until_redis_decides(apps, probe, timeout=60, tenants=None):
     return None
 
 
+def arguments():
+    """The soak's command line: how long, how often a fault, how much load, and what to run."""
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--minutes", type=float, default=20)
+    parser.add_argument("--interval", type=float, default=60, help="seconds between faults")
+    parser.add_argument("--threads", type=int, default=8)
+    parser.add_argument("--tenants", type=int, default=200)
+    parser.add_argument("--jar", required=True)
+    parser.add_argument("--redis-server", default="redis-server")
+    parser.add_argument("--work", required=True)
+    return parser.parse_args()
+
+
+def loaded(apps, store, args):
+    """Starts the load once the instances answer, and warms it up: the load, the heaps after a full GC and the key
+    count it starts from."""
+    for app in apps:
+        app.wait_ready()
+    load = Load(apps, args.threads, args.tenants)
+    load.start()
+    time.sleep(min(30, args.interval / 2))  # warm-up
+    heap_start = [app.heap_after_full_gc_kb() for app in apps]
+    keys_seen = [len(store.keys())]
+    print("warmed up: heap after full GC %s KB, %d keys" % (heap_start, keys_seen[0]), flush=True)
+    return load, heap_start, keys_seen
+
+
 def checks_at_the_end(apps, load, store, heap_start, keys_seen, minutes, final_tenants=("final",)):
     """Prints what the soak left, after the load stopped, and returns its problems. store: keys() and cli(...) of the
     Redis or the cluster; final_tenants: fresh tenants (one per master of a cluster) whose calls every instance must
@@ -240,29 +267,14 @@ def report(problems):
 
 
 def main():
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--minutes", type=float, default=20)
-    parser.add_argument("--interval", type=float, default=60, help="seconds between faults")
-    parser.add_argument("--threads", type=int, default=8)
-    parser.add_argument("--tenants", type=int, default=200)
-    parser.add_argument("--jar", required=True)
-    parser.add_argument("--redis-server", default="redis-server")
-    parser.add_argument("--work", required=True)
-    args = parser.parse_args()
+    args = arguments()
 
     redis = Redis(args.redis_server, args.work)
     redis.start()
     apps = [App(args.jar, "redis://127.0.0.1:%d" % redis.port, args.work, name) for name in ("a", "b")]
     problems = []
     try:
-        for app in apps:
-            app.wait_ready()
-        load = Load(apps, args.threads, args.tenants)
-        load.start()
-        time.sleep(min(30, args.interval / 2))  # warm-up
-        heap_start = [app.heap_after_full_gc_kb() for app in apps]
-        keys_seen = [len(redis.keys())]
-        print("warmed up: heap after full GC %s KB, %d keys" % (heap_start, keys_seen[0]), flush=True)
+        load, heap_start, keys_seen = loaded(apps, redis, args)
 
         faults = ["kill", "pause", "flush", "restart-empty"]
         deadline = time.time() + args.minutes * 60

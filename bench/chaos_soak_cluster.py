@@ -12,7 +12,6 @@ that a fresh tenant's burst over both instances is admitted exactly, on every ma
 single-Redis soak's (bench/chaos_soak.py): no 5xx but the fail-closed 503s, no ERROR, flat heap and key count, every
 key with a TTL, no lease left, and every instance's breaker closed again on every master.
 """
-import argparse
 import os
 import random
 import signal
@@ -20,7 +19,7 @@ import socket
 import subprocess
 import time
 
-from chaos_soak import (App, EXACT_LIMIT, Load, checks_at_the_end, exact_burst, report,
+from chaos_soak import (App, EXACT_LIMIT, arguments, checks_at_the_end, exact_burst, loaded, report,
                         wait_until_redis_decides)
 
 SLOTS = 16384
@@ -258,15 +257,7 @@ def inject(cluster, fault, n, load_tenants):
 
 
 def main():
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--minutes", type=float, default=20)
-    parser.add_argument("--interval", type=float, default=60, help="seconds between faults")
-    parser.add_argument("--threads", type=int, default=8)
-    parser.add_argument("--tenants", type=int, default=200)
-    parser.add_argument("--jar", required=True)
-    parser.add_argument("--redis-server", default="redis-server")
-    parser.add_argument("--work", required=True)
-    args = parser.parse_args()
+    args = arguments()
 
     cluster = Cluster(args.redis_server, args.work)
     apps = []
@@ -275,14 +266,7 @@ def main():
         cluster.create()
         apps = [App(args.jar, cluster.hosts(), args.work, name, ["quarkus.redis.client-type=cluster"])
                 for name in ("a", "b")]
-        for app in apps:
-            app.wait_ready()
-        load = Load(apps, args.threads, args.tenants)
-        load.start()
-        time.sleep(min(30, args.interval / 2))  # warm-up
-        heap_start = [app.heap_after_full_gc_kb() for app in apps]
-        keys_seen = [len(cluster.keys())]
-        print("warmed up: heap after full GC %s KB, %d keys" % (heap_start, keys_seen[0]), flush=True)
+        load, heap_start, keys_seen = loaded(apps, cluster, args)
 
         faults = ["kill", "failover", "pause", "migrate"]
         deadline = time.time() + args.minutes * 60
