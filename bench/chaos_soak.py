@@ -160,21 +160,73 @@ def exact_burst(apps, tenant, calls=60):
     return collections.Counter(statuses)
 
 
-def wait_until_redis_decides(apps, probe, timeout=60, tenants=None):
-    """Until both instances answer the fail-closed endpoint from Redis again: seconds taken, or None. tenants(probe,
-    n): the fresh tenants of the n-th try (one per master of a cluster); by default one."""
+def wait_until_redis_decides(apps, probe, fresh, timeout=60):
+    """Until both instances answer the fail-closed endpoint from Redis again for fresh tenants (fresh(prefix): one, or
+    one per master of a cluster): seconds taken, or None."""
     started = time.time()
     n = 0
     while time.time() - started < timeout:
         n += 1
         try:
-            fresh = tenants(probe, n) if tenants else ["%s-%d" % (probe, n)]
-            if all(app.call("/soak/exact", tenant, timeout=5) == 200 for app in apps for tenant in fresh):
+            if all(app.call("/soak/exact", tenant, timeout=5) == 200
+                   for app in apps for tenant in fresh("%s-%d" % (probe, n))):
                 return time.time() - started
         except OSError:
             pass
         time.sleep(0.2)
     return None
+
+
+def faults_in_turn(apps, store, faults, inject, fresh, args, keys_seen, settle=lambda: None):
+    """One fault every interval, in turn, until the soak's time is up (inject(fault) injects it and says what it did).
+    After each: until when both instances decide on Redis again for fresh tenants (fresh(prefix): one, or one per master
+    of a cluster), and whether a fresh tenant's burst over both is exact (on each master); settle() waits for what the
+    next fault needs. The problems found."""
+    problems = []
+    deadline = time.time() + args.minutes * 60
+    n = 0
+    while time.time() + args.interval <= deadline:
+        time.sleep(args.interval / 2)
+        fault = faults[n % len(faults)]
+        n += 1
+        began = time.time()
+        what = inject(fault)
+        injected = time.time()
+        recovered = wait_until_redis_decides(apps, "probe-%d" % n, fresh)
+        bursts = [exact_burst(apps, tenant) for tenant in fresh("exact-%d" % n)]
+        inexact = [dict(b) for b in bursts if b[200] != EXACT_LIMIT or b[429] != sum(b.values()) - EXACT_LIMIT]
+        print("fault %d (%s): Redis decides again %s; fresh tenants' bursts: %s%s" % (
+            n, what, "never" if recovered is None else "%.1f s after the fault ended (%.1f s after it began)" % (
+                recovered, injected + recovered - began), [dict(b) for b in bursts],
+            "  <-- not exact: %s" % inexact if inexact else ""), flush=True)
+        if recovered is None:
+            problems.append("fault %d (%s): Redis did not decide again within 60 s" % (n, fault))
+        if inexact:
+            problems.append("fault %d (%s): %s, expected %d admitted each" % (n, fault, inexact, EXACT_LIMIT))
+        settle()
+        time.sleep(max(0, began + args.interval / 2 - time.time()))
+        keys_seen.append(len(store.keys()))
+    return problems
+
+
+def inject(redis, fault):
+    """Injects one fault into the redis-server; its name."""
+    if fault == "kill":
+        redis.kill()
+        time.sleep(5)
+        redis.start()
+    elif fault == "pause":
+        redis.process.send_signal(signal.SIGSTOP)
+        time.sleep(3)
+        redis.process.send_signal(signal.SIGCONT)
+    elif fault == "flush":
+        redis.cli("FLUSHALL")
+        redis.cli("SCRIPT", "FLUSH")
+    else:
+        redis.cli("SHUTDOWN", "NOSAVE", check=False)
+        redis.process.wait()
+        redis.start()
+    return fault
 
 
 def arguments():
@@ -276,40 +328,8 @@ def main():
     try:
         load, heap_start, keys_seen = loaded(apps, redis, args)
 
-        faults = ["kill", "pause", "flush", "restart-empty"]
-        deadline = time.time() + args.minutes * 60
-        n = 0
-        while time.time() + args.interval <= deadline:
-            time.sleep(args.interval / 2)
-            fault = faults[n % len(faults)]
-            n += 1
-            if fault == "kill":
-                redis.kill()
-                time.sleep(5)
-                redis.start()
-            elif fault == "pause":
-                redis.process.send_signal(signal.SIGSTOP)
-                time.sleep(3)
-                redis.process.send_signal(signal.SIGCONT)
-            elif fault == "flush":
-                redis.cli("FLUSHALL")
-                redis.cli("SCRIPT", "FLUSH")
-            else:
-                redis.cli("SHUTDOWN", "NOSAVE", check=False)
-                redis.process.wait()
-                redis.start()
-            recovered = wait_until_redis_decides(apps, "probe-%d" % n)
-            burst = exact_burst(apps, "exact-%d" % n)
-            exact = burst[200] == EXACT_LIMIT and burst[429] == sum(burst.values()) - EXACT_LIMIT
-            print("fault %d (%s): Redis decides again after %s s; a fresh tenant's burst: %s%s" % (
-                n, fault, "%.1f" % recovered if recovered is not None else "never", dict(burst),
-                "" if exact else "  <-- not exact"), flush=True)
-            if recovered is None:
-                problems.append("fault %d (%s): Redis did not decide again within 60 s" % (n, fault))
-            if not exact:
-                problems.append("fault %d (%s): %s, expected %d admitted" % (n, fault, dict(burst), EXACT_LIMIT))
-            time.sleep(max(0, args.interval / 2 - (recovered or 0)))
-            keys_seen.append(len(redis.keys()))
+        problems += faults_in_turn(apps, redis, ["kill", "pause", "flush", "restart-empty"],
+                                   lambda fault: inject(redis, fault), lambda prefix: [prefix], args, keys_seen)
 
         load.stop()
         problems += checks_at_the_end(apps, load, redis, heap_start, keys_seen, args.minutes)

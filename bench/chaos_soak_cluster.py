@@ -19,8 +19,7 @@ import socket
 import subprocess
 import time
 
-from chaos_soak import (App, EXACT_LIMIT, arguments, checks_at_the_end, exact_burst, loaded, report,
-                        wait_until_redis_decides)
+from chaos_soak import App, arguments, checks_at_the_end, faults_in_turn, loaded, report
 
 SLOTS = 16384
 NODE_TIMEOUT_MS = 2000
@@ -232,7 +231,7 @@ def migrate_slot(cluster, tenant):
     return "slot %d (%d keys) from :%d to :%d" % (slot, moved, source.port, target.port)
 
 
-def inject(cluster, fault, n, load_tenants):
+def inject(cluster, fault, load_tenants):
     """Injects one fault and returns what it did."""
     if fault == "kill":
         master = random.choice(list(cluster.masters()))
@@ -268,32 +267,10 @@ def main():
                 for name in ("a", "b")]
         load, heap_start, keys_seen = loaded(apps, cluster, args)
 
-        faults = ["kill", "failover", "pause", "migrate"]
-        deadline = time.time() + args.minutes * 60
-        n = 0
-        while time.time() + args.interval <= deadline:
-            time.sleep(args.interval / 2)
-            fault = faults[n % len(faults)]
-            n += 1
-            began = time.time()
-            what = inject(cluster, fault, n, args.tenants)
-            recovered = wait_until_redis_decides(
-                apps, "probe-%d" % n, tenants=lambda probe, attempt: fresh_tenants(cluster, "%s-%d" % (probe, attempt)))
-            bursts = {tenant: exact_burst(apps, tenant) for tenant in fresh_tenants(cluster, "exact-%d" % n)}
-            inexact = {t: dict(b) for t, b in bursts.items()
-                       if b[200] != EXACT_LIMIT or b[429] != sum(b.values()) - EXACT_LIMIT}
-            print("fault %d (%s: %s): Redis decides again on every master %s s after the fault began; fresh tenants'"
-                  " bursts, one per master: %s%s" % (
-                      n, fault, what, "%.1f" % (time.time() - began) if recovered is not None else "never",
-                      [dict(b) for b in bursts.values()], "  <-- not exact: %s" % inexact if inexact else ""),
-                  flush=True)
-            if recovered is None:
-                problems.append("fault %d (%s): Redis did not decide again within 60 s" % (n, fault))
-            if inexact:
-                problems.append("fault %d (%s): %s, expected %d admitted each" % (n, fault, inexact, EXACT_LIMIT))
-            cluster.await_healthy()  # the restarted or demoted node is a replica again before the next fault
-            time.sleep(max(0, began + args.interval / 2 - time.time()))
-            keys_seen.append(len(cluster.keys()))
+        problems += faults_in_turn(apps, cluster, ["kill", "failover", "pause", "migrate"],
+                                   lambda fault: "%s: %s" % (fault, inject(cluster, fault, args.tenants)),
+                                   lambda prefix: fresh_tenants(cluster, prefix), args, keys_seen,
+                                   settle=cluster.await_healthy)  # a restarted or demoted node is a replica again
 
         load.stop()
         problems += checks_at_the_end(apps, load, cluster, heap_start, keys_seen, args.minutes,

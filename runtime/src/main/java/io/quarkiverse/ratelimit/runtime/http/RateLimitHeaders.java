@@ -105,10 +105,13 @@ public final class RateLimitHeaders {
 
     /** Puts the headers of this call's decisions on a response written straight to Vert.x (none when there are none). */
     static void put(MultiMap response, List<RateLimitDecision> decisions) {
-        if (decisions.isEmpty() || !enabled) {
-            return;
+        if (!decisions.isEmpty() && enabled) {
+            set(response, headers(decisions));
         }
-        String[] headers = headers(decisions);
+    }
+
+    /** Sets names and values ({@link #headers}) on a response's headers. */
+    private static void set(MultiMap response, String[] headers) {
         for (int i = 0; i < headers.length; i += 2) {
             response.set(headers[i], headers[i + 1]);
         }
@@ -160,12 +163,7 @@ public final class RateLimitHeaders {
         boolean first = request.get(PENDING) == null;
         request.put(PENDING, headers(decisions));
         if (first) {
-            request.addHeadersEndHandler(ignored -> {
-                String[] headers = request.get(PENDING);
-                for (int i = 0; i < headers.length; i += 2) {
-                    request.response().headers().set(headers[i], headers[i + 1]);
-                }
-            });
+            request.addHeadersEndHandler(ignored -> set(request.response().headers(), request.get(PENDING)));
         }
     }
 }

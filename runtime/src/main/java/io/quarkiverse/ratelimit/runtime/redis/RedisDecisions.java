@@ -10,6 +10,7 @@ import io.quarkiverse.ratelimit.RateLimitDecision;
 import io.quarkiverse.ratelimit.runtime.limit.AlgorithmSet;
 import io.quarkiverse.ratelimit.runtime.limit.LimitDefinition;
 import io.quarkiverse.ratelimit.runtime.limit.ShadowMask;
+import io.quarkiverse.ratelimit.runtime.limit.WaitingCalls;
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.Future;
 import io.vertx.redis.client.Response;
@@ -43,7 +44,8 @@ public class RedisDecisions {
      */
     public Future<List<RateLimitDecision>> decide(List<String> limitKeys, List<LimitDefinition> limits,
             ShadowMask shadow) {
-        long sent = System.nanoTime();
+        // when the request left bounds when Redis decided, which only a call that may wait needs
+        long sent = WaitingCalls.maxWaitMillis(limits) > 0 ? System.nanoTime() : 0;
         return scripts.decide(scripts.scripts().decide(AlgorithmSet.of(limits)), limitKeys,
                 ScriptArguments.limits(clock.now(), limits, shadow))
                 .map(reply -> decisions(limitKeys, limits, reply, sent));
