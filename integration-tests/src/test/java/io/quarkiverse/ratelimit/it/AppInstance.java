@@ -26,6 +26,11 @@ record AppInstance(Process process, URI uri, Path log) {
 
     /** @param properties extra {@code -D} system properties, {@code name=value} */
     static AppInstance start(LocalRedisServer redis, String... properties) {
+        return start(redis.uri(), properties);
+    }
+
+    /** @param properties extra {@code -D} system properties, {@code name=value} */
+    static AppInstance start(String redisUri, String... properties) {
         Path jar = Path.of(System.getProperty("quarkus-app.jar", "target/quarkus-app/quarkus-run.jar"));
         assertThat(jar).exists();
         int port = FreePorts.next();
@@ -33,7 +38,7 @@ record AppInstance(Process process, URI uri, Path log) {
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-Dquarkus.http.port=" + port,
                 "-Dquarkus.http.host=127.0.0.1",
-                "-Dquarkus.redis.hosts=" + redis.uri()));
+                "-Dquarkus.redis.hosts=" + redisUri));
         for (String property : properties) {
             command.add("-D" + property);
         }
