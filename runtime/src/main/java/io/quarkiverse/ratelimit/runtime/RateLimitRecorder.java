@@ -1,11 +1,14 @@
 package io.quarkiverse.ratelimit.runtime;
 
 import java.util.Map;
+import java.util.Set;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
 
 import io.quarkiverse.ratelimit.runtime.admin.AdminHandler;
 import io.quarkiverse.ratelimit.runtime.config.BuildCapabilities;
+import io.quarkiverse.ratelimit.runtime.http.EarlyRefusalFilter;
+import io.quarkiverse.ratelimit.runtime.http.OpenEndpoints;
 import io.quarkiverse.ratelimit.runtime.limit.ConcurrencyDefinition;
 import io.quarkiverse.ratelimit.runtime.limit.DeclaredConcurrencyLimits;
 import io.quarkiverse.ratelimit.runtime.limit.DeclaredLimits;
@@ -26,6 +29,16 @@ public class RateLimitRecorder {
     /** The administration endpoints, served under {@code base}. */
     public Handler<RoutingContext> adminHandler(String base) {
         return new AdminHandler(base);
+    }
+
+    /** The filter that answers a flood's refusals before Quarkus REST. */
+    public Handler<RoutingContext> earlyRefusalFilter() {
+        return new EarlyRefusalFilter();
+    }
+
+    public Supplier<OpenEndpoints> openEndpoints(Set<String> methodIds) {
+        OpenEndpoints open = new OpenEndpoints(methodIds);
+        return () -> open;
     }
 
     public Supplier<DeclaredLimits> rateLimitedMethods(Map<String, MethodLimits> byMethodId) {

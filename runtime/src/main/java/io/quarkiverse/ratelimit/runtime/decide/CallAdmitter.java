@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Function;
 
+import jakarta.inject.Inject;
 import jakarta.inject.Singleton;
 
 import io.quarkiverse.ratelimit.Mode;
@@ -51,7 +52,10 @@ public class CallAdmitter {
     private final UpstreamAnswers upstream;
     private final CallCosts costs;
     private final ShadowRefusals shadowRefusals = new ShadowRefusals();
+    /** Whether calls are answered only from the refusals this instance holds ({@link #heldRefusalsOnly()}). */
+    private final boolean heldRefusalsOnly;
 
+    @Inject
     CallAdmitter(RequestTenantResolver tenants, ClientAddresses clientAddresses, TenantGate gate, TenantPlans plans,
             DecisionGuard guard, RateLimitKeys keys, RunTimeLimits runTimeLimits, LimitModes modes, SlotWaits waits,
             AdaptiveLimits adaptive, UpstreamAnswers upstream, CallCosts costs) {
@@ -67,6 +71,33 @@ public class CallAdmitter {
         this.plans = plans;
         this.guard = guard;
         this.keys = keys;
+        this.heldRefusalsOnly = false;
+    }
+
+    private CallAdmitter(CallAdmitter calls) {
+        this.costs = calls.costs;
+        this.waits = calls.waits;
+        this.adaptive = calls.adaptive;
+        this.upstream = calls.upstream;
+        this.modes = calls.modes;
+        this.runTimeLimits = calls.runTimeLimits;
+        this.tenants = calls.tenants;
+        this.clientAddresses = calls.clientAddresses;
+        this.gate = calls.gate;
+        this.plans = calls.plans;
+        this.guard = calls.guard;
+        this.keys = calls.keys;
+        this.heldRefusalsOnly = true;
+    }
+
+    /**
+     * The same path to a call's limits (its tenant, the gate, plans, run-time limits, keys and modes) ending in the
+     * refusals this instance holds instead of Redis: a call is refused as {@link #decide} would refuse it from the
+     * refusal cache, and fails with {@link DecisionGuard#NOT_HELD} when Redis would have to decide it. It sends nothing
+     * to Redis and records nothing, so a call it does not refuse is decided afterwards as if it had not run.
+     */
+    public CallAdmitter heldRefusalsOnly() {
+        return new CallAdmitter(this);
     }
 
     /**
@@ -161,6 +192,10 @@ public class CallAdmitter {
             Function<CallDecision, R> answer) {
         List<LimitDefinition> limits = adaptive ? this.adaptive.apply(configured, limitKeys) : configured;
         long maxWait = WaitingCalls.maxWaitMillis(limits);
+        if (heldRefusalsOnly) {
+            return guard.heldRefusal(limitKeys, limits, tenant, shadow,
+                    decisions -> answer.apply(decision.apply(decisions)));
+        }
         if (maxWait == 0) {
             return guard.acquire(limitKeys, limits, tenant, shadow, decisions -> answer.apply(decision.apply(decisions)));
         }

@@ -94,13 +94,9 @@ public class DecisionGuard {
     public <R> Uni<R> acquire(List<String> keys, List<LimitDefinition> limits, String tenant, ShadowMask shadow,
             Function<List<RateLimitDecision>, R> shape) {
         Object span = tracing.currentSpan();
-        if (refusals != null && shadow.isEmpty()) {
-            List<RateLimitDecision> refused = refusals.refusal(keys, limits);
-            if (refused != null) {
-                cachedRefusals.increment();
-                decided(refused, DecidedBy.LOCAL_CACHE, shadow, tenant, span);
-                return DirectUni.computed(() -> shape.apply(refused));
-            }
+        Uni<R> held = held(keys, limits, tenant, shadow, shape, span);
+        if (held != null) {
+            return held;
         }
         GuardedNode node = guarded.nodeFor(keys.get(0)); // a call's keys share one slot
         return guarded.guarded(RedisOperation.DECIDE, node, () -> {
@@ -121,6 +117,41 @@ public class DecisionGuard {
         },
                 failure -> failureModes.decide(keys, limits, failure, tenant, span, shadow, node.retryAfter()),
                 shape);
+    }
+
+    /**
+     * The refusal this instance holds for the call, answered as {@link #acquire} answers it from the refusal cache
+     * (counted and traced the same way); a failure with {@link #NOT_HELD} when it holds none, and Redis would have to
+     * decide. Sends nothing to Redis.
+     */
+    public <R> Uni<R> heldRefusal(List<String> keys, List<LimitDefinition> limits, String tenant, ShadowMask shadow,
+            Function<List<RateLimitDecision>, R> shape) {
+        Uni<R> held = held(keys, limits, tenant, shadow, shape, tracing.currentSpan());
+        return held != null ? held : DirectUni.computed(() -> {
+            throw NOT_HELD;
+        });
+    }
+
+    /** What {@link #heldRefusal} fails with when this instance holds no refusal for the call. */
+    public static final RuntimeException NOT_HELD = new IllegalStateException("no refusal held for this call") {
+        @Override
+        public synchronized Throwable fillInStackTrace() {
+            return this; // a marker, thrown on a hot path: no stack to record
+        }
+    };
+
+    private <R> Uni<R> held(List<String> keys, List<LimitDefinition> limits, String tenant, ShadowMask shadow,
+            Function<List<RateLimitDecision>, R> shape, Object span) {
+        if (refusals == null || !shadow.isEmpty()) {
+            return null;
+        }
+        List<RateLimitDecision> refused = refusals.refusal(keys, limits);
+        if (refused == null) {
+            return null;
+        }
+        cachedRefusals.increment();
+        decided(refused, DecidedBy.LOCAL_CACHE, shadow, tenant, span);
+        return DirectUni.computed(() -> shape.apply(refused));
     }
 
     private void decided(List<RateLimitDecision> decisions, DecidedBy by, ShadowMask shadow, String tenant,

@@ -9,6 +9,7 @@ import jakarta.inject.Singleton;
 import jakarta.ws.rs.core.Response;
 
 import org.jboss.resteasy.reactive.server.core.ResteasyReactiveRequestContext;
+import org.jboss.resteasy.reactive.server.handlers.ResourceRequestFilterHandler;
 import org.jboss.resteasy.reactive.server.mapping.RuntimeResource;
 import org.jboss.resteasy.reactive.server.spi.ResteasyReactiveContainerRequestContext;
 import org.jboss.resteasy.reactive.server.spi.ResteasyReactiveContainerRequestFilter;
@@ -49,15 +50,18 @@ public class RateLimitRequestFilter implements ResteasyReactiveContainerRequestF
 
     private final InjectableInstance<EffectiveLimits> configuredMethods;
     private final InjectableInstance<CallAdmitter> configuredAdmitter;
+    private final InjectableInstance<EarlyRefusals> configuredEarly;
     private final Map<RuntimeResource, Endpoint> endpoints = new ConcurrentHashMap<>();
 
     /**
      * Quarkus REST creates its filters at static init, before the run-time configuration the limits need exists: they
      * are looked up at the first request of each endpoint, which keeps them.
      */
-    RateLimitRequestFilter(InjectableInstance<EffectiveLimits> methods, InjectableInstance<CallAdmitter> admitter) {
+    RateLimitRequestFilter(InjectableInstance<EffectiveLimits> methods, InjectableInstance<CallAdmitter> admitter,
+            InjectableInstance<EarlyRefusals> early) {
         this.configuredMethods = methods;
         this.configuredAdmitter = admitter;
+        this.configuredEarly = early;
     }
 
     @Override
@@ -85,7 +89,8 @@ public class RateLimitRequestFilter implements ResteasyReactiveContainerRequestF
         Endpoint endpoint = endpoints.get(target);
         if (endpoint == null) {
             endpoint = endpoints.computeIfAbsent(target,
-                    ignored -> Endpoint.of(configuredMethods.get(), configuredAdmitter.get(), request));
+                    ignored -> Endpoint.of(configuredMethods.get(), configuredAdmitter.get(), configuredEarly.get(),
+                            request));
         }
         return endpoint;
     }
@@ -93,7 +98,7 @@ public class RateLimitRequestFilter implements ResteasyReactiveContainerRequestF
     /** A resource method as this filter decides it; {@link #UNDECIDED} for one it leaves alone. */
     private static final class Endpoint {
 
-        static final Endpoint UNDECIDED = new Endpoint(null, null, null, false, false);
+        static final Endpoint UNDECIDED = new Endpoint(null, null, null, false, false, null);
 
         /**
          * What Quarkus REST does with a response it was given, when nothing of the application's takes part: map an
@@ -102,6 +107,14 @@ public class RateLimitRequestFilter implements ResteasyReactiveContainerRequestF
          */
         private static final Set<String> PLAIN_ANSWER_STEPS = Set.of("AttachExceptionHandler", "ExceptionHandler",
                 "ResponseHandler", "ResponseWriterHandler");
+        /**
+         * What Quarkus REST does before the request filters that cannot answer a request: the abort chain's set-up,
+         * the path template for metrics and traces, and the security check, which finds none to make on an endpoint
+         * {@link OpenEndpoints} holds. Before matching: the security context's set-up only.
+         */
+        private static final Set<String> QUIET_STEPS = Set.of("AbortChainHandler", "ObservabilityHandler",
+                "EagerSecurityHandler");
+        private static final Set<String> QUIET_PRE_MATCH_STEPS = Set.of("SecurityContextOverrideHandler");
 
         final EffectiveMethod method;
         final CallAdmitter admitter;
@@ -111,17 +124,21 @@ public class RateLimitRequestFilter implements ResteasyReactiveContainerRequestF
         final boolean ownRefusal;
         /** Whether a refusal may be written straight to the HTTP response: nothing of the application's would see it. */
         final boolean writesRefusal;
+        /** Where its refusals are learned for answering before Quarkus REST; {@code null}: they are not. */
+        final EarlyRefusals early;
 
         private Endpoint(EffectiveMethod method, CallAdmitter admitter, RequestParameter[] requestArguments,
-                boolean ownRefusal, boolean writesRefusal) {
+                boolean ownRefusal, boolean writesRefusal, EarlyRefusals early) {
             this.method = method;
             this.admitter = admitter;
             this.requestArguments = requestArguments;
             this.ownRefusal = ownRefusal;
             this.writesRefusal = writesRefusal;
+            this.early = early;
         }
 
-        static Endpoint of(EffectiveLimits methods, CallAdmitter admitter, ResteasyReactiveRequestContext request) {
+        static Endpoint of(EffectiveLimits methods, CallAdmitter admitter, EarlyRefusals early,
+                ResteasyReactiveRequestContext request) {
             ResteasyReactiveResourceInfo info = request.getResteasyReactiveResourceInfo();
             if (info == null) {
                 return UNDECIDED;
@@ -133,7 +150,8 @@ public class RateLimitRequestFilter implements ResteasyReactiveContainerRequestF
             for (int i = 0; i < types.length; i++) {
                 typeNames[i] = types[i].getName();
             }
-            EffectiveMethod method = methods.all().get(MethodIds.of(declaringClass, info.getName(), List.of(typeNames)));
+            String methodId = MethodIds.of(declaringClass, info.getName(), List.of(typeNames));
+            EffectiveMethod method = methods.all().get(methodId);
             if (method == null || method.requestArguments() == null) {
                 return UNDECIDED;
             }
@@ -141,8 +159,28 @@ public class RateLimitRequestFilter implements ResteasyReactiveContainerRequestF
             var mapper = request.getDeployment().getExceptionMapper()
                     .getExceptionMapper(RateLimitExceededException.class, request, sample);
             boolean ownRefusal = mapper != null && mapper.getValue() instanceof RateLimitExceededExceptionMapper;
-            return new Endpoint(method, admitter, method.requestArguments(), ownRefusal,
-                    ownRefusal && plainAnswer(request.getAbortHandlerChain()));
+            boolean writesRefusal = ownRefusal && plainAnswer(request.getAbortHandlerChain());
+            boolean learns = writesRefusal && early.mayLearn(method, methodId, quietBeforeLimiter(request));
+            return new Endpoint(method, admitter, method.requestArguments(), ownRefusal, writesRefusal,
+                    learns ? early : null);
+        }
+
+        /** Whether nothing but {@link #QUIET_STEPS} runs in Quarkus REST before this filter. */
+        private static boolean quietBeforeLimiter(ResteasyReactiveRequestContext request) {
+            for (ServerRestHandler step : request.getDeployment().getPreMatchHandlers()) {
+                if (!QUIET_PRE_MATCH_STEPS.contains(step.getClass().getSimpleName())) {
+                    return false;
+                }
+            }
+            for (ServerRestHandler step : request.getHandlers()) {
+                if (step instanceof ResourceRequestFilterHandler filter) {
+                    return filter.getFilter() instanceof RateLimitRequestFilter; // the first request filter
+                }
+                if (!QUIET_STEPS.contains(step.getClass().getSimpleName())) {
+                    return false;
+                }
+            }
+            return false;
         }
 
         /** Whether an answer given to Quarkus REST goes through none of the application's steps on its way out. */
@@ -212,6 +250,9 @@ public class RateLimitRequestFilter implements ResteasyReactiveContainerRequestF
                 DispatchDecisions.admitted(routing, endpoint.method, decision.admission());
                 context.resume();
             } else if (endpoint.writesRefusal) {
+                if (endpoint.early != null) {
+                    endpoint.early.learn(routing, endpoint.method);
+                }
                 // the rest of the request is writing the 429: Quarkus REST closes the request once it ran
                 request.restart(new ServerRestHandler[] { ignored -> RateLimitExceededExceptionMapper
                         .write(routing.response(), decision.refusal(), decision.shown()) });

@@ -43,6 +43,11 @@ public class TenantPlans {
                 .map(resolved -> resolved != null && plans.contains(resolved) ? resolved : null);
     }
 
+    /** Whether the application resolves plans itself: its {@link PlanResolver} may read anything of a request. */
+    public boolean readsRequests() {
+        return resolver.isResolvable();
+    }
+
     public boolean isExempt(String tenant) {
         return exempt.contains(tenant);
     }

@@ -1,0 +1,190 @@
+package io.quarkiverse.ratelimit.runtime.http;
+
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+import jakarta.inject.Singleton;
+
+import org.eclipse.microprofile.config.Config;
+import org.eclipse.microprofile.config.ConfigProvider;
+
+import io.quarkiverse.ratelimit.TenantSource;
+import io.quarkiverse.ratelimit.runtime.decide.CallAdmitter;
+import io.quarkiverse.ratelimit.runtime.decide.CallDecision;
+import io.quarkiverse.ratelimit.runtime.limit.EffectiveMethod;
+import io.quarkiverse.ratelimit.runtime.limit.MethodLimits;
+import io.quarkiverse.ratelimit.runtime.limit.WaitingCalls;
+import io.quarkiverse.ratelimit.runtime.policy.TenantPlans;
+import io.smallrye.mutiny.subscription.UniSubscriber;
+import io.smallrye.mutiny.subscription.UniSubscription;
+import io.vertx.core.http.HttpHeaders;
+import io.vertx.core.http.HttpMethod;
+import io.vertx.core.http.HttpServerRequest;
+import io.vertx.core.http.impl.HttpServerRequestInternal;
+import io.vertx.ext.web.RoutingContext;
+
+/**
+ * Answers a flood's refusals before Quarkus REST routes the request: a request of the same shape (method, path,
+ * {@code Accept}, {@code Content-Type}: what Quarkus REST matches an endpoint by) as one Quarkus REST routed to a
+ * limited endpoint and the limiter refused, is refused here when the refusal cache holds a refusal for it, found the
+ * way the endpoint's own decision finds it (tenant, gate, plans, run-time limits, keys, modes:
+ * {@link CallAdmitter#heldRefusalsOnly()}). Anything else, or anything that fails, goes on to Quarkus REST, which
+ * decides the call as before: this only answers, earlier and cheaper, what the endpoint would answer.
+ * <p>
+ * Only where nothing Quarkus REST does before the limiter could answer otherwise ({@link #mayLearn}): no security check
+ * on the endpoint, no application request filter before the limiter's, a tenant from a header (or none), no argument
+ * read, no waiting, plans that do not read the request, and a refusal written straight to the response. GET and HEAD
+ * only: a request with a body is left to Quarkus REST.
+ */
+@Singleton
+public class EarlyRefusals {
+
+    /** Shapes remembered at most; then they are forgotten and learned again (a flood of distinct paths). */
+    static final int MAX_SHAPES = 10_000;
+    /** The Vert.x context's key of the endpoint's path template, as Quarkus REST's observability sets it. */
+    private static final String PATH_TEMPLATE = "UrlPathTemplate";
+
+    /** A request as Quarkus REST matches it to an endpoint. */
+    private record Shape(HttpMethod method, String path, String accept, String contentType) {
+
+        static Shape of(HttpServerRequest request) {
+            return new Shape(request.method(), request.path(), request.getHeader(HttpHeaders.ACCEPT),
+                    request.getHeader(HttpHeaders.CONTENT_TYPE));
+        }
+    }
+
+    /** A limited endpoint reached by a shape, and its path template ({@code null}: none). */
+    private record Endpoint(EffectiveMethod method, Object pathTemplate) {
+    }
+
+    private final Map<Shape, Endpoint> endpoints = new ConcurrentHashMap<>();
+    private final CallAdmitter heldRefusals;
+    private final TenantPlans plans;
+    private final OpenEndpoints open;
+    /** Whether HTTP permissions apply inside Quarkus REST (then none of its endpoints is refused earlier). */
+    private final boolean permissionsInRest;
+    private volatile boolean learnedAny;
+
+    EarlyRefusals(CallAdmitter admitter, TenantPlans plans, OpenEndpoints open) {
+        this.heldRefusals = admitter.heldRefusalsOnly();
+        this.plans = plans;
+        this.open = open;
+        this.permissionsInRest = permissionsInRest(ConfigProvider.getConfig());
+    }
+
+    /**
+     * Whether a refusal of this endpoint may be learned: nothing Quarkus REST does before the limiter's filter could
+     * answer the request otherwise, and its decision reads only what the HTTP request holds before routing.
+     *
+     * @param quietBeforeLimiter whether no step of the application's runs in Quarkus REST before the limiter's filter
+     */
+    boolean mayLearn(EffectiveMethod method, String methodId, boolean quietBeforeLimiter) {
+        if (permissionsInRest || !quietBeforeLimiter || !open.isOpen(methodId)) {
+            return false;
+        }
+        if (method.requestArguments() == null || method.requestArguments().length > 0) {
+            return false;
+        }
+        if (method.tenantRule() != null && method.tenantRule().source() != TenantSource.HEADER) {
+            return false; // a principal, a claim or a resolver may need what Quarkus REST sets up
+        }
+        if (method.dependsOnPlan() && plans.readsRequests()) {
+            return false;
+        }
+        for (MethodLimits variant : method.variants()) {
+            if (WaitingCalls.maxWaitMillis(variant.getLimits()) > 0) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Remembers that Quarkus REST routed this refused request to {@code method}. */
+    void learn(RoutingContext routing, EffectiveMethod method) {
+        HttpServerRequest request = routing.request();
+        if (!bodiless(request.method())) {
+            return;
+        }
+        if (endpoints.size() >= MAX_SHAPES) {
+            endpoints.clear();
+        }
+        endpoints.put(Shape.of(request), new Endpoint(method, pathTemplate(request)));
+        learnedAny = true;
+    }
+
+    /** The filter: refuses the request if the refusal cache holds its refusal, else lets it go on. */
+    void handle(RoutingContext routing) {
+        if (!learnedAny) {
+            routing.next();
+            return;
+        }
+        HttpServerRequest request = routing.request();
+        Endpoint endpoint = bodiless(request.method()) ? endpoints.get(Shape.of(request)) : null;
+        if (endpoint == null) {
+            routing.next();
+            return;
+        }
+        try {
+            heldRefusals.decide(endpoint.method(), routing, null, decision -> decision).subscribe()
+                    .withSubscriber(new Answer(routing, endpoint));
+        } catch (RuntimeException e) {
+            routing.next();
+        }
+    }
+
+    private static boolean bodiless(HttpMethod method) {
+        return method == HttpMethod.GET || method == HttpMethod.HEAD;
+    }
+
+    private static Object pathTemplate(HttpServerRequest request) {
+        return request instanceof HttpServerRequestInternal internal ? internal.context().getLocal(PATH_TEMPLATE)
+                : null;
+    }
+
+    /** Whether some HTTP permission applies to Quarkus REST's endpoints only, where it is checked inside it. */
+    private static boolean permissionsInRest(Config config) {
+        for (String name : config.getPropertyNames()) {
+            if (name.startsWith("quarkus.http.auth.permission.") && name.endsWith(".applies-to")
+                    && config.getOptionalValue(name, String.class).orElse("")
+                            .toUpperCase(Locale.ROOT).equals("JAXRS")) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Writes a refusal the cache holds; any other answer lets the request go on to Quarkus REST. */
+    private static final class Answer implements UniSubscriber<CallDecision> {
+
+        private final RoutingContext routing;
+        private final Endpoint endpoint;
+
+        Answer(RoutingContext routing, Endpoint endpoint) {
+            this.routing = routing;
+            this.endpoint = endpoint;
+        }
+
+        @Override
+        public void onSubscribe(UniSubscription subscription) {
+        }
+
+        @Override
+        public void onItem(CallDecision decision) {
+            if (decision.admitted()) {
+                routing.next();
+                return;
+            }
+            HttpServerRequest request = routing.request();
+            if (endpoint.pathTemplate() != null && request instanceof HttpServerRequestInternal internal) {
+                internal.context().putLocal(PATH_TEMPLATE, endpoint.pathTemplate()); // for metrics and traces
+            }
+            RateLimitExceededExceptionMapper.write(routing.response(), decision.refusal(), decision.shown());
+        }
+
+        @Override
+        public void onFailure(Throwable failure) {
+            routing.next(); // no refusal held, a blocked tenant, a missing one: Quarkus REST answers
+        }
+    }
+}
