@@ -1,5 +1,6 @@
 package io.quarkiverse.ratelimit.runtime.http;
 
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -9,8 +10,6 @@ import jakarta.ws.rs.ext.ExceptionMapper;
 
 import io.quarkiverse.ratelimit.RateLimitDecision;
 import io.quarkiverse.ratelimit.RateLimitExceededException;
-import io.vertx.core.MultiMap;
-import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpServerResponse;
 
 /**
@@ -21,7 +20,9 @@ import io.vertx.core.http.HttpServerResponse;
 public class RateLimitExceededExceptionMapper implements ExceptionMapper<RateLimitExceededException> {
 
     static final int TOO_MANY_REQUESTS = 429;
-    private static final String CONTENT_TYPE = "Content-Type";
+
+    /** The refusal written last, whose rendering the next one that reads the same writes again. */
+    private static volatile WrittenRefusal lastWritten;
 
     @Override
     public Response toResponse(RateLimitExceededException exception) {
@@ -44,14 +45,13 @@ public class RateLimitExceededExceptionMapper implements ExceptionMapper<RateLim
      * response (a refused call under a flood costs less than serving the page).
      */
     static void write(HttpServerResponse response, RateLimitExceededException exception, List<RateLimitDecision> shown) {
-        MultiMap headers = response.headers();
-        Duration retryAfter = exception.retryAfter();
-        if (retryAfter != null) {
-            headers.set(RateLimitHeaders.RETRY_AFTER, Long.toString(RateLimitHeaders.retryAfterSeconds(retryAfter)));
+        WrittenRefusal written = lastWritten;
+        if (written == null || !written.readsAs(exception, shown)) {
+            written = WrittenRefusal.of(exception, shown, RateLimitHeaders.headersOf(shown),
+                    problem(exception).toJson().getBytes(StandardCharsets.UTF_8));
+            lastWritten = written;
         }
-        RateLimitHeaders.put(headers, shown);
-        headers.set(CONTENT_TYPE, ProblemDetails.MEDIA_TYPE);
-        response.setStatusCode(TOO_MANY_REQUESTS).end(Buffer.buffer(problem(exception).toJson()));
+        written.writeTo(response);
     }
 
     /** The problem body of a refusal: the limits that refused, and when to retry. */

@@ -103,11 +103,9 @@ public final class RateLimitHeaders {
         return response;
     }
 
-    /** Puts the headers of this call's decisions on a response written straight to Vert.x (none when there are none). */
-    static void put(MultiMap response, List<RateLimitDecision> decisions) {
-        if (!decisions.isEmpty() && enabled) {
-            set(response, headers(decisions));
-        }
+    /** The names and values of the headers of this call's decisions (none when there are none, or none are wanted). */
+    static String[] headersOf(List<RateLimitDecision> decisions) {
+        return decisions.isEmpty() || !enabled ? new String[0] : headers(decisions);
     }
 
     /** Sets names and values ({@link #headers}) on a response's headers. */

@@ -1,0 +1,110 @@
+package io.quarkiverse.ratelimit.runtime.http;
+
+import java.time.Duration;
+import java.util.List;
+
+import io.quarkiverse.ratelimit.RateLimitDecision;
+import io.quarkiverse.ratelimit.RateLimitExceededException;
+import io.vertx.core.MultiMap;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpServerResponse;
+
+/**
+ * A 429 as written to an HTTP response, its headers and body rendered once: a flood's refusals read the same (the
+ * same limits, their times in the same whole seconds) for a second at a time, so each is compared with the one before
+ * ({@link #readsAs}) and written again without rendering it again.
+ */
+final class WrittenRefusal {
+
+    private static final String CONTENT_TYPE = "Content-Type";
+    private static final int TOO_MANY_REQUESTS = 429;
+
+    /** {@code Retry-After} in seconds; -1 when the call can never be admitted. */
+    private final long retryAfterSeconds;
+    private final List<RateLimitDecision> shown;
+    private final List<RateLimitDecision> decided;
+    /** Names and values. */
+    private final String[] headers;
+    private final byte[] body;
+
+    private WrittenRefusal(long retryAfterSeconds, List<RateLimitDecision> shown, List<RateLimitDecision> decided,
+            String[] headers, byte[] body) {
+        this.retryAfterSeconds = retryAfterSeconds;
+        this.shown = shown;
+        this.decided = decided;
+        this.headers = headers;
+        this.body = body;
+    }
+
+    /** @param headers the rate-limit headers of {@code shown}, names and values */
+    static WrittenRefusal of(RateLimitExceededException refusal, List<RateLimitDecision> shown, String[] headers,
+            byte[] body) {
+        long retryAfter = retryAfterSeconds(refusal);
+        String[] all = new String[headers.length + (retryAfter < 0 ? 2 : 4)];
+        int at = 0;
+        if (retryAfter >= 0) {
+            all[at++] = RateLimitHeaders.RETRY_AFTER;
+            all[at++] = Long.toString(retryAfter);
+        }
+        System.arraycopy(headers, 0, all, at, headers.length);
+        all[all.length - 2] = CONTENT_TYPE;
+        all[all.length - 1] = ProblemDetails.MEDIA_TYPE;
+        return new WrittenRefusal(retryAfter, shown, refusal.decisions(), all, body);
+    }
+
+    /**
+     * Whether {@code refusal} with {@code shown} renders as this one: the same limits with the same values, remaining
+     * units and whole seconds, the same ones refusing, the same {@code Retry-After}.
+     */
+    boolean readsAs(RateLimitExceededException refusal, List<RateLimitDecision> shown) {
+        return retryAfterSeconds(refusal) == retryAfterSeconds && sameShown(shown) && sameDecided(refusal.decisions());
+    }
+
+    void writeTo(HttpServerResponse response) {
+        MultiMap written = response.headers();
+        for (int i = 0; i < headers.length; i += 2) {
+            written.set(headers[i], headers[i + 1]);
+        }
+        response.setStatusCode(TOO_MANY_REQUESTS).end(Buffer.buffer(body));
+    }
+
+    private boolean sameShown(List<RateLimitDecision> other) {
+        if (other.size() != shown.size()) {
+            return false;
+        }
+        for (int i = 0; i < other.size(); i++) {
+            RateLimitDecision a = shown.get(i);
+            RateLimitDecision b = other.get(i);
+            if (a.limit() != b.limit() || a.remaining() != b.remaining() || !a.limitName().equals(b.limitName())
+                    || seconds(a.window()) != seconds(b.window())
+                    || seconds(a.resetAfter()) != seconds(b.resetAfter())) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private boolean sameDecided(List<RateLimitDecision> other) {
+        if (other.size() != decided.size()) {
+            return false;
+        }
+        for (int i = 0; i < other.size(); i++) {
+            RateLimitDecision a = decided.get(i);
+            RateLimitDecision b = other.get(i);
+            if (a.allowed() != b.allowed() || a.limit() != b.limit() || !a.limitName().equals(b.limitName())
+                    || seconds(a.window()) != seconds(b.window())) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static long retryAfterSeconds(RateLimitExceededException refusal) {
+        Duration retryAfter = refusal.retryAfter();
+        return retryAfter == null ? -1 : RateLimitHeaders.retryAfterSeconds(retryAfter);
+    }
+
+    private static long seconds(Duration duration) {
+        return duration == null ? -1 : RateLimitHeaders.wholeSecondsUp(duration);
+    }
+}
