@@ -10,6 +10,7 @@ import jakarta.annotation.security.RolesAllowed;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -45,6 +46,13 @@ class EarlyRefusalTest {
         @RateLimited(limit = 2, window = "1h", name = "early-open")
         public String open() {
             return "ok";
+        }
+
+        @GET
+        @Path("items/{id}")
+        @RateLimited(limit = 1, window = "1h", name = "early-item")
+        public String item(@PathParam("id") String id) {
+            return id;
         }
 
         @GET
@@ -111,6 +119,23 @@ class EarlyRefusalTest {
     /** The text with its numbers left out: the times in a refusal are counted down between two answers. */
     private static String counted(String text) {
         return text.replaceAll("\\d+", "#");
+    }
+
+    @Test
+    void anEarlyRefusalIsMeasuredUnderItsEndpointsPathTemplate() {
+        String tenant = tenant();
+        given().header("X-Tenant-Id", tenant).get("/early/items/7").then().statusCode(200);
+        given().header("X-Tenant-Id", tenant).get("/early/items/7").then().statusCode(429);
+        int before = RestArrivals.count();
+        for (int i = 0; i < 5; i++) {
+            given().header("X-Tenant-Id", tenant).get("/early/items/7").then().statusCode(429);
+        }
+        assertThat(RestArrivals.count()).as("answered before Quarkus REST").isEqualTo(before);
+        String metrics = given().get("/q/metrics").asString();
+        assertThat(metrics).as("the HTTP server's metrics name the endpoint, not the item")
+                .containsPattern(
+                        "http_server_requests_seconds_count\\{[^}]*status=\"429\"[^}]*uri=\"/early/items/\\{id\\}\"[^}]*} 6\\.0")
+                .doesNotContain("uri=\"/early/items/7\"");
     }
 
     private static Response call(String tenant) {
