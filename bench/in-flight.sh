@@ -5,6 +5,7 @@
 # batches carry more decisions per Redis call and the rate stops being bounded by the round trip.
 #
 #   bench/in-flight.sh [seconds=5] [repetitions=3]
+#   IN_FLIGHT_LEVELS="4 16" bench/in-flight.sh 4 3      # only these numbers in flight
 #
 # Needs JDK 17, redis-server and redis-cli, curl, python3. Not a test: the figures depend on the machine.
 source "$(dirname "$0")/lib.sh"
@@ -14,7 +15,7 @@ build_bench_app
 start_redis
 start_app -Xmx1g
 
-levels=(1 4 16 64 128 256)
+read -r -a levels <<< "${IN_FLIGHT_LEVELS:-1 4 16 64 128 256}"
 declare -A results latency
 for rep in $(seq 1 "$repetitions"); do
   for keys in 100000 1; do

@@ -157,10 +157,12 @@ final class DecisionBatches {
 
     /**
      * @param split whether to send at least two calls, so that the client works on the first one's replies while Redis
-     *        runs the second (never for one tenant's decisions, {@link #oneKey})
+     *        runs the second: for a batch that is answered in halves anyway, never for one tenant's decisions
+     *        ({@link #oneKey}). A smaller batch goes in one call, which saves Redis a call's own work, about that of a
+     *        decision (4 in flight on spread keys: 0.84 of the Lettuce baseline's rate in one call, 0.73 in two).
      */
     private void sendInCalls(List<Pending> queued, boolean split) {
-        boolean twoCalls = split && !oneKey(queued);
+        boolean twoCalls = split && queued.size() >= ANSWERED_IN_HALVES_FROM && !oneKey(queued);
         int size = Math.min(maxDecisions, twoCalls ? (queued.size() + 1) / 2 : queued.size());
         for (int from = 0; from < queued.size(); from += size) {
             List<Pending> batch = queued.subList(from, Math.min(queued.size(), from + size));
