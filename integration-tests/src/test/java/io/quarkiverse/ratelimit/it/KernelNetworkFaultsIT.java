@@ -76,12 +76,15 @@ class KernelNetworkFaultsIT {
         assertThat(Files.readAllLines(faulty.log())).as("the faulty instance's log: no ERROR, whatever the fault")
                 .noneMatch(line -> line.contains(" ERROR "));
         network.heal(network.link(0));
-        await("the faulty instance decided by Redis again").atMost(Duration.ofSeconds(20))
-                .pollInterval(Duration.ofMillis(100))
-                .untilAsserted(() -> {
-                    assertThat(status(faulty, "/failure/closed")).isEqualTo(200);
-                    assertThat(circuit(faulty)).isEqualTo("closed");
-                });
+        awaitDecidedByRedis("the faulty instance decided by Redis again");
+    }
+
+    /** The faulty instance's breaker closed, and a fail-closed call admitted. */
+    private static void awaitDecidedByRedis(String what) {
+        await(what).atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(100)).untilAsserted(() -> {
+            assertThat(status(faulty, "/failure/closed")).isEqualTo(200);
+            assertThat(circuit(faulty)).isEqualTo("closed");
+        });
     }
 
     @Test
@@ -130,12 +133,7 @@ class KernelNetworkFaultsIT {
         assertThat(circuit(healthy)).isEqualTo("closed");
 
         network.heal(network.link(0));
-        await("the breaker closed again once the link is back").atMost(Duration.ofSeconds(20))
-                .pollInterval(Duration.ofMillis(100))
-                .untilAsserted(() -> {
-                    assertThat(status(faulty, "/failure/closed")).isEqualTo(200);
-                    assertThat(circuit(faulty)).isEqualTo("closed");
-                });
+        awaitDecidedByRedis("the breaker closed again once the link is back");
     }
 
     @Test

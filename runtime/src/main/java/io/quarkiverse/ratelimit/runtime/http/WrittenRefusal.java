@@ -2,6 +2,7 @@ package io.quarkiverse.ratelimit.runtime.http;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.function.BiPredicate;
 
 import io.quarkiverse.ratelimit.RateLimitDecision;
 import io.quarkiverse.ratelimit.RateLimitExceededException;
@@ -57,7 +58,8 @@ final class WrittenRefusal {
      * units and whole seconds, the same ones refusing, the same {@code Retry-After}.
      */
     boolean readsAs(RateLimitExceededException refusal, List<RateLimitDecision> shown) {
-        return retryAfterSeconds(refusal) == retryAfterSeconds && sameShown(shown) && sameDecided(refusal.decisions());
+        return retryAfterSeconds(refusal) == retryAfterSeconds && same(this.shown, shown, WrittenRefusal::sameShown)
+                && same(decided, refusal.decisions(), WrittenRefusal::sameDecided);
     }
 
     void writeTo(HttpServerResponse response) {
@@ -68,31 +70,28 @@ final class WrittenRefusal {
         response.setStatusCode(TOO_MANY_REQUESTS).end(Buffer.buffer(body));
     }
 
-    private boolean sameShown(List<RateLimitDecision> other) {
-        if (other.size() != shown.size()) {
-            return false;
-        }
-        for (int i = 0; i < other.size(); i++) {
-            RateLimitDecision a = shown.get(i);
-            RateLimitDecision b = other.get(i);
-            if (a.limit() != b.limit() || a.remaining() != b.remaining() || !a.limitName().equals(b.limitName())
-                    || seconds(a.window()) != seconds(b.window())
-                    || seconds(a.resetAfter()) != seconds(b.resetAfter())) {
-                return false;
-            }
-        }
-        return true;
+    /** What the headers show of a decision: its limit, units left, window and reset, in whole seconds. */
+    private static boolean sameShown(RateLimitDecision a, RateLimitDecision b) {
+        return a.remaining() == b.remaining() && seconds(a.resetAfter()) == seconds(b.resetAfter()) && sameLimit(a, b);
     }
 
-    private boolean sameDecided(List<RateLimitDecision> other) {
-        if (other.size() != decided.size()) {
+    /** What the body shows of a decision: whether it refused, and its limit. */
+    private static boolean sameDecided(RateLimitDecision a, RateLimitDecision b) {
+        return a.allowed() == b.allowed() && sameLimit(a, b);
+    }
+
+    private static boolean sameLimit(RateLimitDecision a, RateLimitDecision b) {
+        return a.limit() == b.limit() && a.limitName().equals(b.limitName())
+                && seconds(a.window()) == seconds(b.window());
+    }
+
+    private static boolean same(List<RateLimitDecision> these, List<RateLimitDecision> those,
+            BiPredicate<RateLimitDecision, RateLimitDecision> alike) {
+        if (these.size() != those.size()) {
             return false;
         }
-        for (int i = 0; i < other.size(); i++) {
-            RateLimitDecision a = decided.get(i);
-            RateLimitDecision b = other.get(i);
-            if (a.allowed() != b.allowed() || a.limit() != b.limit() || !a.limitName().equals(b.limitName())
-                    || seconds(a.window()) != seconds(b.window())) {
+        for (int i = 0; i < these.size(); i++) {
+            if (!alike.test(these.get(i), those.get(i))) {
                 return false;
             }
         }
