@@ -142,12 +142,16 @@ public class EarlyRefusals {
                 : null;
     }
 
-    /** Whether some HTTP permission applies to Quarkus REST's endpoints only, where it is checked inside it. */
-    private static boolean permissionsInRest(Config config) {
+    /**
+     * Whether some HTTP permission applies to Quarkus REST's endpoints only, where it is checked inside it: a
+     * {@code quarkus.http.auth.permission.<name>.applies-to} of {@code JAXRS}, set as a property or an environment
+     * variable.
+     */
+    static boolean permissionsInRest(Config config) {
         for (String name : config.getPropertyNames()) {
-            if (name.startsWith("quarkus.http.auth.permission.") && name.endsWith(".applies-to")
-                    && config.getOptionalValue(name, String.class).orElse("")
-                            .toUpperCase(Locale.ROOT).equals("JAXRS")) {
+            String upper = name.toUpperCase(Locale.ROOT).replace('.', '_').replace('-', '_').replace("\"", "");
+            if (upper.startsWith("QUARKUS_HTTP_AUTH_PERMISSION_") && upper.endsWith("_APPLIES_TO")
+                    && config.getOptionalValue(name, String.class).orElse("").strip().equalsIgnoreCase("JAXRS")) {
                 return true;
             }
         }
