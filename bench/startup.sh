@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # What the extension adds to an application's start-up: the same REST application of four endpoints
-# (bench/startup-app) with quarkus-redis-client only, and with the rate limiter limiting every endpoint, each started
+# (bench/startup-app) with quarkus-redis-client only, with its endpoints reading Redis through that client (an
+# application that uses Redis: its first answer opens the connection), and with the rate limiter limiting every
+# endpoint, each started
 # <starts> times, interleaved, against a running redis-server; and the limited one with Redis down. Reports the
 # medians of Quarkus's "started in" time, of the time until the first answer (a limited call, decided by Redis), and
 # of the resident memory (VmRSS) after that answer.
@@ -9,8 +11,8 @@ source "$(dirname "$0")/lib.sh"
 starts=${1:-5}
 
 ./mvnw -q -B install -DskipTests
-for variant in plain limits; do
-  profile=(); [[ $variant == limits ]] && profile=(-Plimits)
+for variant in plain redis limits; do
+  profile=(); [[ $variant != plain ]] && profile=(-P"$variant")
   ./mvnw -q -B -f bench/startup-app/pom.xml clean package "${profile[@]}"
   cp -r bench/startup-app/target/quarkus-app "$work/$variant"
 done
@@ -34,7 +36,7 @@ start_once() {
 
 declare -A started_all first_all rss_all
 for round in $(seq 1 "$starts"); do
-  for variant in plain limits limits-redis-down; do
+  for variant in plain redis limits limits-redis-down; do
     if [[ $variant == limits-redis-down ]]; then
       start_once limits "redis://127.0.0.1:$(free_port)"
     else
@@ -45,10 +47,11 @@ for round in $(seq 1 "$starts"); do
 done
 
 printf '%-22s %12s %18s %12s\n' "application" "started in" "first answer" "RSS"
-for variant in plain limits limits-redis-down; do
+for variant in plain redis limits limits-redis-down; do
   printf '%-22s %11.3fs %15.0f ms %9.0f MB\n' "$variant" "$(median_of "${started_all[$variant]}")" \
     "$(median_of "${first_all[$variant]}")" "$(python3 -c "print($(median_of "${rss_all[$variant]}") / 1024)")"
 done
-echo "(medians of $starts starts each, interleaved; plain: quarkus-rest + quarkus-redis-client; limits: the same with"
-echo " quarkus-rate-limit on every endpoint; limits-redis-down: the same with nothing listening on the Redis port,"
-echo " its first answer decided by the local failure mode)"
+echo "(medians of $starts starts each, interleaved; plain: quarkus-rest + quarkus-redis-client; redis: the same, each"
+echo " endpoint reading Redis through that client; limits: plain with quarkus-rate-limit on every endpoint;"
+echo " limits-redis-down: the same with nothing listening on the Redis port, its first answer decided by the local"
+echo " failure mode)"
