@@ -1,7 +1,10 @@
 package io.quarkiverse.ratelimit.runtime.http;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 
 import jakarta.inject.Singleton;
@@ -40,25 +43,26 @@ import io.vertx.ext.web.RoutingContext;
 @Singleton
 public class EarlyRefusals {
 
-    /** Shapes remembered at most; then they are forgotten and learned again (a flood of distinct paths). */
-    static final int MAX_SHAPES = 10_000;
+    /** Paths remembered at most; then they are forgotten and learned again (a flood of distinct paths). */
+    static final int MAX_PATHS = 10_000;
     /** The Vert.x context's key of the endpoint's path template, as Quarkus REST's observability sets it. */
     private static final String PATH_TEMPLATE = "UrlPathTemplate";
 
-    /** A request as Quarkus REST matches it to an endpoint. */
-    private record Shape(HttpMethod method, String path, String accept, String contentType) {
+    /**
+     * A limited endpoint, its path template ({@code null}: none), and the rest of the request shape that reached it
+     * besides its path (what Quarkus REST matches an endpoint by).
+     */
+    private record Endpoint(EffectiveMethod method, Object pathTemplate, HttpMethod httpMethod, String accept,
+            String contentType) {
 
-        static Shape of(HttpServerRequest request) {
-            return new Shape(request.method(), request.path(), request.getHeader(HttpHeaders.ACCEPT),
-                    request.getHeader(HttpHeaders.CONTENT_TYPE));
+        boolean reachedBy(HttpServerRequest request) {
+            return httpMethod == request.method() && Objects.equals(accept, request.getHeader(HttpHeaders.ACCEPT))
+                    && Objects.equals(contentType, request.getHeader(HttpHeaders.CONTENT_TYPE));
         }
     }
 
-    /** A limited endpoint reached by a shape, and its path template ({@code null}: none). */
-    private record Endpoint(EffectiveMethod method, Object pathTemplate) {
-    }
-
-    private final Map<Shape, Endpoint> endpoints = new ConcurrentHashMap<>();
+    /** By path, the endpoints requests of that path reached (looked up without building a key per request). */
+    private final Map<String, List<Endpoint>> endpoints = new ConcurrentHashMap<>();
     private final CallAdmitter heldRefusals;
     private final TenantPlans plans;
     private final OpenEndpoints open;
@@ -106,10 +110,19 @@ public class EarlyRefusals {
         if (!bodiless(request.method())) {
             return;
         }
-        if (endpoints.size() >= MAX_SHAPES) {
+        if (endpoints.size() >= MAX_PATHS) {
             endpoints.clear();
         }
-        endpoints.put(Shape.of(request), new Endpoint(method, pathTemplate(request)));
+        if (find(request) != null) {
+            return; // learned already: a flood's refusals through Quarkus REST learn nothing new
+        }
+        Endpoint learned = new Endpoint(method, pathTemplate(request), request.method(),
+                request.getHeader(HttpHeaders.ACCEPT), request.getHeader(HttpHeaders.CONTENT_TYPE));
+        endpoints.merge(request.path(), List.of(learned), (known, added) -> {
+            List<Endpoint> all = new ArrayList<>(known);
+            all.addAll(added);
+            return List.copyOf(all);
+        });
         learnedAny = true;
     }
 
@@ -120,7 +133,7 @@ public class EarlyRefusals {
             return;
         }
         HttpServerRequest request = routing.request();
-        Endpoint endpoint = bodiless(request.method()) ? endpoints.get(Shape.of(request)) : null;
+        Endpoint endpoint = bodiless(request.method()) ? find(request) : null;
         if (endpoint == null) {
             routing.next();
             return;
@@ -131,6 +144,18 @@ public class EarlyRefusals {
         } catch (RuntimeException e) {
             routing.next();
         }
+    }
+
+    private Endpoint find(HttpServerRequest request) {
+        List<Endpoint> reached = endpoints.get(request.path());
+        if (reached != null) {
+            for (Endpoint endpoint : reached) {
+                if (endpoint.reachedBy(request)) {
+                    return endpoint;
+                }
+            }
+        }
+        return null;
     }
 
     private static boolean bodiless(HttpMethod method) {
