@@ -120,6 +120,13 @@ final class RedisBehindVeth implements AutoCloseable {
                 "--reject-with", "tcp-reset");
     }
 
+    /** Writes a value of {@code bytes} to Redis over the link from this machine, as the link lets it through. */
+    void send(Link link, int bytes) {
+        try (RespConnection connection = RespConnection.open(link.redisAddress(), PORT, Duration.ofSeconds(20))) {
+            connection.command("SET", "redis-behind-veth:probe", "x".repeat(bytes));
+        }
+    }
+
     /** How many packets the link's shaping held back (tbf's "overlimits") on this machine's end. */
     long overlimits(Link link) {
         String stats = run("tc", "-s", "qdisc", "show", "dev", link.hostDevice());
