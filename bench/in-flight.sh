@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Decisions per second of RateLimiter.tryAcquire against the Lettuce EVALSHA baseline (bench/decisions.sh) as the
 # number of decisions in flight grows: 1, 4, 16, 64, 128 and 256, on 100,000 keys and on one hot key, interleaved,
-# medians. With few in flight every decision waits a round trip of its own and the leaner client leads; with many,
-# batches carry more decisions per Redis call and the rate stops being bounded by the round trip.
+# medians, each with the application's and Redis's CPU per decision. With few in flight every decision waits a round
+# trip of its own and the leaner client leads; with many, batches carry more decisions per Redis call and the rate stops
+# being bounded by the round trip. The application's CPU includes the load generator's, which is the same for both.
 #
 #   bench/in-flight.sh [seconds=5] [repetitions=3]
 #   IN_FLIGHT_LEVELS="4 16" bench/in-flight.sh 4 3      # only these numbers in flight
@@ -15,13 +16,23 @@ build_bench_app
 start_redis
 start_app -Xmx1g
 
+app_cpu() { awk '{print ($14 + $15) / 100}' "/proc/$app_pid/stat"; }
+redis_cpu() { redis info cpu | awk -F: '/^used_cpu_(sys|user):/{s += $2} END{print s}'; }
 read -r -a levels <<< "${IN_FLIGHT_LEVELS:-1 4 16 64 128 256}"
-declare -A results latency
+declare -A results latency app_us redis_us
+# both clients warmed up first (the JIT compiles each one's path), so that the first configuration measured is not a
+# cold one
+for client in extension lettuce; do
+  bench_run "$app_port" "$client" 16 100000 "$seconds"
+done
 for rep in $(seq 1 "$repetitions"); do
   for keys in 100000 1; do
     for inflight in "${levels[@]}"; do
       for client in extension lettuce; do
+        app_before=$(app_cpu); redis_before=$(redis_cpu)
         bench_run "$app_port" "$client" "$inflight" "$keys" "$seconds"
+        app_us["$client $inflight $keys"]+="$(cpu_per_decision "$app_before" "$(app_cpu)" "$all") "
+        redis_us["$client $inflight $keys"]+="$(cpu_per_decision "$redis_before" "$(redis_cpu)" "$all") "
         echo "run $rep: $client in-flight=$inflight keys=$keys: $line"
         results["$client $inflight $keys"]+="$rate "
         latency["$client $inflight $keys"]+="$(sed -E 's/.*p50_ms=([0-9.]+).*/\1/' <<< "$line") "
@@ -31,13 +42,17 @@ for rep in $(seq 1 "$repetitions"); do
 done
 
 echo
-echo "medians of $repetitions runs of ${seconds}s: decisions/s (p50 ms), extension / Lettuce baseline"
+echo "medians of $repetitions runs of ${seconds}s: decisions/s (p50 ms) [application / Redis CPU per decision, us],"
+echo "extension / Lettuce baseline"
 for keys in 100000 1; do
   for inflight in "${levels[@]}"; do
     ext=$(median_of "${results["extension $inflight $keys"]}")
     base=$(median_of "${results["lettuce $inflight $keys"]}")
-    printf '  keys=%-6s in-flight=%-3s extension %7.0f (%s ms)  lettuce %7.0f (%s ms)  ratio %.2f\n' "$keys" "$inflight" \
-      "$ext" "$(median_of "${latency["extension $inflight $keys"]}")" "$base" \
-      "$(median_of "${latency["lettuce $inflight $keys"]}")" "$(python3 -c "print($ext / $base)")"
+    printf '  keys=%-6s in-flight=%-3s extension %7.0f (%s ms) [%s / %s]  lettuce %7.0f (%s ms) [%s / %s]  ratio %.2f\n' \
+      "$keys" "$inflight" "$ext" "$(median_of "${latency["extension $inflight $keys"]}")" \
+      "$(median_of "${app_us["extension $inflight $keys"]}")" "$(median_of "${redis_us["extension $inflight $keys"]}")" \
+      "$base" "$(median_of "${latency["lettuce $inflight $keys"]}")" \
+      "$(median_of "${app_us["lettuce $inflight $keys"]}")" "$(median_of "${redis_us["lettuce $inflight $keys"]}")" \
+      "$(python3 -c "print($ext / $base)")"
   done
 done

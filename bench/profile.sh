@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # Where the application's CPU goes while deciding: JFR execution samples of the benchmark application under
-# RateLimiter.tryAcquire load (64 in flight, 100k keys), or under wrk on one of its HTTP endpoints (100k tenants),
-# summarised as the top frames, the share of samples with the extension on the stack, and the extension's frames
-# nearest to the top.
+# RateLimiter.tryAcquire load (64 in flight unless IN_FLIGHT says, 100k keys), or under wrk on one of its HTTP
+# endpoints (100k tenants), summarised as the top frames, the share of samples with the extension on the stack, and
+# the extension's frames nearest to the top.
 #
 #   bench/profile.sh [client=extension] [seconds=10] [keys=100000]
+#   IN_FLIGHT=8 bench/profile.sh extension 15        # decisions in flight of a programmatic client (64 unless set)
 #     client: extension, extension-blocking, lettuce, quarkus-client, or http:<path> (http:/http/limited-uni, with wrk)
 #     keys: how many tenants the load spreads over (1: one hot key)
 #
@@ -35,7 +36,7 @@ LUA
   wrk -t2 -c64 -d"${seconds}s" -s "$work/tenants.lua" "$url" | grep -E "Requests/sec|Non-2xx"
   jcmd "$app_pid" JFR.dump name=measured filename="$recording" > /dev/null
 else
-  curl -s "http://127.0.0.1:$app_port/bench/run?client=$client&inFlight=64&keys=$keys&seconds=$seconds&warmup=3"
+  curl -s "http://127.0.0.1:$app_port/bench/run?client=$client&inFlight=${IN_FLIGHT:-64}&keys=$keys&seconds=$seconds&warmup=3"
   echo
   jcmd "$app_pid" JFR.dump filename="$recording" > /dev/null
 fi
