@@ -8,6 +8,7 @@ import io.quarkiverse.ratelimit.RateLimitDecision;
 import io.quarkiverse.ratelimit.RateLimitExceededException;
 import io.vertx.core.MultiMap;
 import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpServerResponse;
 
 /**
@@ -24,12 +25,15 @@ final class WrittenRefusal {
     private final long retryAfterSeconds;
     private final List<RateLimitDecision> shown;
     private final List<RateLimitDecision> decided;
-    /** Names and values. */
-    private final String[] headers;
+    /**
+     * Names and values, encoded for HTTP/1.1 once ({@link HttpHeaders#createOptimized}): each write copies their bytes
+     * instead of hashing and encoding the strings again.
+     */
+    private final CharSequence[] headers;
     private final byte[] body;
 
     private WrittenRefusal(long retryAfterSeconds, List<RateLimitDecision> shown, List<RateLimitDecision> decided,
-            String[] headers, byte[] body) {
+            CharSequence[] headers, byte[] body) {
         this.retryAfterSeconds = retryAfterSeconds;
         this.shown = shown;
         this.decided = decided;
@@ -50,7 +54,11 @@ final class WrittenRefusal {
         System.arraycopy(headers, 0, all, at, headers.length);
         all[all.length - 2] = CONTENT_TYPE;
         all[all.length - 1] = ProblemDetails.MEDIA_TYPE;
-        return new WrittenRefusal(retryAfter, shown, refusal.decisions(), all, body);
+        CharSequence[] encoded = new CharSequence[all.length];
+        for (int i = 0; i < all.length; i++) {
+            encoded[i] = HttpHeaders.createOptimized(all[i]);
+        }
+        return new WrittenRefusal(retryAfter, shown, refusal.decisions(), encoded, body);
     }
 
     /**

@@ -82,6 +82,12 @@ public class RateLimitKeys {
      * @param arguments the call's arguments, for limits counted per parameter ({@code null}: none known)
      */
     private String key(String mixedScopeName, String subject, LimitDefinition limit, Object[] arguments) {
+        if (mixedScopeName == null && limit.getKeyParameters().isEmpty()) {
+            // the usual key, built in one allocation of its exact size: every decision names its keys
+            String algorithm = suffix(limit.getAlgorithm());
+            return limit.getEndpoint() == null ? prefix + ":{" + subject + "}:" + limit.getName() + ':' + algorithm
+                    : prefix + ":{" + subject + "}:" + limit.getName() + ':' + limit.getEndpoint() + ':' + algorithm;
+        }
         StringBuilder key = new StringBuilder(96).append(prefix).append(":{");
         if (mixedScopeName == null) {
             key.append(subject).append('}');
