@@ -8,8 +8,8 @@
 #   bench/batch-instructions.sh [decisions=32000]
 #
 # Prints, for batches of 64 and of 16 decisions, on 100,000 keys and on one hot key, the instructions per decision,
-# and what a call costs besides its decisions (from the two batch sizes). Needs valgrind (callgrind_annotate),
-# redis-server, redis-cli, python3.
+# and what a call costs besides its decisions (from the two batch sizes); then where a decision's instructions go in
+# batches of 64. Needs valgrind (callgrind_annotate), redis-server, redis-cli, python3.
 source "$(dirname "$0")/lib.sh"
 decisions=${1:-32000}
 
@@ -51,10 +51,38 @@ instructions() {
   echo $((total / decisions))
 }
 
+# breakdown <label>: where a decision's instructions went in run <label>, per decision, by the functions redis-server
+# names, each with everything it calls (so the lines overlap); the Lua interpreter's own functions are unnamed, and
+# what the lines leave is mostly it, running the scripts
+breakdown() {
+  callgrind_annotate --inclusive=yes "$work/$1.out" 2>/dev/null | python3 -c '
+import re, sys
+decisions = int(sys.argv[1])
+parts = [("scriptCall", "redis.call from the scripts (GET and SET, their commands included)"),
+         ("setCommand", "  of which SET (the key, its value and its expiry written)"),
+         ("getCommand", "  of which GET"),
+         ("parseReply", "the replies of redis.call turned into Lua values"),
+         ("lua_pushlstring", "strings pushed into Lua (the arguments, the replies)"),
+         ("__sprintf_chk", "numbers printed as strings (the state written, its expiry)"),
+         ("addReplyLongLong", "the reply integers, four per decision")]
+found = {}
+for line in sys.stdin:
+    m = re.match(r"\s*([\d,]+) \([^)]*\)\s+\S*?:([\w.]+) \[", line)
+    if m and m.group(2) not in found:
+        found[m.group(2)] = int(m.group(1).replace(",", ""))
+total = found.get("call", 0)
+print("  %-75s %7d" % ("all (the command dispatch)", total / decisions))
+for name, what in parts:
+    if name in found:
+        print("  %-75s %7d" % (what, found[name] / decisions))' "$decisions"
+}
+
 for keys in many hot; do
   at64=$(instructions "$keys" 64)
   at16=$(instructions "$keys" 16)
   # d + c/16 = at16 and d + c/64 = at64: c, the call's own cost
   call=$(python3 -c "print(round(($at16 - $at64) / (1 / 16 - 1 / 64)))")
   echo "keys=$keys: per decision in batches of 64 $at64, of 16 $at16; a call besides its decisions about $call"
+  echo "keys=$keys, batches of 64: instructions per decision"
+  breakdown "$keys-64"
 done
