@@ -37,8 +37,9 @@ import io.vertx.ext.web.RoutingContext;
  * <p>
  * Only where nothing Quarkus REST does before the limiter could answer otherwise ({@link #mayLearn}): no security check
  * on the endpoint, no application request filter before the limiter's, a tenant from a header (or none), no argument
- * read, no waiting, plans that do not read the request, and a refusal written straight to the response. GET and HEAD
- * only: a request with a body is left to Quarkus REST.
+ * read, no waiting, plans that do not read the request, and a refusal written straight to the response. Any method: a
+ * request with a body is refused before its body is read (the server then reads and drops it, and the connection
+ * serves the next request).
  */
 @Singleton
 public class EarlyRefusals {
@@ -107,9 +108,6 @@ public class EarlyRefusals {
     /** Remembers that Quarkus REST routed this refused request to {@code method}. */
     void learn(RoutingContext routing, EffectiveMethod method) {
         HttpServerRequest request = routing.request();
-        if (!bodiless(request.method())) {
-            return;
-        }
         if (endpoints.size() >= MAX_PATHS) {
             endpoints.clear();
         }
@@ -133,7 +131,7 @@ public class EarlyRefusals {
             return;
         }
         HttpServerRequest request = routing.request();
-        Endpoint endpoint = bodiless(request.method()) ? find(request) : null;
+        Endpoint endpoint = find(request);
         if (endpoint == null) {
             routing.next();
             return;
@@ -156,10 +154,6 @@ public class EarlyRefusals {
             }
         }
         return null;
-    }
-
-    private static boolean bodiless(HttpMethod method) {
-        return method == HttpMethod.GET || method == HttpMethod.HEAD;
     }
 
     private static Object pathTemplate(HttpServerRequest request) {
