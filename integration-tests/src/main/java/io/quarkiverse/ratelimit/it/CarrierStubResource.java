@@ -67,7 +67,10 @@ public class CarrierStubResource {
         return "armed";
     }
 
-    /** The last outage: {@code announced=<0|1> arrived=<n> arrived-after-bound=<n>} ({@link CarrierOutages}). */
+    /**
+     * The last outage: {@code announced=<0|1> arrived=<n> arrived-after-bound=<n> latest-sent-ms=<ms>}
+     * ({@link CarrierOutages}).
+     */
     @GET
     @Path("/outage")
     public String outage() {

@@ -24,12 +24,13 @@ import org.junit.jupiter.params.provider.CsvSource;
  * A pause on a fleet: two packaged instances send their calls to one carrier through the gateway's limited REST Client
  * (48 a second, one queue), and the carrier announces an outage of 2 s to one call (429 or 503, its retry time in
  * seconds or as an HTTP date). From the moment the answer left the carrier, no call of either instance reaches it
- * until the outage ends (but those already on their way, {@code CarrierOutages.IN_FLIGHT_MILLIS}: 100 ms); then the calls go
+ * until the outage ends (but those already on their way, {@code CarrierOutages.IN_FLIGHT_MILLIS}: 250 ms); then the calls go
  * on.
  */
 class CarrierPauseIT {
 
-    private static final Pattern OUTAGE = Pattern.compile("announced=(\\d) arrived=(\\d+) arrived-after-bound=(\\d+)");
+    private static final Pattern OUTAGE = Pattern.compile(
+            "announced=(\\d) arrived=(\\d+) arrived-after-bound=(\\d+) latest-sent-ms=(\\d+)");
     private static final Pattern ACCEPTED = Pattern.compile("accepted=(\\d+) .*");
 
     @RegisterExtension
