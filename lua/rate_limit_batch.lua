@@ -22,13 +22,21 @@
 -- call (four integers per limit, its k limits, and the decision's clock after them when the call
 -- waits), or one error reply for a call that failed (a key of
 -- another type, a key of another node) without failing the others. Flat, because Redis converts every
--- table of a reply with probes for the fields of its special replies.
+-- table of a reply with probes for the fields of its special replies. A usual call (one limit, sent
+-- whole or short) admitted at once answers one negative integer instead of its four, when its values
+-- fit: -1 - (remaining + reset_ms * COMPACT_REMAINING), with 0 <= remaining < COMPACT_REMAINING and
+-- reset_ms < COMPACT_RESET (below 2^53 together, so exact); it is the reply of most calls, and each
+-- integer of a reply costs Redis and the application a conversion
+-- (runtime/redis/ScriptReplies.java reads it).
 -- Cost: one rate_limit call per call, one TIME for the batch, and the usual call (one limit, enforced,
 -- that may not wait) decided from limit arguments read once for all the calls sent short after it. A
 -- run of calls on one key (0) reads the key once and writes it once: lua/held_state.lua holds its writes.
 
 -- the clock and one limit: no shadow mask, no wait
 local ONE_LIMIT_ARGS = 1 + ARGS_PER_LIMIT
+-- a compact reply's bounds (see above): 2^20 units left, 2^32 ms (49 days) to the reset
+local COMPACT_REMAINING = 1048576
+local COMPACT_RESET = 4294967296
 
 local function decide_calls(ARGV, replies)
   local calls = ARGV[1] + 0
@@ -79,8 +87,14 @@ local function decide_calls(ARGV, replies)
       end
       ok, allowed, remaining, reset_ms, retry_ms = pcall(decide_limit, key, clock, name, limit, window_us, cost, burst)
       if ok then
-        replies[n + 1], replies[n + 2], replies[n + 3], replies[n + 4] = allowed, remaining, reset_ms, retry_ms
-        n = n + 4
+        if allowed == 1 and retry_ms == 0 and remaining >= 0 and remaining < COMPACT_REMAINING
+            and reset_ms < COMPACT_RESET then
+          n = n + 1
+          replies[n] = -1 - (remaining + reset_ms * COMPACT_REMAINING)
+        else
+          replies[n + 1], replies[n + 2], replies[n + 3], replies[n + 4] = allowed, remaining, reset_ms, retry_ms
+          n = n + 4
+        end
       end
     else
       hold(nil)

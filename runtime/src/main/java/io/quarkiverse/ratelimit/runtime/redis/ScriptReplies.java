@@ -21,14 +21,29 @@ public final class ScriptReplies {
     /** How many integers {@code rate_limit.lua} answers for each limit of a call. */
     static final int VALUES_PER_LIMIT = 4;
 
+    /**
+     * A compact reply of {@code lua/rate_limit_batch.lua} (one negative integer for a call of one limit admitted at
+     * once): {@code -1 - (remaining + reset_ms * COMPACT_REMAINING)}.
+     */
+    static final long COMPACT_REMAINING = 1L << 20;
+
     private ScriptReplies() {
     }
 
     /**
      * {@code rate_limit.lua}: four integers per limit, allowed, remaining, reset_ms, retry_after_ms (-1: never; an
-     * admitted call's wait).
+     * admitted call's wait); or a batch's compact reply of a call of one limit ({@link #COMPACT_REMAINING}).
      */
     public static List<RateLimitDecision> decisions(List<LimitDefinition> limits, Response reply) {
+        long first = reply.get(0).toLong();
+        if (first < 0) {
+            // a batch's compact reply of a call of one limit admitted at once
+            long packed = -1 - first;
+            LimitDefinition limit = limits.get(0);
+            return List.of(new RateLimitDecision(limit.getName(), limit.getLimit(), limit.window(), true,
+                    packed % COMPACT_REMAINING, Duration.ofMillis(packed / COMPACT_REMAINING), Duration.ZERO, false,
+                    Duration.ZERO));
+        }
         List<RateLimitDecision> decisions = new ArrayList<>(limits.size());
         for (int i = 0; i < limits.size(); i++) {
             LimitDefinition limit = limits.get(i);
@@ -56,9 +71,13 @@ public final class ScriptReplies {
 
     /**
      * How many values of {@code replies}, from {@code at}, are the reply of one decision of {@code limits} limits: four
-     * per limit, and the decision's clock after them when a limit admitted the call for a later slot.
+     * per limit, and the decision's clock after them when a limit admitted the call for a later slot; one for a
+     * compact reply ({@link #COMPACT_REMAINING}).
      */
     static int replySize(Response replies, int at, int limits) {
+        if (limits == 1 && at < replies.size() && replies.get(at).toLong() < 0) {
+            return 1; // compact
+        }
         int size = VALUES_PER_LIMIT * limits;
         for (int i = 0; i < limits && at + size <= replies.size(); i++) {
             int limit = at + VALUES_PER_LIMIT * i;

@@ -77,12 +77,18 @@ class ClusterBatchScriptTest {
         return command.toArray(String[]::new);
     }
 
-    /** The batch's flat reply cut into each call's: an error reply, or the four integers of its one limit. */
+    /**
+     * The batch's flat reply cut into each call's: an error reply, a compact reply (one negative integer: admitted at
+     * once), or the four integers of its one limit.
+     */
     private static List<Object> byCall(List<?> flat) {
         List<Object> calls = new ArrayList<>();
         for (int at = 0; at < flat.size();) {
             if (flat.get(at) instanceof RespConnection.RedisErrorReply error) {
                 calls.add(error);
+                at++;
+            } else if (flat.get(at) instanceof Long compact && compact < 0) {
+                calls.add(List.of(1L));
                 at++;
             } else {
                 calls.add(flat.subList(at, at + 4));

@@ -71,6 +71,7 @@ class FunctionLibraryTest {
         try (LocalRedisServer server = LocalRedisServer.start(); RespConnection redis = server.connect()) {
             redis.command("FUNCTION", "LOAD", scripts.library().source());
             long now = WINDOW_START_US;
+            int compact = 0;
             for (int step = 0; step < 400; step++) {
                 now += random.nextInt(150_000);
                 int calls = 1 + random.nextInt(8);
@@ -138,13 +139,38 @@ class FunctionLibraryTest {
                 List<String> command = new ArrayList<>(List.of("FCALL", batch, Integer.toString(batchKeys.size())));
                 command.addAll(batchKeys);
                 command.addAll(batchArgs);
-                // one flat array: each call's reply after the one before it
+                // one flat array: each call's reply after the one before it, a compact one for a call of one limit
+                // admitted at once
                 List<Object> flat = new ArrayList<>();
                 aloneReplies.forEach(reply -> flat.addAll((List<?>) reply));
-                assertThat(redis.command(command.toArray(String[]::new))).as("step %d", step).isEqualTo(flat);
+                List<?> batchReply = (List<?>) redis.command(command.toArray(String[]::new));
+                List<Object> expanded = expanded(batchReply, aloneReplies);
+                assertThat(expanded).as("step %d", step).isEqualTo(flat);
+                compact += (expanded.size() - batchReply.size()) / 3; // each written out as four
                 assertSameStates(redis);
             }
+            assertThat(compact).as("compact replies").isPositive();
         }
+    }
+
+    /** A batch's reply with each compact reply written out as the four integers the call alone answers. */
+    private static List<Object> expanded(List<?> batchReply, List<Object> aloneReplies) {
+        List<Object> expanded = new ArrayList<>();
+        int at = 0;
+        for (Object alone : aloneReplies) {
+            if (batchReply.get(at) instanceof Long value && value < 0) {
+                long packed = -1 - value;
+                expanded.addAll(List.of(1L, packed % ScriptReplies.COMPACT_REMAINING,
+                        packed / ScriptReplies.COMPACT_REMAINING, 0L));
+                at++;
+            } else {
+                int size = ((List<?>) alone).size();
+                expanded.addAll(batchReply.subList(at, Math.min(batchReply.size(), at + size)));
+                at += size;
+            }
+        }
+        expanded.addAll(batchReply.subList(Math.min(at, batchReply.size()), batchReply.size()));
+        return expanded;
     }
 
     /**

@@ -2,10 +2,12 @@ package io.quarkiverse.ratelimit.runtime.redis;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.time.Duration;
 import java.util.List;
 
 import org.junit.jupiter.api.Test;
 
+import io.quarkiverse.ratelimit.RateLimitDecision;
 import io.quarkiverse.ratelimit.runtime.limit.LimitDefinition;
 import io.vertx.redis.client.Response;
 import io.vertx.redis.client.impl.types.MultiType;
@@ -27,6 +29,22 @@ class ScriptRepliesTest {
         assertThat(ScriptReplies.replySize(batch, 0, 1)).isEqualTo(4);
         assertThat(ScriptReplies.replySize(batch, 4, 1)).isEqualTo(5);
         assertThat(ScriptReplies.replySize(batch, 9, 2)).isEqualTo(8);
+    }
+
+    @Test
+    void aBatchsCompactReplyIsACallOfOneLimitAdmittedAtOnce() {
+        List<LimitDefinition> one = List.of(LimitDefinition.builder("l", 100, 60_000).build());
+        Response batch = reply(-1 - (41 + 59_250 * ScriptReplies.COMPACT_REMAINING), 0, 0, 500, -1);
+        assertThat(ScriptReplies.replySize(batch, 0, 1)).isEqualTo(1);
+        assertThat(ScriptReplies.replySize(batch, 1, 1)).as("a refusal that never fits: -1 last, not compact")
+                .isEqualTo(4);
+        RateLimitDecision admitted = ScriptReplies.decisions(one, new BatchedReply(batch, 0, 1)).get(0);
+        assertThat(admitted.allowed()).isTrue();
+        assertThat(admitted.remaining()).isEqualTo(41);
+        assertThat(admitted.resetAfter()).isEqualTo(Duration.ofMillis(59_250));
+        assertThat(admitted.retryAfter()).isEqualTo(Duration.ZERO);
+        assertThat(admitted.waitTime()).isEqualTo(Duration.ZERO);
+        assertThat(ScriptReplies.decisionClockMicros(one, new BatchedReply(batch, 0, 1))).isEqualTo(-1);
     }
 
     @Test
