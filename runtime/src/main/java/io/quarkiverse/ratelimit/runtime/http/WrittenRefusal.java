@@ -18,7 +18,9 @@ import io.vertx.core.http.HttpServerResponse;
  */
 final class WrittenRefusal {
 
-    private static final String CONTENT_TYPE = "Content-Type";
+    private static final CharSequence CONTENT_TYPE = HttpHeaders.createOptimized("Content-Type");
+    private static final CharSequence PROBLEM = HttpHeaders.createOptimized(ProblemDetails.MEDIA_TYPE);
+    private static final CharSequence RETRY_AFTER = HttpHeaders.createOptimized(RateLimitHeaders.RETRY_AFTER);
     private static final int TOO_MANY_REQUESTS = 429;
 
     /** {@code Retry-After} in seconds; -1 when the call can never be admitted. */
@@ -45,20 +47,18 @@ final class WrittenRefusal {
     static WrittenRefusal of(RateLimitExceededException refusal, List<RateLimitDecision> shown, String[] headers,
             byte[] body) {
         long retryAfter = retryAfterSeconds(refusal);
-        String[] all = new String[headers.length + (retryAfter < 0 ? 2 : 4)];
+        CharSequence[] all = new CharSequence[headers.length + (retryAfter < 0 ? 2 : 4)];
         int at = 0;
         if (retryAfter >= 0) {
-            all[at++] = RateLimitHeaders.RETRY_AFTER;
-            all[at++] = Long.toString(retryAfter);
+            all[at++] = RETRY_AFTER;
+            all[at++] = HttpHeaders.createOptimized(Long.toString(retryAfter));
         }
-        System.arraycopy(headers, 0, all, at, headers.length);
-        all[all.length - 2] = CONTENT_TYPE;
-        all[all.length - 1] = ProblemDetails.MEDIA_TYPE;
-        CharSequence[] encoded = new CharSequence[all.length];
-        for (int i = 0; i < all.length; i++) {
-            encoded[i] = HttpHeaders.createOptimized(all[i]);
+        for (String header : headers) {
+            all[at++] = HttpHeaders.createOptimized(header);
         }
-        return new WrittenRefusal(retryAfter, shown, refusal.decisions(), encoded, body);
+        all[at++] = CONTENT_TYPE;
+        all[at] = PROBLEM;
+        return new WrittenRefusal(retryAfter, shown, refusal.decisions(), all, body);
     }
 
     /**
