@@ -4,8 +4,9 @@
 # application that uses Redis: its first answer opens the connection), and with the rate limiter limiting every
 # endpoint, each started
 # <starts> times, interleaved, against a running redis-server; and the limited one with Redis down. Reports the
-# medians of Quarkus's "started in" time, of the time until the first answer (a limited call, decided by Redis), and
-# of the resident memory (VmRSS) after that answer.
+# medians of Quarkus's "started in" time, of the time until the first answer (a limited call, decided by Redis), of
+# the resident memory (VmRSS) after that answer, and of the CPU the process spent until then (user and system, every
+# thread: the JIT compilers' included), which moves less from start to start than the times on a busy machine.
 # Usage: bench/startup.sh [starts=5]. Needs redis-server, redis-cli, curl, python3.
 source "$(dirname "$0")/lib.sh"
 starts=${1:-5}
@@ -18,7 +19,7 @@ for variant in plain redis limits; do
 done
 start_redis
 
-# one start: sets started (s, Quarkus's own figure), first (ms until the first 200) and rss (kB after it)
+# one start: sets started (s, Quarkus's own figure), first (ms until the first 200), rss (kB after it) and cpu (ms)
 start_once() {
   local variant=$1 redis_uri=$2 port log pid t0
   port=$(free_port); log="$work/$variant-$port.log"
@@ -30,11 +31,12 @@ start_once() {
   done
   first=$(( ($(date +%s%N) - t0) / 1000000 ))
   rss=$(awk '/VmRSS/ {print $2}' "/proc/$pid/status")
+  cpu=$(awk -v hz="$(getconf CLK_TCK)" '{print ($14 + $15) * 1000 / hz}' "/proc/$pid/stat")
   started=$(grep -o 'started in [0-9.]*s' "$log" | grep -o '[0-9.]*' | head -1)
   kill "$pid"; wait "$pid" 2>/dev/null || true
 }
 
-declare -A started_all first_all rss_all
+declare -A started_all first_all rss_all cpu_all
 for round in $(seq 1 "$starts"); do
   for variant in plain redis limits limits-redis-down; do
     if [[ $variant == limits-redis-down ]]; then
@@ -43,13 +45,15 @@ for round in $(seq 1 "$starts"); do
       start_once "$variant" "redis://127.0.0.1:$redis_port"
     fi
     started_all[$variant]+="$started "; first_all[$variant]+="$first "; rss_all[$variant]+="$rss "
+    cpu_all[$variant]+="$cpu "
   done
 done
 
-printf '%-22s %12s %18s %12s\n' "application" "started in" "first answer" "RSS"
+printf '%-22s %12s %18s %12s %22s\n' "application" "started in" "first answer" "RSS" "CPU to first answer"
 for variant in plain redis limits limits-redis-down; do
-  printf '%-22s %11.3fs %15.0f ms %9.0f MB\n' "$variant" "$(median_of "${started_all[$variant]}")" \
-    "$(median_of "${first_all[$variant]}")" "$(python3 -c "print($(median_of "${rss_all[$variant]}") / 1024)")"
+  printf '%-22s %11.3fs %15.0f ms %9.0f MB %19.0f ms\n' "$variant" "$(median_of "${started_all[$variant]}")" \
+    "$(median_of "${first_all[$variant]}")" "$(python3 -c "print($(median_of "${rss_all[$variant]}") / 1024)")" \
+    "$(median_of "${cpu_all[$variant]}")"
 done
 echo "(medians of $starts starts each, interleaved; plain: quarkus-rest + quarkus-redis-client; redis: the same, each"
 echo " endpoint reading Redis through that client; limits: plain with quarkus-rate-limit on every endpoint;"

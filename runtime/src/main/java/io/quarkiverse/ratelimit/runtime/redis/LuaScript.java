@@ -19,7 +19,12 @@ public final class LuaScript {
 
     private final String name;
     private final String source;
-    private final String sha1;
+    /**
+     * Computed when first asked for: only a script sent by {@code EVALSHA} needs it (Redis 6, or before the library is
+     * loaded), and a SHA-1 of tens of kilobytes costs a JVM that has just started tens of milliseconds. A racy cache of
+     * an immutable value: two threads may both compute it, and either result is the same string.
+     */
+    private String sha1;
     private final String function;
 
     LuaScript(String name, String source) {
@@ -29,7 +34,6 @@ public final class LuaScript {
     LuaScript(String name, String source, String function) {
         this.name = name;
         this.source = source;
-        this.sha1 = sha1(source);
         this.function = function;
     }
 
@@ -54,7 +58,12 @@ public final class LuaScript {
     }
 
     public String sha1() {
-        return sha1;
+        String digest = sha1;
+        if (digest == null) {
+            digest = sha1(source);
+            sha1 = digest;
+        }
+        return digest;
     }
 
     /** The library function that runs this script's code, {@code null} for a script of no library. */
@@ -62,7 +71,7 @@ public final class LuaScript {
         return function;
     }
 
-    static String sha1(String source) {
+    private static String sha1(String source) {
         try {
             return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-1")
                     .digest(source.getBytes(StandardCharsets.UTF_8)));
@@ -73,6 +82,6 @@ public final class LuaScript {
 
     @Override
     public String toString() {
-        return name + " (" + sha1 + ")";
+        return name + " (" + sha1() + ")";
     }
 }

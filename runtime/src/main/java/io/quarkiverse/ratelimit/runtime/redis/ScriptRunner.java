@@ -2,6 +2,7 @@ package io.quarkiverse.ratelimit.runtime.redis;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
 
@@ -180,21 +181,28 @@ public class ScriptRunner {
      */
     void preload(@Observes StartupEvent event, EffectiveLimits limits) {
         transport.openAll();
+        Set<Integer> algorithmSets = limits.algorithmSets();
+        int used = 2 + 2 * algorithmSets.size();
+        scriptsUsed = used;
+        library.load().onComplete(ignored -> {
+            if (library.loaded()) {
+                scriptsPreloaded.set(used);
+            } else {
+                loadScripts(scriptsOf(algorithmSets)); // assembled only here: with the library, no call sends them
+            }
+        });
+    }
+
+    /** The scripts of the given algorithm sets' limits, as {@code EVALSHA} sends them: {@link #scriptsUsed} of them. */
+    private List<LuaScript> scriptsOf(Set<Integer> algorithmSets) {
         List<LuaScript> used = new ArrayList<>();
         used.add(scripts.concurrency());
         used.add(scripts.reset());
-        for (int algorithmSet : limits.algorithmSets()) {
+        for (int algorithmSet : algorithmSets) {
             used.add(scripts.decide(algorithmSet));
             used.add(scripts.refund(algorithmSet));
         }
-        scriptsUsed = used.size();
-        library.load().onComplete(ignored -> {
-            if (library.loaded()) {
-                scriptsPreloaded.set(used.size());
-            } else {
-                loadScripts(used);
-            }
-        });
+        return used;
     }
 
     private void loadScripts(List<LuaScript> used) {
