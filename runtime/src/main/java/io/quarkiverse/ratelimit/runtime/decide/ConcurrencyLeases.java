@@ -11,7 +11,6 @@ import jakarta.inject.Singleton;
 
 import org.jboss.logging.Logger;
 
-import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 
 import io.quarkiverse.ratelimit.ConcurrencyLimitExceededException;
@@ -30,6 +29,7 @@ import io.quarkiverse.ratelimit.runtime.redis.ScriptArguments;
 import io.quarkiverse.ratelimit.runtime.redis.ScriptClock;
 import io.quarkiverse.ratelimit.runtime.redis.ScriptReplies;
 import io.quarkiverse.ratelimit.runtime.redis.ScriptRunner;
+import io.quarkiverse.ratelimit.runtime.resilience.CacheBuiltOnFirstWrite;
 import io.quarkiverse.ratelimit.runtime.resilience.FailureModes;
 import io.quarkiverse.ratelimit.runtime.resilience.GuardedRedis;
 import io.quarkiverse.ratelimit.runtime.resilience.LocalFallback;
@@ -54,7 +54,7 @@ public class ConcurrencyLeases {
     private final FailureModes failureModes;
     private final Duration timeout;
     private final int expectedInstances;
-    private final Cache<String, Semaphore> localSlots;
+    private final CacheBuiltOnFirstWrite<String, Semaphore> localSlots;
     private final RateLimitMetrics metrics;
 
     private final LimitModes modes;
@@ -74,8 +74,9 @@ public class ConcurrencyLeases {
         this.failureModes = failureModes;
         this.timeout = config.decisionTimeout();
         this.expectedInstances = config.localFallback().expectedInstances();
-        this.localSlots = Caffeine.newBuilder().maximumSize(config.localFallback().maxEntries())
-                .expireAfterAccess(1, TimeUnit.HOURS).build();
+        int maxSlots = config.localFallback().maxEntries();
+        this.localSlots = new CacheBuiltOnFirstWrite<>(() -> Caffeine.newBuilder().maximumSize(maxSlots)
+                .expireAfterAccess(1, TimeUnit.HOURS).<String, Semaphore> build());
     }
 
     /**
@@ -151,7 +152,7 @@ public class ConcurrencyLeases {
             case FAIL_OPEN -> new Outcome(Lease.NONE, null);
             case FAIL_CLOSED -> throw new RateLimiterUnavailableException(limit.getName(), guarded.retryAfter(key), cause);
             case LOCAL, DEFAULT -> {
-                Semaphore slots = localSlots.get(tenantTag + '\n' + limit.getName(),
+                Semaphore slots = localSlots.built().get(tenantTag + '\n' + limit.getName(),
                         ignored -> new Semaphore((int) LocalFallback.instanceShare(limit.getLimit(), expectedInstances)));
                 yield new Outcome(slots.tryAcquire() ? new Lease(this, null, null, slots) : null, null);
             }

@@ -15,6 +15,7 @@ import com.github.benmanes.caffeine.cache.Expiry;
 import io.quarkiverse.ratelimit.RateLimitDecision;
 import io.quarkiverse.ratelimit.runtime.limit.LimitDefinition;
 import io.quarkiverse.ratelimit.runtime.limit.WaitingCalls;
+import io.quarkiverse.ratelimit.runtime.resilience.CacheBuiltOnFirstWrite;
 
 /**
  * Refusals Redis has made, repeated locally so that a tenant flooding a limit it has exhausted costs Redis nothing: a
@@ -49,7 +50,7 @@ final class RefusalCache {
             long sentNanos, long untilNanos) {
     }
 
-    private final Cache<String, Refusal> refusals;
+    private final CacheBuiltOnFirstWrite<String, Refusal> refusals;
     private final LongSupplier nanoTime;
     private final BooleanSupplier live;
     private final AtomicLongArray invalidations = new AtomicLongArray(STRIPES);
@@ -59,7 +60,7 @@ final class RefusalCache {
     RefusalCache(int maxEntries, LongSupplier nanoTime, BooleanSupplier live) {
         this.nanoTime = nanoTime;
         this.live = live;
-        this.refusals = Caffeine.newBuilder()
+        this.refusals = new CacheBuiltOnFirstWrite<>(() -> Caffeine.newBuilder()
                 .maximumSize(maxEntries)
                 .ticker(nanoTime::getAsLong)
                 .expireAfter(new Expiry<String, Refusal>() {
@@ -78,7 +79,7 @@ final class RefusalCache {
                         return current;
                     }
                 })
-                .build();
+                .<String, Refusal> build());
     }
 
     /**
@@ -86,6 +87,10 @@ final class RefusalCache {
      * decision, as Redis gave them; {@code null} to ask Redis.
      */
     List<RateLimitDecision> refusal(List<String> keys, List<LimitDefinition> limits) {
+        Cache<String, Refusal> refusals = this.refusals.ifBuilt();
+        if (refusals == null) {
+            return null; // nothing was ever refused here
+        }
         Refusal held = null;
         for (int i = 0; i < keys.size() && held == null; i++) {
             if (limits.get(i).isCacheRefusals()) {
@@ -139,12 +144,12 @@ final class RefusalCache {
                 return; // a change crossed the call: its refusal may be older than the change
             }
             held = true;
-            refusals.put(keys.get(i), new Refusal(keys, limits, decisions, sentNanos,
+            refusals.built().put(keys.get(i), new Refusal(keys, limits, decisions, sentNanos,
                     sentNanos + decision.retryAfter().toNanos()));
         }
         if (held && stamp(keys) != stamp) {
             // a change came in while this was stored: its forget may have run before the put
-            refusals.invalidateAll(keys);
+            refusals.built().invalidateAll(keys);
         }
     }
 
@@ -153,19 +158,25 @@ final class RefusalCache {
         for (int i = 0; i < keys.size(); i++) {
             invalidations.incrementAndGet(stripe(keys.get(i)));
         }
-        refusals.invalidateAll(keys);
+        // a refusal this change crossed, stored in a cache built after this read, is dropped by remember's stamp checks
+        Cache<String, Refusal> refusals = this.refusals.ifBuilt();
+        if (refusals != null) {
+            refusals.invalidateAll(keys);
+        }
     }
 
     /** Forgets every refusal, and those of every call in flight (limits or switches changed, invalidations missed). */
     void forgetAll() {
         everything.incrementAndGet();
-        refusals.invalidateAll();
+        Cache<String, Refusal> refusals = this.refusals.ifBuilt();
+        if (refusals != null) {
+            refusals.invalidateAll();
+        }
     }
 
     /** How many refusals are held (tests, metrics). */
     long size() {
-        refusals.cleanUp();
-        return refusals.estimatedSize();
+        return refusals.size();
     }
 
     private static int stripe(String key) {

@@ -21,17 +21,17 @@ import io.quarkiverse.ratelimit.runtime.limit.LimitDefinition;
  */
 public final class LocalFallback {
 
-    private final Cache<String, Counter> counters;
+    private final CacheBuiltOnFirstWrite<String, Counter> counters;
     private final int expectedInstances;
     private final LongSupplier millisClock;
 
     public LocalFallback(int maxEntries, int expectedInstances, LongSupplier millisClock) {
         this.expectedInstances = expectedInstances;
         this.millisClock = millisClock;
-        this.counters = Caffeine.newBuilder()
+        this.counters = new CacheBuiltOnFirstWrite<>(() -> Caffeine.newBuilder()
                 .maximumSize(maxEntries)
                 .expireAfter(new TwoWindowsAfterUse())
-                .build();
+                .<String, Counter> build());
     }
 
     /**
@@ -54,12 +54,13 @@ public final class LocalFallback {
      */
     public synchronized List<RateLimitDecision> acquire(List<String> keys, List<LimitDefinition> limits) {
         long now = millisClock.getAsLong();
+        Cache<String, Counter> held = this.counters.built();
         List<Counter> counters = new ArrayList<>(limits.size());
         List<RateLimitDecision> decisions = new ArrayList<>(limits.size());
         boolean admitted = true;
         for (int i = 0; i < limits.size(); i++) {
             LimitDefinition limit = limits.get(i);
-            Counter counter = this.counters.get(keys.get(i), key -> new Counter(limit.getWindowMillis()));
+            Counter counter = held.get(keys.get(i), key -> new Counter(limit.getWindowMillis()));
             RateLimitDecision decision = counter.check(now, limit, localLimit(limit));
             counters.add(counter);
             decisions.add(decision);
@@ -74,8 +75,7 @@ public final class LocalFallback {
     }
 
     public long size() {
-        counters.cleanUp();
-        return counters.estimatedSize();
+        return counters.size();
     }
 
     private static final class Counter {
