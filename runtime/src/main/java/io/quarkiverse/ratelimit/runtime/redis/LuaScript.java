@@ -7,6 +7,7 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
+import java.util.concurrent.ForkJoinPool;
 
 /**
  * A Lua script shipped in the runtime jar, with the SHA-1 digest Redis caches it under and, for the scripts
@@ -20,11 +21,13 @@ public final class LuaScript {
     private final String name;
     private final String source;
     /**
-     * Computed when first asked for: only a script sent by {@code EVALSHA} needs it (Redis 6, or before the library is
-     * loaded), and a SHA-1 of tens of kilobytes costs a JVM that has just started tens of milliseconds. A racy cache of
-     * an immutable value: two threads may both compute it, and either result is the same string.
+     * Known once computed ({@link #sha1()}) or answered by Redis ({@link #cachedAs}): only a script sent by
+     * {@code EVALSHA} needs it (Redis 6, or before the library is loaded), and a SHA-1 of tens of kilobytes costs a JVM
+     * that has just started tens of milliseconds, which no event loop should spend. A racy cache of an immutable value:
+     * two threads may both set it, to the same string.
      */
-    private String sha1;
+    private volatile String sha1;
+    private volatile boolean digesting;
     private final String function;
 
     LuaScript(String name, String source) {
@@ -57,6 +60,7 @@ public final class LuaScript {
         return source;
     }
 
+    /** The SHA-1 Redis caches this script under, computed now if it is not known: never on an event loop. */
     public String sha1() {
         String digest = sha1;
         if (digest == null) {
@@ -64,6 +68,24 @@ public final class LuaScript {
             sha1 = digest;
         }
         return digest;
+    }
+
+    /** The SHA-1, or {@code null} while it is neither computed nor answered by Redis. */
+    public String sha1IfKnown() {
+        return sha1;
+    }
+
+    /** Has the SHA-1 computed by a thread of the common pool (once, give or take a race), for the calls to come. */
+    void digestElsewhere() {
+        if (sha1 == null && !digesting) {
+            digesting = true;
+            ForkJoinPool.commonPool().execute(this::sha1);
+        }
+    }
+
+    /** Takes the digest Redis answered {@code SCRIPT LOAD} with: this script's SHA-1, by Redis's definition. */
+    void cachedAs(String digest) {
+        sha1 = digest;
     }
 
     /** The library function that runs this script's code, {@code null} for a script of no library. */

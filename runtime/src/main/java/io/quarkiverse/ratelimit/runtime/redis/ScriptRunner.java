@@ -117,10 +117,18 @@ public class ScriptRunner {
                 });
     }
 
-    /** {@code EVALSHA}, and one {@code EVAL} when Redis answers {@code NOSCRIPT}. */
+    /**
+     * {@code EVALSHA}, and one {@code EVAL} when Redis answers {@code NOSCRIPT}; {@code EVAL} while the script's
+     * SHA-1 is not known yet (a call right after start-up), which is computed meanwhile off the event loops.
+     */
     private Future<io.vertx.redis.client.Response> evaluate(LuaScript script, List<String> keys, List<String> args,
             boolean acknowledged) {
-        return transmit(request(io.vertx.redis.client.Command.EVALSHA, script.sha1(), keys, args), acknowledged)
+        String sha1 = script.sha1IfKnown();
+        if (sha1 == null) {
+            script.digestElsewhere();
+            return eval(script, keys, args, acknowledged);
+        }
+        return transmit(request(io.vertx.redis.client.Command.EVALSHA, sha1, keys, args), acknowledged)
                 .recover(failure -> {
                     if (!RedisErrors.isCodeMissing(failure)) {
                         return Future.failedFuture(failure);
@@ -181,14 +189,15 @@ public class ScriptRunner {
      */
     void preload(@Observes StartupEvent event, EffectiveLimits limits) {
         transport.openAll();
-        Set<Integer> algorithmSets = limits.algorithmSets();
-        int used = 2 + 2 * algorithmSets.size();
-        scriptsUsed = used;
+        List<LuaScript> used = scriptsOf(limits.algorithmSets());
+        scriptsUsed = used.size();
+        // digested off the main thread and the event loops, for calls that come before the library is loaded
+        used.forEach(LuaScript::digestElsewhere);
         library.load().onComplete(ignored -> {
             if (library.loaded()) {
-                scriptsPreloaded.set(used);
+                scriptsPreloaded.set(used.size());
             } else {
-                loadScripts(scriptsOf(algorithmSets)); // assembled only here: with the library, no call sends them
+                loadScripts(used);
             }
         });
     }
@@ -211,9 +220,7 @@ public class ScriptRunner {
                     .subscribe().with(
                             sha -> {
                                 scriptsPreloaded.incrementAndGet();
-                                if (!script.sha1().equals(sha.toString())) {
-                                    LOG.warnf("Redis cached %s as %s, expected %s", script.name(), sha, script.sha1());
-                                }
+                                script.cachedAs(sha.toString());
                             },
                             failure -> LOG.warnf("Could not preload %s into Redis (%s); it will be sent on first use",
                                     script.name(), failure.getMessage()));
