@@ -102,10 +102,8 @@ public final class LuaScript {
         }
     }
 
-    /** The name, and the SHA-1 once known: printing a script computes nothing. */
     @Override
     public String toString() {
-        String digest = sha1;
-        return digest == null ? name : name + " (" + digest + ")";
+        return name + " (" + sha1() + ")";
     }
 }
