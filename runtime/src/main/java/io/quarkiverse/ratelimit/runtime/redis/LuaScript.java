@@ -102,8 +102,10 @@ public final class LuaScript {
         }
     }
 
+    /** The name, and the SHA-1 once known: printing a script computes nothing. */
     @Override
     public String toString() {
-        return name + " (" + sha1() + ")";
+        String digest = sha1;
+        return digest == null ? name : name + " (" + digest + ")";
     }
 }
