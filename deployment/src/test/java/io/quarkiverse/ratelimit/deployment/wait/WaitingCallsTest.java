@@ -41,10 +41,20 @@ class WaitingCallsTest {
     /** 5 per second with a burst of 1: one slot every 200 ms. */
     static final long INTERVAL_MS = 200;
 
+    /**
+     * How late a call may still go at its slot. A timer that fires later than this gives its slot up (the call takes the
+     * next free one, LateSlotTest proves it), which would leave fewer than the slots within maxWait admitted: with the
+     * 10 ms default, one event loop busy for tens of ms (a cold JVM's first waiting calls on a loaded machine) costs a
+     * slot. This test is about the slots, not the timers' punctuality, so it allows as much lateness as a busy machine
+     * shows and counts it in the spacing it asserts.
+     */
+    static final long LATE_SLOT_TOLERANCE_MS = 60;
+
     @RegisterExtension
     static final QuarkusUnitTest app = new QuarkusUnitTest()
             .withApplicationRoot(jar -> jar.addClasses(Carrier.class, Mailer.class))
-            .overrideConfigKey("quarkus.rate-limit.tenant.header", "X-Tenant-Id");
+            .overrideConfigKey("quarkus.rate-limit.tenant.header", "X-Tenant-Id")
+            .overrideConfigKey("quarkus.rate-limit.late-slot-tolerance", LATE_SLOT_TOLERANCE_MS + "ms");
 
     @Inject
     Mailer mailer;
@@ -101,15 +111,16 @@ class WaitingCallsTest {
         assertThat(times).hasSizeGreaterThanOrEqualTo(6);
         for (int i = 1; i < times.size(); i++) {
             assertThat((times.get(i) - times.get(i - 1)) / 1_000_000)
-                    .as("the method runs at its reserved slots, 200 ms apart (less the timers' jitter on a busy machine)")
-                    .isGreaterThanOrEqualTo(INTERVAL_MS / 2);
+                    .as("the method runs at its reserved slots, 200 ms apart (less a late timer's tolerated lateness and"
+                            + " the dispatch jitter of a busy machine)")
+                    .isGreaterThanOrEqualTo(INTERVAL_MS - LATE_SLOT_TOLERANCE_MS - 40);
         }
         // Measured from the first call that waited: the call admitted at once runs when its request reaches the
         // method, which on a busy machine can be tens of ms after Redis decided it, while the waiting calls run on
         // timers set from Redis's decision; anchoring on it would count that dispatch delay as a short interval.
         assertThat((times.get(times.size() - 1) - times.get(1)) / 1_000_000)
                 .as("on average one per slot: the limit's rate, exactly")
-                .isGreaterThanOrEqualTo((times.size() - 2) * INTERVAL_MS - 50);
+                .isGreaterThanOrEqualTo((times.size() - 2) * INTERVAL_MS - LATE_SLOT_TOLERANCE_MS - 50);
     }
 
     @Test
