@@ -4,7 +4,8 @@
 # MEMORY USAGE of one key. Keys are named as the extension names them (rate-limit:{<tenant>}:<limit>:<suffix>). The
 # key's share (name, entry, expiry) is measured with the same keys holding a shared integer with a TTL; the rest is the
 # state's. The sliding window log is measured full (limit entries) and with one entry, the sliding window counter with
-# calls in one window and in two (then its state is no longer one of Redis's shared integers).
+# calls in one window and in two (then its state is no longer one of Redis's shared integers). Then what a key alone
+# costs by the length of its name, with a TTL and without: the floor any one-key-per-limit layout pays.
 #
 #   bench/memory-per-key.sh [keys=100000] [limit=100]
 #
@@ -25,7 +26,12 @@ modules = {"fixed_window": "fixed_window", "sliding_window_counter": "sliding_wi
            "sliding_window_log": "sliding_window_log", "token_bucket": "gcra", "gcra": "gcra",
            "calendar_window": "calendar_window"}
 body = "".join("['%s'] = (function()\n%s\nend)(),\n" % (m, open("lua/%s.lua" % f).read()) for m, f in modules.items())
-print("local ALGORITHMS = {\n" + body + "}\n" + """
+# the one-value modules read and write their state through the prelude's read_state and write_state (a script's: GET,
+# and SET with its TTL), taken from lua/prelude.lua as the extension's scripts take them
+prelude = open("lua/prelude.lua").read()
+state = prelude[prelude.index("local function read_state"):]
+state = state[:state.index("\nend\n", state.index("local function write_state")) + 5]
+print(state + "local ALGORITHMS = {\n" + body + "}\n" + """
 local name, n, limit, calls = ARGV[1], tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4])
 local earlier = tonumber(ARGV[6])
 local time = redis.call('TIME')
@@ -64,7 +70,9 @@ measure() { # module suffix calls label [calls of them in the window before]
   key_share=$(( ($(used) - before) / keys ))
   redis-cli -p "$port" flushall > /dev/null
   before=$(used)
-  redis-cli -p "$port" eval "$script" 0 "$1" "$keys" "$limit" "$3" "$2" "${5:-0}" > /dev/null
+  local reply
+  reply=$(redis-cli -p "$port" eval "$script" 0 "$1" "$keys" "$limit" "$3" "$2" "${5:-0}")
+  [[ $reply == "$keys" ]] || { echo "the script failed for $4: $reply" >&2; exit 1; }
   after=$(used)
   one=$(redis-cli -p "$port" memory usage "rate-limit:{tenant-1}:Resource.method:$2")
   printf '%-34s %10d %10d %10d %14s\n' "$4" $(( (after - before) / keys )) "$key_share" \
@@ -78,3 +86,20 @@ measure sliding_window_log sl "$limit" "SLIDING_WINDOW_LOG ($limit entries)"
 measure token_bucket tb 1 "TOKEN_BUCKET"
 measure gcra gc 1 "GCRA"
 measure calendar_window cw 1 "CALENDAR_WINDOW (a day)"
+
+# what a key costs whatever it holds: keys of one name length holding a shared integer, with a TTL (as every key the
+# limiter writes has) and, for comparison, one length without
+echo
+printf '%-34s %10s\n' "a key alone, by name length" "bytes/key"
+key_alone() { # name length, then PX or nothing
+  redis-cli -p "$port" flushall > /dev/null
+  local before expiry=""
+  [[ ${2:-} == PX ]] && expiry=", 'PX', 3600000"
+  before=$(used)
+  redis-cli -p "$port" eval "for i = 1, tonumber(ARGV[1]) do
+    redis.call('SET', string.format('%0$1d', i), 1$expiry)
+  end" 0 "$keys" > /dev/null
+  printf '%-34s %10d\n' "$1 characters${2:+, with a TTL}" $(( ($(used) - before) / keys ))
+}
+for length in 8 14 16 30 31 44 45 60 61; do key_alone "$length" PX; done
+key_alone 8
