@@ -29,7 +29,10 @@ class PipelinedDecisionsTest {
     @RegisterExtension
     static final QuarkusUnitTest app = new QuarkusUnitTest()
             .withApplicationRoot(jar -> jar.addClasses(DecisionsInFlight.class))
-            .overrideConfigKey("quarkus.rate-limit.pipelined-connections", "2");
+            .overrideConfigKey("quarkus.rate-limit.pipelined-connections", "2")
+            // the run-time limits' refresh (a GET each second) travels on the decisions' connections: it would be the
+            // last command of the one the decisions used if it came between them and the CLIENT LIST below
+            .overrideConfigKey("quarkus.rate-limit.run-time-limits.refresh-interval", "1h");
 
     static final RateLimit LIMIT = RateLimit.of("pipelined", 150, Duration.ofHours(1));
 
