@@ -19,8 +19,17 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  */
 class TwoInstancesWaitingIT {
 
+    /**
+     * How late a waiting call may still go at its slot. Later than this, a call gives its slot up and takes the next
+     * free one, or is refused when that lies beyond its maxWait (the late-slot tests prove it): with the 10 ms default,
+     * one timer made late by a busy machine would have a call refused after waiting, not at once. This test is about
+     * the queue the two instances share, so it allows the lateness a busy machine shows and counts it in the spacing.
+     */
+    static final long LATE_SLOT_TOLERANCE_MS = 100;
+
     @RegisterExtension
-    static final Fleet fleet = Fleet.of(AppInstance::startTwo);
+    static final Fleet fleet = Fleet.of(redis -> AppInstance.startTwo(redis,
+            "quarkus.rate-limit.late-slot-tolerance=" + LATE_SLOT_TOLERANCE_MS + "ms"));
 
     @Test
     void aBurstOnTwoInstancesIsServedInOneQueueAtTheLimitsRate() {
@@ -51,7 +60,7 @@ class TwoInstancesWaitingIT {
         // from the first call that waited: the one admitted at once is answered when its response is ready, which
         // on a cold instance can be a hundred ms after Redis decided it, while the waiting calls go at their slots
         assertThat(served.get(served.size() - 1) - served.get(1)).as("one call per slot on average: the limit's rate")
-                .isGreaterThanOrEqualTo((served.size() - 2) * 500L - 100);
+                .isGreaterThanOrEqualTo((served.size() - 2) * 500L - LATE_SLOT_TOLERANCE_MS - 100);
         assertThat(refused).as("slots beyond 3 s").isPositive();
         for (int i = 1; i < served.size(); i++) {
             assertThat(served.get(i) - served.get(i - 1))
