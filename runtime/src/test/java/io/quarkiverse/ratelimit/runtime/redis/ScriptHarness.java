@@ -188,10 +188,15 @@ final class ScriptHarness implements AutoCloseable {
         return scripts.refund(1 << algorithm.ordinal());
     }
 
-    /** Admits calls of cost 1 until the first refusal; the number admitted. */
+    /**
+     * Admits calls of cost 1 until the first refusal; the number admitted. The key is kept ({@link #callKeepingTheKey}):
+     * the calls come at one instant of the script's clock while Redis's runs on, and the TTL each call sets counts from
+     * that instant in real time (at 997 a second, a millisecond more a call), so a pause of a few ms early in the burst
+     * would expire the key and start the count again.
+     */
     int admitUntilRefused(String key, long limit, long nowMicros) {
         int admitted = 0;
-        while (call(key, limit, 1, nowMicros).allowed()) {
+        while (callKeepingTheKey(key, limit, 1, nowMicros).allowed()) {
             admitted++;
         }
         return admitted;
