@@ -61,7 +61,7 @@ public final class LuaScript {
     }
 
     /** The SHA-1 Redis caches this script under, computed now if it is not known: never on an event loop. */
-    public String sha1() {
+    private String sha1() {
         String digest = sha1;
         if (digest == null) {
             digest = sha1(source);

@@ -189,15 +189,16 @@ public class ScriptRunner {
      */
     void preload(@Observes StartupEvent event, EffectiveLimits limits) {
         transport.openAll();
-        List<LuaScript> used = scriptsOf(limits.algorithmSets());
-        scriptsUsed = used.size();
-        // digested off the main thread and the event loops, for calls that come before the library is loaded
-        used.forEach(LuaScript::digestElsewhere);
+        Set<Integer> algorithmSets = limits.algorithmSets();
+        int used = 2 + 2 * algorithmSets.size(); // scriptsOf's: concurrency, reset, each set's decision and refund
+        scriptsUsed = used;
+        // Neither assembled nor digested here: with the library no call sends a script, and a call before it is loaded
+        // sends EVAL while its script's digest is computed off the event loops (evaluate); SCRIPT LOAD answers them.
         library.load().onComplete(ignored -> {
             if (library.loaded()) {
-                scriptsPreloaded.set(used.size());
+                scriptsPreloaded.set(used);
             } else {
-                loadScripts(used);
+                loadScripts(scriptsOf(algorithmSets));
             }
         });
     }
