@@ -6,7 +6,9 @@
 -- double (2 step, 4 step, ...: the service may grant more again), never above the configured limit. Every
 -- instance computes the learned limit from the field alone (runtime/policy/LearnedLimit.java, the same
 -- formula), so growing writes nothing; only a 429 writes, here, and announces the new field to every
--- instance.
+-- instance. What a 429 lowers is the limit the refused call was decided with: a call that waited for its
+-- slot went at the rate of its decision, however far the limit grew while it waited. Each case below is
+-- judged at that decision:
 --   a 429 to a call decided before the last decrease is the same refusal (the calls already in flight
 --     when the service began refusing, and those queued at the old rate): nothing changes;
 --   a 429 while the limit holds: the base was still too high; it drops again, the hold stays;
@@ -68,8 +70,10 @@ local function adapt(KEYS, ARGV)
     if decided_ms < since_ms then
       return held
     end
-    current = learned_at(base, since_ms, held_ms, ceiling, now_ms, limit, interval_ms, step)
-    local growing_ms = now_ms - since_ms - held_ms
+    -- as the limit was when the call was decided (never later than now: the application's clock may run ahead)
+    local decided_at_ms = math.min(decided_ms, now_ms)
+    current = learned_at(base, since_ms, held_ms, ceiling, decided_at_ms, limit, interval_ms, step)
+    local growing_ms = decided_at_ms - since_ms - held_ms
     if growing_ms < 0 then
       hold_ms = held_ms
     elseif growing_ms <= longest_ms then

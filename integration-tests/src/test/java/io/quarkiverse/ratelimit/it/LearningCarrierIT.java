@@ -50,14 +50,17 @@ class LearningCarrierIT {
     void theFleetLearnsTheQuotaTheCarrierReallyGrantsAndClimbsBackWhenItGrantsMore() throws Exception {
         HttpClient client = HttpClient.newHttpClient();
         Map<Integer, Integer> answers = new ConcurrentHashMap<>();
-        List<long[]> samples = new ArrayList<>(); // about every second: when (ms from the start), accepted, refused
+        // about every second: when (ms from the start), accepted, refused, and each instance's learned limit
+        List<long[]> samples = new ArrayList<>();
         long started = System.nanoTime();
         ScheduledExecutorService sampler = Executors.newSingleThreadScheduledExecutor();
         sampler.scheduleAtFixedRate(() -> {
             try {
                 long[] stats = carrier(client);
+                long[] sample = { (System.nanoTime() - started) / 1_000_000, stats[0], stats[1],
+                        Math.round(learned(client, 0)), Math.round(learned(client, 1)) };
                 synchronized (samples) {
-                    samples.add(new long[] { (System.nanoTime() - started) / 1_000_000, stats[0], stats[1] });
+                    samples.add(sample);
                 }
             } catch (Exception e) {
                 throw new IllegalStateException(e);
@@ -65,7 +68,7 @@ class LearningCarrierIT {
         }, 0, 1, TimeUnit.SECONDS);
         // at 25 s the carrier grants 50 again: what the fleet learned meanwhile is read just before
         ScheduledFuture<Double> learnedAt30 = sampler.schedule(() -> {
-            double learned = learned(client);
+            double learned = learned(client, 0);
             post(client, "/carrier-stub/quota?per-second=50");
             return learned;
         }, 25, TimeUnit.SECONDS);
@@ -94,9 +97,11 @@ class LearningCarrierIT {
         StringBuilder timeline = new StringBuilder();
         for (int i = 1; i < samples.size(); i++) {
             timeline.append(samples.get(i)[1] - samples.get(i - 1)[1]).append('/')
-                    .append(samples.get(i)[2] - samples.get(i - 1)[2]).append(' ');
+                    .append(samples.get(i)[2] - samples.get(i - 1)[2]).append(" (").append(samples.get(i)[3])
+                    .append(',').append(samples.get(i)[4]).append(") ");
         }
-        System.out.printf("learning carrier, accepted/refused each second (30 granted until 25 s, then 50): %s;"
+        System.out.printf("learning carrier, accepted/refused each second (the learned limit of each instance; 30"
+                + " granted until 25 s, then 50): %s;"
                 + " learned limit at 25 s: %.0f; gateway answers %s%n", timeline, learnedWhileGranting30, answers);
 
         long[] learning = between(samples, 0, 12);
@@ -135,9 +140,9 @@ class LearningCarrierIT {
         return nearest;
     }
 
-    /** The adaptive limit's learned value on the first instance ({@code rate_limit.adaptive.limit}). */
-    private static double learned(HttpClient client) throws Exception {
-        String metrics = client.send(HttpRequest.newBuilder(fleet.instance(0).uri().resolve("/q/metrics")).build(),
+    /** The adaptive limit's learned value on an instance ({@code rate_limit.adaptive.limit}). */
+    private static double learned(HttpClient client, int instance) throws Exception {
+        String metrics = client.send(HttpRequest.newBuilder(fleet.instance(instance).uri().resolve("/q/metrics")).build(),
                 HttpResponse.BodyHandlers.ofString()).body();
         Matcher learned = LEARNED.matcher(metrics);
         assertThat(learned.find()).as("the adaptive limit's gauge").isTrue();

@@ -121,6 +121,23 @@ class AdaptScriptTest {
     }
 
     @Test
+    void a429ToACallThatWaitedLowersTheLimitItWasDecidedWithNotTheOneItGrewTo() {
+        // grew for 16 s by now (35: two steps to 32, then 1 and 2 more); for 6 s when the call was decided (32)
+        learnedEarlier("al:waited", 30, 26_000, 10_000, 32);
+        LearnedLimit learned = refused("al:waited", redisMillis() - 10_000);
+        assertThat(learned.ceiling()).as("the limit the call went at").isEqualTo(32.0);
+        assertThat(learned.base()).isEqualTo(28.8);
+        assertThat(learned.holdMillis()).as("it was growing then: doubled").isEqualTo(20_000L);
+        assertThat(learned.sinceMillis()).as("lowered now").isCloseTo(redisMillis(), within(1000L));
+    }
+
+    @Test
+    void aCallDecidedByAClockAheadOfRedissCountsAsDecidedNow() {
+        learnedEarlier("al:ahead", 30, 26_000, 10_000, 32);
+        assertThat(refused("al:ahead", redisMillis() + 60_000).ceiling()).isEqualTo(35.0);
+    }
+
+    @Test
     void theLimitNeverFallsBelowOne() {
         learnedEarlier("al:floor", 1, 2000, INTERVAL_MS, 2);
         assertThat(refused("al:floor").base()).isEqualTo(1.0);
