@@ -2,7 +2,8 @@
 # The same endpoint with and without @RateLimited (synchronous on a worker thread, and Uni on the event loop), driven
 # by wrk with 100,000 tenants and with one hot tenant; then one tenant over its limit (10 per hour) flooding an
 # endpoint. Prints requests/s, the ratio to the unannotated endpoint, non-2xx responses, Redis commands per refused
-# request and the application's CPU per request (admitted and refused, 5 pairs in turn). All in one run, on one
+# request and the application's CPU per request (plain, admitted and refused, 5 rounds in turn; the refused one also
+# against a plain Uni page about as large as a refusal's response). All in one run, on one
 # redis-server. Also the transport's ceiling: the Uni endpoint sending the baseline's script through Quarkus's Redis
 # client itself, with no rate limiter, against the plain Uni endpoint: the most any limiter on that client could reach.
 #
@@ -82,21 +83,30 @@ cpu_per_request() { # <path> <tenants>: microseconds of application CPU per requ
   read -r _ _ requests <<< "$(run "$1" "$2")"
   python3 -c "print(($(cpu_ticks) - $before) / $ticks_per_second / $requests * 1e6)"
 }
-plains=(); added=(); refused_ratios=(); uni_ratios=(); ratios=()
+# a refusal is a response of about 500 bytes (headers and the problem body); the plain Uni endpoint's is 80, and
+# /http/page-uni is a plain Uni page about as large as the refusal
+response_bytes() { curl -s -o /dev/null -w '%{size_header} + %{size_download}' "${@:2}" "$base$1"; }
+echo "response bytes (headers + body): refusal $(response_bytes /http/over-limit -H 'X-Tenant-Id: flooder')," \
+  "plain Uni $(response_bytes /http/plain-uni), page as large $(response_bytes /http/page-uni)"
+plains=(); added=(); refused_ratios=(); uni_ratios=(); page_ratios=(); ratios=()
 for round in 1 2 3 4 5; do
   plain_us=$(cpu_per_request /http/plain many)
   plain_uni_us=$(cpu_per_request /http/plain-uni many)
+  page_uni_us=$(cpu_per_request /http/page-uni many)
   admitted_us=$(cpu_per_request /http/limited many)
   refused_us=$(cpu_per_request /http/over-limit flooder)
-  printf 'application CPU per request, round %d: plain %.1f us, plain Uni %.1f us, admitted %.1f us, refused %.1f us\n' \
-    "$round" "$plain_us" "$plain_uni_us" "$admitted_us" "$refused_us"
+  printf 'application CPU per request, round %d: plain %.1f us, plain Uni %.1f us, page as large %.1f us, admitted %.1f us, refused %.1f us\n' \
+    "$round" "$plain_us" "$plain_uni_us" "$page_uni_us" "$admitted_us" "$refused_us"
   added+=("$(python3 -c "print($admitted_us - $plain_us)")")
   refused_ratios+=("$(python3 -c "print($refused_us / $plain_us)")")
   uni_ratios+=("$(python3 -c "print($refused_us / $plain_uni_us)")")
+  page_ratios+=("$(python3 -c "print($refused_us / $page_uni_us)")")
   ratios+=("$(python3 -c "print($refused_us / $admitted_us)")")
 done
 printf 'CPU added per admitted request (admitted - plain), median of 5: %.1f us\n' \
   "$(printf '%s\n' "${added[@]}" | median)"
 printf 'refused / plain CPU per request, median of 5: %.2f\n' "$(printf '%s\n' "${refused_ratios[@]}" | median)"
 printf 'refused / plain Uni CPU per request, median of 5: %.2f\n' "$(printf '%s\n' "${uni_ratios[@]}" | median)"
+printf 'refused / plain Uni page as large CPU per request, median of 5: %.2f\n' \
+  "$(printf '%s\n' "${page_ratios[@]}" | median)"
 printf 'refused / admitted CPU per request, median of 5: %.2f\n' "$(printf '%s\n' "${ratios[@]}" | median)"

@@ -5,6 +5,8 @@ import jakarta.inject.Inject;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.HeaderParam;
 import jakarta.ws.rs.Path;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.MediaType;
 
 import io.quarkiverse.ratelimit.RateLimited;
 import io.quarkus.runtime.StartupEvent;
@@ -51,6 +53,16 @@ public class HttpBenchmark {
     @RateLimited(limit = 1_000_000_000, window = "1h")
     public Uni<String> limitedUni() {
         return Uni.createFrom().item("ok");
+    }
+
+    /** A page as large as a refusal: 400 bytes of JSON, a response of about 475 bytes (a refusal's is about 500). */
+    private static final String PAGE = "{\"items\":\"" + "x".repeat(388) + "\"}";
+
+    @GET
+    @Path("page-uni")
+    @Produces(MediaType.APPLICATION_JSON)
+    public Uni<String> pageUni() {
+        return Uni.createFrom().item(PAGE);
     }
 
     /**
