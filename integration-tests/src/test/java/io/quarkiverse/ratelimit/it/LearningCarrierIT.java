@@ -67,7 +67,7 @@ class LearningCarrierIT {
             }
         }, 0, 1, TimeUnit.SECONDS);
         // at 25 s the carrier grants 50 again: what the fleet learned meanwhile is read just before
-        ScheduledFuture<Double> learnedAt30 = sampler.schedule(() -> {
+        ScheduledFuture<Double> learnedAt25 = sampler.schedule(() -> {
             double learned = learned(client, 0);
             post(client, "/carrier-stub/quota?per-second=50");
             return learned;
@@ -90,7 +90,7 @@ class LearningCarrierIT {
         }
         callers.shutdown();
         assertThat(callers.awaitTermination(60, TimeUnit.SECONDS)).isTrue();
-        double learnedWhileGranting30 = learnedAt30.get();
+        double learnedWhileGranting30 = learnedAt25.get();
         sampler.shutdown();
         assertThat(sampler.awaitTermination(5, TimeUnit.SECONDS)).isTrue();
 

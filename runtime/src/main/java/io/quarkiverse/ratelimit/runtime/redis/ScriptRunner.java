@@ -5,6 +5,8 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.IntFunction;
+import java.util.function.Supplier;
 
 import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.event.Observes;
@@ -42,6 +44,12 @@ public class ScriptRunner {
 
     private final RedisTransport transport;
     private final RateLimitScripts scripts = new RateLimitScripts();
+    /**
+     * What {@code EVALSHA} may send, preloaded by {@code SCRIPT LOAD} without the library: the scripts of every
+     * application, and those of each algorithm set of its limits. Counted from these lists without assembling them.
+     */
+    private final List<Supplier<LuaScript>> scriptsOfEveryApplication = List.of(scripts::concurrency, scripts::reset);
+    private final List<IntFunction<LuaScript>> scriptsOfEachAlgorithmSet = List.of(scripts::decide, scripts::refund);
     private final LibraryLoader library;
     /** In a cluster, where the function library is loaded; {@code null} otherwise. */
     private final EveryMaster everyMaster;
@@ -190,7 +198,7 @@ public class ScriptRunner {
     void preload(@Observes StartupEvent event, EffectiveLimits limits) {
         transport.openAll();
         Set<Integer> algorithmSets = limits.algorithmSets();
-        int used = 2 + 2 * algorithmSets.size(); // scriptsOf's: concurrency, reset, each set's decision and refund
+        int used = scriptsOfEveryApplication.size() + scriptsOfEachAlgorithmSet.size() * algorithmSets.size();
         scriptsUsed = used;
         // Neither assembled nor digested here: with the library no call sends a script, and a call before it is loaded
         // sends EVAL while its script's digest is computed off the event loops (evaluate); SCRIPT LOAD answers them.
@@ -206,11 +214,9 @@ public class ScriptRunner {
     /** The scripts of the given algorithm sets' limits, as {@code EVALSHA} sends them: {@link #scriptsUsed} of them. */
     private List<LuaScript> scriptsOf(Set<Integer> algorithmSets) {
         List<LuaScript> used = new ArrayList<>();
-        used.add(scripts.concurrency());
-        used.add(scripts.reset());
+        scriptsOfEveryApplication.forEach(script -> used.add(script.get()));
         for (int algorithmSet : algorithmSets) {
-            used.add(scripts.decide(algorithmSet));
-            used.add(scripts.refund(algorithmSet));
+            scriptsOfEachAlgorithmSet.forEach(script -> used.add(script.apply(algorithmSet)));
         }
         return used;
     }
