@@ -1,15 +1,21 @@
 #!/usr/bin/env bash
 # Redis instructions per decision in a batch (lua/rate_limit_batch.lua, as the extension sends it under load), counted
 # by valgrind's callgrind in a redis-server: the instructions of its command dispatch (`call`, the command and
-# everything under it) divided by the decisions. Instructions repeat between runs whatever else the machine does.
-# Sliding window counter, a million an hour: a limit no call reaches (every call writes), batches written short as the extension writes
-# them: the first call whole, then each other tenant's call as `=` and its key, or, on one hot key, as `0`.
+# everything under it) divided by the decisions, beside the minimal sliding-window-counter script of the hand-written
+# baseline, one call per decision, counted the same way in the same run. Instructions repeat between runs whatever
+# else the machine does. Sliding window counter, a million an hour: a limit no call reaches (every call writes),
+# batches written short as the extension writes them: the first call whole, then each other tenant's call as `=` and
+# its key, or, on one hot key, as `0`. Three sets of keys:
+#   many   100,000 keys: nearly every call's key is new (a GET of nothing, a SET with an expiry)
+#   live   10,000 keys, about three calls each, the minimal script's mix (bench/redis-instructions.sh): most calls
+#          find their key in the window it holds
+#   hot    one key
 #
 #   bench/batch-instructions.sh [decisions=32000]
 #
-# Prints, for batches of 64 and of 16 decisions, on 100,000 keys and on one hot key, the instructions per decision,
+# Prints, for batches of 64 and of 16 decisions, the instructions per decision and their ratio to the minimal script's,
 # and what a call costs besides its decisions (from the two batch sizes); then where a decision's instructions go in
-# batches of 64. Needs valgrind (callgrind_annotate), redis-server, redis-cli, python3.
+# batches of 64. Needs valgrind (callgrind_annotate), redis-server, redis-cli, redis-benchmark, python3.
 source "$(dirname "$0")/lib.sh"
 decisions=${1:-32000}
 
@@ -17,7 +23,7 @@ decisions=${1:-32000}
 library=integration-tests/target/quarkus-rate-limit/lua/library.lua
 batch=$(library_function rate_limit_batch "$library")
 
-# commands <keys: many | hot> <batches> <decisions per batch>: the batches' FCALLs, in RESP
+# commands <keys: many | live | hot> <batches> <decisions per batch>: the batches' FCALLs, in RESP
 commands() {
   python3 - "$batch" "$1" "$2" "$3" <<'PY'
 import random, sys
@@ -27,11 +33,12 @@ def resp(args):
     return '*%d\r\n' % len(args) + ''.join('$%d\r\n%s\r\n' % (len(a.encode()), a) for a in args)
 random.seed(1)
 out = sys.stdout
+tenants = {'many': 100000, 'live': 10000}.get(keys)
 for _ in range(batches):
     args, first = [str(size)], None
     for call in range(size):
         key = 'rate-limit:{hot}:Resource.method:sw' if keys == 'hot' else \
-            'rate-limit:{t%d}:Resource.method:sw' % random.randrange(100000)
+            'rate-limit:{t%d}:Resource.method:sw' % random.randrange(tenants)
         if call == 0:
             first = key
             args += ['1', str(1 + len(limit)), key, ''] + limit
@@ -58,8 +65,9 @@ breakdown() {
   callgrind_annotate --inclusive=yes "$work/$1.out" 2>/dev/null | python3 -c '
 import re, sys
 decisions = int(sys.argv[1])
-parts = [("scriptCall", "redis.call from the scripts (GET and SET, their commands included)"),
+parts = [("scriptCall", "redis.call from the scripts (GET, SET, INCRBY, their commands included)"),
          ("setCommand", "  of which SET (the key, its value and its expiry written)"),
+         ("incrbyCommand", "  of which INCRBY (a call in the window its key holds)"),
          ("getCommand", "  of which GET"),
          ("parseReply", "the replies of redis.call turned into Lua values"),
          ("lua_pushlstring", "strings pushed into Lua (the arguments, the replies)"),
@@ -77,12 +85,23 @@ for name, what in parts:
         print("  %-75s %7d" % (what, found[name] / decisions))' "$decisions"
 }
 
-for keys in many hot; do
+# the minimal script, one EVALSHA per decision, 10,000 keys (bench/redis-instructions.sh's run)
+minimal_script "$work/minimal.lua"
+callgrind_start minimal "$library"
+redis-benchmark -p "$callgrind_port" -n "$decisions" -c 4 -P 8 -r 10000 -q EVALSHA \
+  "$(redis-cli -p "$callgrind_port" -x SCRIPT LOAD < "$work/minimal.lua")" 2 "{tenant-__rand_int__}:a" \
+  "{tenant-__rand_int__}:b" 100 3600000 > /dev/null
+minimal=$(( $(callgrind_stop minimal) / decisions ))
+echo "the minimal script: $minimal per decision"
+
+for keys in many live hot; do
   at64=$(instructions "$keys" 64)
   at16=$(instructions "$keys" 16)
   # d + c/16 = at16 and d + c/64 = at64: c, the call's own cost
   call=$(python3 -c "print(round(($at16 - $at64) / (1 / 16 - 1 / 64)))")
-  echo "keys=$keys: per decision in batches of 64 $at64, of 16 $at16; a call besides its decisions about $call"
+  ratios=$(python3 -c "print('%.2f and %.2f' % ($at64 / $minimal, $at16 / $minimal))")
+  echo "keys=$keys: per decision in batches of 64 $at64, of 16 $at16 ($ratios of the minimal script's);" \
+    "a call besides its decisions about $call"
   echo "keys=$keys, batches of 64: instructions per decision"
   breakdown "$keys-64"
 done

@@ -14,14 +14,15 @@
 -- window is the current one or, within the millisecond the expiry rounds up, the previous one, which the
 -- index tells apart. An integer under 10,000 (2,499 units) is one of Redis's shared integers: no value
 -- allocation at all. TTL: until the window ends, set by the window's first write (later writes in the window
--- keep it). O(1).
+-- keep it), which add to its count (add_state). O(1).
 
 -- the window at now_us, its reset and what it has used: the key's count when it holds this window; when it
 -- holds the previous one, what that one used beyond its limit (a settled overrun's debt), else nothing
 local function counted(key, now_us, limit, window_us)
-  local elapsed_us = math.fmod(now_us, window_us)
+  local elapsed_us = now_us % window_us -- math.fmod's value here (see prelude's exact arithmetic)
   local window = (now_us - elapsed_us) / window_us
-  local reset_ms = math.ceil((window_us - elapsed_us) / 1000)
+  local reset_ms = (window_us - elapsed_us) / 1000
+  reset_ms = reset_ms + (-reset_ms) % 1 -- math.ceil
   local stored = read_state(key)
   if stored then
     stored = stored + 0
@@ -51,13 +52,18 @@ local function check(key, now_us, limit, window_us, cost)
     end
     return 0, math.max(0, limit - used), reset_ms, retry_ms
   end
-  return 1, limit - used - cost, reset_ms, 0, (used + cost) * 4 + window % 4, ttl_ms
+  return 1, limit - used - cost, reset_ms, 0, (used + cost) * 4 + window % 4, ttl_ms, cost * 4
 end
 
 -- Numbers are sent as string.format('%d', n): Redis would print a number argument with '%.17g', which
 -- costs it more than the rest of the decision (every number here is a whole one below 2^53).
-local function commit(key, stored, ttl_ms)
-  write_state(key, string.format('%d', stored), ttl_ms)
+-- added: what the call adds to the key's count of this window, which it holds when ttl_ms is false
+local function commit(key, stored, ttl_ms, added)
+  if ttl_ms then
+    write_state(key, string.format('%d', stored), ttl_ms)
+  else
+    add_state(key, added, stored)
+  end
 end
 
 local function refund(key, now_us, limit, window_us, cost)

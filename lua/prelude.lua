@@ -26,6 +26,9 @@
 --   read_state(key), write_state(key, state, ttl_ms)
 --                           the counting modules' one value of a key (GET), and its write (SET, with a TTL in
 --                           ms, or false to keep the key's)
+--   add_state(key, added, total)
+--                           the write of a value that is an integer the call adds to: the key, which holds
+--                           total - added, holds total (whole numbers), its TTL kept (INCRBY)
 --   max_wait_ms(KEYS, ARGV) how long the call may wait for a later slot, in ms; 0 when it may not
 --
 -- Every algorithm module (lua/<algorithm>.lua) returns { check = ..., commit = ..., refund = ... }:
@@ -33,8 +36,8 @@
 --     retry_after_ms (0 when allowed, -1 when the cost can never fit), then, when it admits, up to four
 --     values for commit; it writes nothing
 --   commit(key, ...) records the admitted call from the values check returned
---   a module whose state is one value reads it with read_state and writes it with write_state, never with
---   GET and SET of its own, so that a batch can hold it (lua/held_state.lua)
+--   a module whose state is one value reads it with read_state and writes it with write_state or add_state,
+--   never with commands of its own, so that a batch can hold it (lua/held_state.lua)
 --   refund(key, now_us, limit, window_us, cost, burst) gives back what an admitted call consumed
 --   charge(key, now_us, limit, window_us, cost, burst) records what a settled call took beyond what it
 --     reserved, beyond the limit if need be: the limit's debt, paid back as each module says (lua/settle.lua)
@@ -55,6 +58,10 @@
 -- remaining count, reset and retry-after is exact while limit (and burst) times window_us stays below 2^53
 -- (9 * 10^15: 9 billion per second, 2.5 million per hour, 100,000 per day); beyond that a time may be a
 -- millisecond off (ScriptsMatchTheirModelsTest checks all of it against exact Java models).
+-- Where every decision passes, two operators stand for C calls, each of which costs a decision some 500
+-- instructions (a global, a field and the call): a % b for math.fmod(a, b), its value for whole a and b
+-- at or above 0 with a below 2^53 (floor(a / b) cannot round up to the next whole number), and
+-- x + (-x) % 1 for math.ceil(x), x at or above 0 (ceil(x) - x is exact).
 
 local ARGS_PER_LIMIT = 5
 
@@ -118,17 +125,52 @@ local function limit_args(ARGV, i)
   return limit_args_at(ARGV, 2 + ARGS_PER_LIMIT * (i - 1))
 end
 
--- A module whose state is one value reads and writes it here. In the function library, lua/held_state.lua
--- replaces both, so that a batch can hold a key's writes; a script (one call) writes at once.
+-- A module whose state is one value reads and writes it here. In the function library a batch can hold the
+-- key of a run of calls (lua/held_state.lua: hold): its writes stay in these locals, each read by the next
+-- call, until the run ends; a script (one call) holds nothing, and writes at once. One function each, with
+-- no layer over it: a Lua call costs a decision some 370 instructions.
+local held_key = nil      -- the key whose writes are kept here, or nil
+local held_state = nil    -- its value not written yet, or nil while nothing is kept
+local held_ttl_ms = false -- the TTL a kept write set (a window's first write), or false: the key's own
+
 local function read_state(key)
+  if held_state ~= nil and key == held_key then
+    return held_state
+  end
   return redis.call('GET', key)
 end
 
+-- the last TTL written and its text: a batch's calls run at one instant, so the windows that start for several
+-- keys of one limit in a batch end together, and the TTL is printed once
+local ttl_ms_printed, ttl_text = nil, nil
+
 -- ttl_ms: the key's TTL in ms, or false to keep the one it has
 local function write_state(key, state, ttl_ms)
-  if ttl_ms then
-    redis.call('SET', key, state, 'PX', string.format('%d', ttl_ms))
+  if key == held_key then
+    held_state = state
+    if ttl_ms then
+      held_ttl_ms = ttl_ms
+    end
+  elseif ttl_ms then
+    if ttl_ms ~= ttl_ms_printed then
+      ttl_ms_printed, ttl_text = ttl_ms, string.format('%d', ttl_ms)
+    end
+    redis.call('SET', key, state, 'PX', ttl_text)
   else
     redis.call('SET', key, state, 'KEEPTTL')
+  end
+end
+
+-- INCRBY costs Redis about half what SET ... KEEPTTL of the total does: it parses no value and no option, answers
+-- an integer where SET's OK becomes a Lua table, and updates the integer in place; and the usual increment (4: one
+-- unit in the counting modules' encoding, units * 4 + window index) is sent without printing a number (a third of a
+-- decision's instructions went to the SET and the printing of its value).
+local function add_state(key, added, total)
+  if key == held_key then
+    held_state = string.format('%d', total) -- written whole when the run ends, with the TTL it has
+  elseif added == 4 then
+    redis.call('INCRBY', key, '4')
+  else
+    redis.call('INCRBY', key, string.format('%d', added))
   end
 end

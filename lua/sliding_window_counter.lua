@@ -20,6 +20,7 @@
 -- own, so a stored window is the current or the previous one (or, within the millisecond the expiry
 -- rounds up, the one before), which the index tells apart.
 -- The previous window's weight is computed times window_us (previous * left_us, an integer).
+-- A call admitted in the window the key holds adds to its integer (add_state) rather than writing it whole.
 -- TTL: until the end of the window after the current one, set by the window's first write (later writes
 -- in the window keep it). O(1).
 
@@ -46,7 +47,7 @@ local function encode(window, current, previous)
 end
 
 local function check(key, now_us, limit, window_us, cost)
-  local elapsed_us = math.fmod(now_us, window_us)
+  local elapsed_us = now_us % window_us -- math.fmod's value here (see prelude's exact arithmetic)
   local window = (now_us - elapsed_us) / window_us
   local left_us = window_us - elapsed_us
 
@@ -64,7 +65,8 @@ local function check(key, now_us, limit, window_us, cost)
 
   -- the previous window's weight, times window_us; the counts stay whole numbers, exact to 2^53
   local sliding = previous * left_us
-  local weight = math.ceil(sliding / window_us)
+  local weight = sliding / window_us
+  weight = weight + (-weight) % 1 -- math.ceil
 
   if sliding > (limit - current - cost) * window_us then
     local retry_ms
@@ -84,16 +86,27 @@ local function check(key, now_us, limit, window_us, cost)
     return 0, math.max(0, limit - current - weight), reset_ms, retry_ms
   end
 
-  local reset_ms = math.ceil(left_us / 1000) + window_us / 1000
-  local ttl_ms = false -- the key holds this window already, and so the expiry its first write set
+  local reset_ms = left_us / 1000
+  reset_ms = reset_ms + (-reset_ms) % 1 + window_us / 1000 -- math.ceil(left_us / 1000) + window_us / 1000
+  local remaining = limit - current - cost - weight
   if age ~= 0 then
-    ttl_ms = reset_ms
+    return 1, remaining, reset_ms, 0, encode(window, current + cost, previous), reset_ms
   end
-  return 1, limit - current - cost - weight, reset_ms, 0, encode(window, current + cost, previous), ttl_ms
+  -- the key holds this window already, and so the expiry its first write set
+  if current + cost < SMALL and previous < SMALL then
+    -- an integer, as encode would write it: added to
+    return 1, remaining, reset_ms, 0, (previous * SMALL + current + cost) * 4 + window % 4, false, cost * 4
+  end
+  return 1, remaining, reset_ms, 0, encode(window, current + cost, previous), false
 end
 
-local function commit(key, state, ttl_ms)
-  write_state(key, state, ttl_ms)
+-- added: what the call adds to the key's integer, when it holds this window (state is then the total), else nil
+local function commit(key, state, ttl_ms, added)
+  if added then
+    add_state(key, added, state)
+  else
+    write_state(key, state, ttl_ms)
+  end
 end
 
 local function refund(key, now_us, limit, window_us, cost)

@@ -36,7 +36,7 @@ public final class RateLimitScripts {
     static final String ADAPT = "adapt.lua";
     static final String SETTLE = "settle.lua";
     static final String PRELUDE = "prelude.lua";
-    /** The library's state reads and writes, which a batch can hold ({@code lua/held_state.lua}). */
+    /** The library's hold of a key's writes for a run of a batch's calls ({@code lua/held_state.lua}). */
     static final String HELD_STATE = "held_state.lua";
 
     /** The files that define an entry function: each is registered in the library and has a script of its own. */

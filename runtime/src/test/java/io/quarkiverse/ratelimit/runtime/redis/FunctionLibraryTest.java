@@ -110,7 +110,8 @@ class FunctionLibraryTest {
                     List<LimitDefinition> definitions = new ArrayList<>();
                     for (Algorithm algorithm : limits == 1 ? List.of(first) : List.of(first, second)) {
                         keys.add(":" + tenant + ":" + algorithm);
-                        definitions.add(LimitDefinition.builder("limit", 4 + random.nextInt(3), 1000)
+                        // two window lengths: a batch writes keys whose expiries differ
+                        definitions.add(LimitDefinition.builder("limit", 4 + random.nextInt(3), 1000 * (1 + random.nextInt(2)))
                                 .algorithm(algorithm).cost(1 + random.nextInt(2))
                                 .calendar(algorithm == Algorithm.CALENDAR_WINDOW ? CalendarPeriod.DAY : CalendarPeriod.NONE,
                                         "UTC", 1)
