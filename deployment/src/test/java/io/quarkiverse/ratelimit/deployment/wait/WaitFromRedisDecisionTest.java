@@ -70,8 +70,10 @@ class WaitFromRedisDecisionTest {
 
         Duration apart = Duration.ofNanos(third.get(5, TimeUnit.SECONDS) - second.get(5, TimeUnit.SECONDS));
         LINK.heal();
+        // each call goes at its slot or up to the late-slot tolerance (100 ms) after it: the second's late timer
+        // shortens the gap, the third's lengthens it; counted from the slow reply, the third would go 800 ms on
         assertThat(apart).as("the calls go at their slots, 500 ms apart in Redis (counted from the reply, 800 ms)")
-                .isBetween(Duration.ofMillis(490), Duration.ofMillis(650));
+                .isBetween(Duration.ofMillis(500 - 100), Duration.ofMillis(650));
     }
 
     /** When the call of {@code tenant} went (its slot came). */

@@ -70,6 +70,14 @@ class WaitingCallsTest {
     }
 
     private static void burstIsServedAtTheRate(String path, Queue<Long> invocations) throws Exception {
+        // the waiting path warmed up on another tenant (the second call waits for its slot): a cold JVM's first waiting
+        // calls can hold an event loop beyond the late-slot tolerance, and this test is about the slots
+        String warmUp = UUID.randomUUID().toString();
+        for (int i = 0; i < 2; i++) {
+            given().header("X-Tenant-Id", warmUp).get(path).then().statusCode(200);
+        }
+        invocations.clear();
+
         String tenant = UUID.randomUUID().toString();
         int calls = 10;
         ExecutorService clients = Executors.newFixedThreadPool(calls);
