@@ -19,7 +19,7 @@ start_app -Xmx1g
 app_cpu() { awk '{print ($14 + $15) / 100}' "/proc/$app_pid/stat"; }
 redis_cpu() { redis info cpu | awk -F: '/^used_cpu_(sys|user):/{s += $2} END{print s}'; }
 read -r -a levels <<< "${IN_FLIGHT_LEVELS:-1 4 16 64 128 256}"
-declare -A results latency app_us redis_us
+declare -A results latency app_us redis_us paired
 # both clients warmed up first (the JIT compiles each one's path), so that the first configuration measured is not a
 # cold one
 for client in extension lettuce; do
@@ -35,6 +35,10 @@ for rep in $(seq 1 "$repetitions"); do
         redis_us["$client $inflight $keys"]+="$(cpu_per_decision "$redis_before" "$(redis_cpu)" "$all") "
         echo "run $rep: $client in-flight=$inflight keys=$keys: $line"
         results["$client $inflight $keys"]+="$rate "
+        # each repetition's Lettuce run follows its extension run: their ratio is steadier than the ratio of the
+        # medians when one repetition runs on a disturbed machine
+        [[ $client == extension ]] && extension_rate=$rate
+        [[ $client == lettuce ]] && paired["$inflight $keys"]+="$(python3 -c "print($extension_rate / $rate)") "
         latency["$client $inflight $keys"]+="$(sed -E 's/.*p50_ms=([0-9.]+).*/\1/' <<< "$line") "
       done
     done
@@ -43,16 +47,19 @@ done
 
 echo
 echo "medians of $repetitions runs of ${seconds}s: decisions/s (p50 ms) [application / Redis CPU per decision, us],"
-echo "extension / Lettuce baseline"
+echo "extension / Lettuce baseline: the ratio of the medians, and the median of each repetition's own ratio (the"
+echo "extension's run and the Lettuce run after it) with their range"
 for keys in 100000 1; do
   for inflight in "${levels[@]}"; do
     ext=$(median_of "${results["extension $inflight $keys"]}")
     base=$(median_of "${results["lettuce $inflight $keys"]}")
-    printf '  keys=%-6s in-flight=%-3s extension %7.0f (%s ms) [%s / %s]  lettuce %7.0f (%s ms) [%s / %s]  ratio %.2f\n' \
+    ratios=$(tr ' ' '\n' <<< "${paired["$inflight $keys"]}" | grep . | sort -g)
+    printf '  keys=%-6s in-flight=%-3s extension %7.0f (%s ms) [%s / %s]  lettuce %7.0f (%s ms) [%s / %s]  ratio %.2f' \
       "$keys" "$inflight" "$ext" "$(median_of "${latency["extension $inflight $keys"]}")" \
       "$(median_of "${app_us["extension $inflight $keys"]}")" "$(median_of "${redis_us["extension $inflight $keys"]}")" \
       "$base" "$(median_of "${latency["lettuce $inflight $keys"]}")" \
       "$(median_of "${app_us["lettuce $inflight $keys"]}")" "$(median_of "${redis_us["lettuce $inflight $keys"]}")" \
       "$(python3 -c "print($ext / $base)")"
+    printf ', paired %.2f (%.2f to %.2f)\n' "$(median <<< "$ratios")" "$(head -1 <<< "$ratios")" "$(tail -1 <<< "$ratios")"
   done
 done
