@@ -39,10 +39,6 @@ end
 
 local function check(key, now_us, limit, window_us, cost)
   local window, reset_ms, used, holds_window = counted(key, now_us, limit, window_us)
-  local ttl_ms = reset_ms
-  if holds_window then
-    ttl_ms = false -- the key holds this window already, and so the expiry its first write set
-  end
   if used + cost > limit then
     local retry_ms = reset_ms
     if cost > limit then
@@ -52,17 +48,21 @@ local function check(key, now_us, limit, window_us, cost)
     end
     return 0, math.max(0, limit - used), reset_ms, retry_ms
   end
-  return 1, limit - used - cost, reset_ms, 0, (used + cost) * 4 + window % 4, ttl_ms, cost * 4
+  if holds_window then
+    -- the key holds this window already, and so the expiry its first write set: the call adds to its count
+    return 1, limit - used - cost, reset_ms, 0, (used + cost) * 4 + window % 4, false, cost * 4
+  end
+  return 1, limit - used - cost, reset_ms, 0, (used + cost) * 4 + window % 4, reset_ms
 end
 
 -- Numbers are sent as string.format('%d', n): Redis would print a number argument with '%.17g', which
 -- costs it more than the rest of the decision (every number here is a whole one below 2^53).
--- added: what the call adds to the key's count of this window, which it holds when ttl_ms is false
+-- added: what the call adds to the key's count, when the key holds this window (as in sliding_window_counter.lua)
 local function commit(key, stored, ttl_ms, added)
-  if ttl_ms then
-    write_state(key, string.format('%d', stored), ttl_ms)
-  else
+  if added then
     add_state(key, added, stored)
+  else
+    write_state(key, string.format('%d', stored), ttl_ms)
   end
 end
 
