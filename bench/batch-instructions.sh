@@ -15,7 +15,9 @@
 #
 # Prints, for batches of 64 and of 16 decisions, the instructions per decision and their ratio to the minimal script's,
 # and what a call costs besides its decisions (from the two batch sizes); then where a decision's instructions go in
-# batches of 64. Needs valgrind (callgrind_annotate), redis-server, redis-cli, redis-benchmark, python3.
+# batches of 64. And, on the live keys in batches of 64, what any batched decision that reads its key and writes it
+# pays before deciding anything: a function that only sends GET and INCRBY for each key it is given (one argument a
+# key, one integer back each), and one that sends INCRBY alone. Needs valgrind (callgrind_annotate), redis-server, redis-cli, redis-benchmark, python3.
 source "$(dirname "$0")/lib.sh"
 decisions=${1:-32000}
 
@@ -93,6 +95,47 @@ redis-benchmark -p "$callgrind_port" -n "$decisions" -c 4 -P 8 -r 10000 -q EVALS
   "{tenant-__rand_int__}:b" 100 3600000 > /dev/null
 minimal=$(( $(callgrind_stop minimal) / decisions ))
 echo "the minimal script: $minimal per decision"
+
+# floor <function>: instructions per key of the floor library's function, on the live keys in batches of 64
+cat > "$work/floor.lua" <<'LUA'
+#!lua name=floor
+local function get_and_incrby(KEYS, ARGV)
+  local replies = {}
+  for i = 1, #ARGV do
+    redis.call('GET', ARGV[i])
+    replies[i] = redis.call('INCRBY', ARGV[i], '4')
+  end
+  return replies
+end
+local function incrby(KEYS, ARGV)
+  local replies = {}
+  for i = 1, #ARGV do
+    replies[i] = redis.call('INCRBY', ARGV[i], '4')
+  end
+  return replies
+end
+redis.register_function{function_name='get_and_incrby', callback=get_and_incrby, flags={'allow-cross-slot-keys'}}
+redis.register_function{function_name='incrby', callback=incrby, flags={'allow-cross-slot-keys'}}
+LUA
+floor() {
+  callgrind_start "floor-$1" "$work/floor.lua"
+  python3 - "$1" $((decisions / 64)) <<'PY' | redis-cli -p "$callgrind_port" --pipe > /dev/null
+import random, sys
+function, batches = sys.argv[1], int(sys.argv[2])
+def resp(args):
+    return '*%d\r\n' % len(args) + ''.join('$%d\r\n%s\r\n' % (len(a.encode()), a) for a in args)
+random.seed(1)
+for _ in range(batches):
+    keys = ['rate-limit:{t%d}:Resource.method:sw' % random.randrange(10000) for _ in range(64)]
+    sys.stdout.write(resp(['FCALL', function, '1', keys[0]] + keys))
+PY
+  echo $(( $(callgrind_stop "floor-$1") / decisions ))
+}
+for function in get_and_incrby incrby; do
+  per_key=$(floor "$function")
+  echo "the floor, $function of each key (live keys, batches of 64): $per_key per decision" \
+    "($(python3 -c "print('%.2f' % ($per_key / $minimal))") of the minimal script's)"
+done
 
 for keys in many live hot; do
   at64=$(instructions "$keys" 64)

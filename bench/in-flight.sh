@@ -7,6 +7,8 @@
 #
 #   bench/in-flight.sh [seconds=5] [repetitions=3]
 #   IN_FLIGHT_LEVELS="4 16" bench/in-flight.sh 4 3      # only these numbers in flight
+#   IN_FLIGHT_TRANSPORT=yes bench/in-flight.sh 4 5       # and Quarkus's Redis client alone, the same script as Lettuce's
+#                                                        # (the transport the extension uses, with no limiter around it)
 #
 # Needs JDK 17, redis-server and redis-cli, curl, python3. Not a test: the figures depend on the machine.
 source "$(dirname "$0")/lib.sh"
@@ -19,16 +21,18 @@ start_app -Xmx1g
 app_cpu() { awk '{print ($14 + $15) / 100}' "/proc/$app_pid/stat"; }
 redis_cpu() { redis info cpu | awk -F: '/^used_cpu_(sys|user):/{s += $2} END{print s}'; }
 read -r -a levels <<< "${IN_FLIGHT_LEVELS:-1 4 16 64 128 256}"
-declare -A results latency app_us redis_us paired
+declare -A results latency app_us redis_us paired paired_transport
+clients=(extension lettuce)
+[[ ${IN_FLIGHT_TRANSPORT:-} == yes ]] && clients=(quarkus-client extension lettuce)
 # both clients warmed up first (the JIT compiles each one's path), so that the first configuration measured is not a
 # cold one
-for client in extension lettuce; do
+for client in "${clients[@]}"; do
   bench_run "$app_port" "$client" 16 100000 "$seconds"
 done
 for rep in $(seq 1 "$repetitions"); do
   for keys in 100000 1; do
     for inflight in "${levels[@]}"; do
-      for client in extension lettuce; do
+      for client in "${clients[@]}"; do
         app_before=$(app_cpu); redis_before=$(redis_cpu)
         bench_run "$app_port" "$client" "$inflight" "$keys" "$seconds"
         app_us["$client $inflight $keys"]+="$(cpu_per_decision "$app_before" "$(app_cpu)" "$all") "
@@ -38,7 +42,11 @@ for rep in $(seq 1 "$repetitions"); do
         # each repetition's Lettuce run follows its extension run: their ratio is steadier than the ratio of the
         # medians when one repetition runs on a disturbed machine
         [[ $client == extension ]] && extension_rate=$rate
-        [[ $client == lettuce ]] && paired["$inflight $keys"]+="$(python3 -c "print($extension_rate / $rate)") "
+        [[ $client == quarkus-client ]] && transport_rate=$rate
+        if [[ $client == lettuce ]]; then
+          paired["$inflight $keys"]+="$(python3 -c "print($extension_rate / $rate)") "
+          [[ -n ${transport_rate:-} ]] && paired_transport["$inflight $keys"]+="$(python3 -c "print($transport_rate / $rate)") "
+        fi
         latency["$client $inflight $keys"]+="$(sed -E 's/.*p50_ms=([0-9.]+).*/\1/' <<< "$line") "
       done
     done
@@ -61,5 +69,13 @@ for keys in 100000 1; do
       "$(median_of "${app_us["lettuce $inflight $keys"]}")" "$(median_of "${redis_us["lettuce $inflight $keys"]}")" \
       "$(python3 -c "print($ext / $base)")"
     printf ', paired %.2f (%.2f to %.2f)\n' "$(median <<< "$ratios")" "$(head -1 <<< "$ratios")" "$(tail -1 <<< "$ratios")"
+    if [[ -n ${paired_transport["$inflight $keys"]:-} ]]; then
+      ratios=$(tr ' ' '\n' <<< "${paired_transport["$inflight $keys"]}" | grep . | sort -g)
+      printf '  keys=%-6s in-flight=%-3s Quarkus Redis client alone %7.0f (%s ms) [%s / %s], to Lettuce: paired %.2f (%.2f to %.2f)\n' \
+        "$keys" "$inflight" "$(median_of "${results["quarkus-client $inflight $keys"]}")" \
+        "$(median_of "${latency["quarkus-client $inflight $keys"]}")" "$(median_of "${app_us["quarkus-client $inflight $keys"]}")" \
+        "$(median_of "${redis_us["quarkus-client $inflight $keys"]}")" \
+        "$(median <<< "$ratios")" "$(head -1 <<< "$ratios")" "$(tail -1 <<< "$ratios")"
+    fi
   done
 done
