@@ -17,7 +17,8 @@
 # and what a call costs besides its decisions (from the two batch sizes); then where a decision's instructions go in
 # batches of 64. And, on the live keys in batches of 64, what any batched decision that reads its key and writes it
 # pays before deciding anything: a function that only sends GET and INCRBY for each key it is given (one argument a
-# key, one integer back each), and one that sends INCRBY alone. Needs valgrind (callgrind_annotate), redis-server, redis-cli, redis-benchmark, python3.
+# key, one integer back each), and one that sends INCRBY alone. Needs valgrind (callgrind_annotate), redis-server,
+# redis-cli, redis-benchmark, python3.
 source "$(dirname "$0")/lib.sh"
 decisions=${1:-32000}
 
