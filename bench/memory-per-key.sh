@@ -27,9 +27,10 @@ modules = {"fixed_window": "fixed_window", "sliding_window_counter": "sliding_wi
            "calendar_window": "calendar_window"}
 body = "".join("['%s'] = (function()\n%s\nend)(),\n" % (m, open("lua/%s.lua" % f).read()) for m, f in modules.items())
 # the one-value modules read and write their state through the prelude's read_state and write_state (a script's: GET,
-# and SET with its TTL), taken from lua/prelude.lua as the extension's scripts take them
+# and SET with its TTL or INCRBY), taken from lua/prelude.lua with the locals they share, as the extension's scripts
+# take them
 prelude = open("lua/prelude.lua").read()
-state = prelude[prelude.index("local function read_state"):]
+state = prelude[prelude.index("local held_key"):]
 state = state[:state.index("\nend\n", state.index("local function write_state")) + 5]
 print(state + "local ALGORITHMS = {\n" + body + "}\n" + """
 local name, n, limit, calls = ARGV[1], tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4])

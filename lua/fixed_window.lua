@@ -14,7 +14,7 @@
 -- window is the current one or, within the millisecond the expiry rounds up, the previous one, which the
 -- index tells apart. An integer under 10,000 (2,499 units) is one of Redis's shared integers: no value
 -- allocation at all. TTL: until the window ends, set by the window's first write (later writes in the window
--- keep it), which add to its count (add_state). O(1).
+-- keep it), which add to its count (INCRBY, see prelude's write_state). O(1).
 
 -- the window at now_us, its reset and what it has used: the key's count when it holds this window; when it
 -- holds the previous one, what that one used beyond its limit (a settled overrun's debt), else nothing
@@ -52,19 +52,14 @@ local function check(key, now_us, limit, window_us, cost)
     -- the key holds this window already, and so the expiry its first write set: the call adds to its count
     return 1, limit - used - cost, reset_ms, 0, (used + cost) * 4 + window % 4, false, cost * 4
   end
-  return 1, limit - used - cost, reset_ms, 0, (used + cost) * 4 + window % 4, reset_ms
+  -- the window's first write, whole: numbers are sent as string.format('%d', n), since Redis would print a number
+  -- argument with '%.17g', which costs it more than the rest of the decision (every number here is whole, below 2^53)
+  return 1, limit - used - cost, reset_ms, 0, string.format('%d', (used + cost) * 4 + window % 4), reset_ms
 end
 
--- Numbers are sent as string.format('%d', n): Redis would print a number argument with '%.17g', which
--- costs it more than the rest of the decision (every number here is a whole one below 2^53).
--- added: what the call adds to the key's count, when the key holds this window (as in sliding_window_counter.lua)
-local function commit(key, stored, ttl_ms, added)
-  if added then
-    add_state(key, added, stored)
-  else
-    write_state(key, string.format('%d', stored), ttl_ms)
-  end
-end
+-- commit(key, state, ttl_ms, added) is write_state: check gives what the call adds to the key's count when the key
+-- holds this window (state is then the total), else nil (as sliding_window_counter.lua does)
+local commit = write_state
 
 local function refund(key, now_us, limit, window_us, cost)
   local stored = read_state(key)

@@ -1,5 +1,5 @@
--- The function library only: it runs after lua/prelude.lua, whose read_state, write_state and add_state keep
--- the writes of the key held here (lua/rate_limit_batch.lua holds it). Not in a script: a script's body runs on
+-- The function library only: it runs after lua/prelude.lua, whose read_state and write_state keep the writes
+-- of the key held here (lua/rate_limit_batch.lua holds it). Not in a script: a script's body runs on
 -- every call, and a call alone holds nothing.
 --
 -- A batch decides a hot tenant's calls one after another on one key: it holds that key while they run, and

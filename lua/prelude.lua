@@ -23,12 +23,10 @@
 --   limit_args_at(ARGV, a)  the same of the limit whose arguments start at ARGV[a]
 --   shadowed(KEYS, ARGV, i) whether limit i is in shadow mode
 --   announce(KEYS, channel) publishes KEYS on the invalidation channel (nothing when channel is nil or '')
---   read_state(key), write_state(key, state, ttl_ms)
+--   read_state(key), write_state(key, state, ttl_ms, added)
 --                           the counting modules' one value of a key (GET), and its write (SET, with a TTL in
---                           ms, or false to keep the key's)
---   add_state(key, added, total)
---                           the write of a value that is an integer the call adds to: the key, which holds
---                           total - added, holds total (whole numbers), its TTL kept (INCRBY)
+--                           ms, or false to keep the key's; or, given what the call added to the integer the key
+--                           holds, INCRBY, the key's TTL kept)
 --   max_wait_ms(KEYS, ARGV) how long the call may wait for a later slot, in ms; 0 when it may not
 --
 -- Every algorithm module (lua/<algorithm>.lua) returns { check = ..., commit = ..., refund = ... }:
@@ -36,8 +34,8 @@
 --     retry_after_ms (0 when allowed, -1 when the cost can never fit), then, when it admits, up to four
 --     values for commit; it writes nothing
 --   commit(key, ...) records the admitted call from the values check returned
---   a module whose state is one value reads it with read_state and writes it with write_state or add_state,
---   never with commands of its own, so that a batch can hold it (lua/held_state.lua)
+--   a module whose state is one value reads it with read_state and writes it with write_state, never with
+--   commands of its own, so that a batch can hold it (lua/held_state.lua)
 --   refund(key, now_us, limit, window_us, cost, burst) gives back what an admitted call consumed
 --   charge(key, now_us, limit, window_us, cost, burst) records what a settled call took beyond what it
 --     reserved, beyond the limit if need be: the limit's debt, paid back as each module says (lua/settle.lua)
@@ -144,13 +142,27 @@ end
 -- keys of one limit in a batch end together, and the TTL is printed once
 local ttl_ms_printed, ttl_text = nil, nil
 
--- ttl_ms: the key's TTL in ms, or false to keep the one it has
-local function write_state(key, state, ttl_ms)
+-- ttl_ms: the key's TTL in ms, or false to keep the one it has. added: for a key that holds an integer the call
+-- adds to (a counting module's count in the window the key holds), what it adds; state is then the new total, a
+-- number, and the key keeps its TTL. Such a write is an INCRBY rather than a SET ... KEEPTTL of the total: it parses
+-- no value and no option, answers an integer where SET's OK becomes a Lua table, and updates the integer in place;
+-- and the usual increment (4: one unit in the counting modules' encoding, units * 4 + window index) is sent without
+-- printing a number. A decision on live keys costs Redis about a fifth fewer instructions for it
+-- (bench/batch-instructions.sh). A module's commit may be this function itself: a Lua call costs a decision some
+-- 370 instructions.
+local function write_state(key, state, ttl_ms, added)
   if key == held_key then
+    if added then
+      state = string.format('%d', state) -- written whole when the run ends, with the TTL the key has
+    end
     held_state = state
     if ttl_ms then
       held_ttl_ms = ttl_ms
     end
+  elseif added == 4 then
+    redis.call('INCRBY', key, '4')
+  elseif added then
+    redis.call('INCRBY', key, string.format('%d', added))
   elseif ttl_ms then
     if ttl_ms ~= ttl_ms_printed then
       ttl_ms_printed, ttl_text = ttl_ms, string.format('%d', ttl_ms)
@@ -158,19 +170,5 @@ local function write_state(key, state, ttl_ms)
     redis.call('SET', key, state, 'PX', ttl_text)
   else
     redis.call('SET', key, state, 'KEEPTTL')
-  end
-end
-
--- INCRBY rather than SET ... KEEPTTL of the total: it parses no value and no option, answers an integer where SET's
--- OK becomes a Lua table, and updates the integer in place; and the usual increment (4: one unit in the counting
--- modules' encoding, units * 4 + window index) is sent without printing a number. A decision on live keys costs
--- Redis about a fifth fewer instructions for it (bench/batch-instructions.sh).
-local function add_state(key, added, total)
-  if key == held_key then
-    held_state = string.format('%d', total) -- written whole when the run ends, with the TTL it has
-  elseif added == 4 then
-    redis.call('INCRBY', key, '4')
-  else
-    redis.call('INCRBY', key, string.format('%d', added))
   end
 end

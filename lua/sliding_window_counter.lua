@@ -20,7 +20,8 @@
 -- own, so a stored window is the current or the previous one (or, within the millisecond the expiry
 -- rounds up, the one before), which the index tells apart.
 -- The previous window's weight is computed times window_us (previous * left_us, an integer).
--- A call admitted in the window the key holds adds to its integer (add_state) rather than writing it whole.
+-- A call admitted in the window the key holds adds to its integer (INCRBY, see write_state) rather than writing it
+-- whole.
 -- TTL: until the end of the window after the current one, set by the window's first write (later writes
 -- in the window keep it). O(1).
 
@@ -100,14 +101,9 @@ local function check(key, now_us, limit, window_us, cost)
   return 1, remaining, reset_ms, 0, encode(window, current + cost, previous), false
 end
 
--- added: what the call adds to the key's integer, when it holds this window (state is then the total), else nil
-local function commit(key, state, ttl_ms, added)
-  if added then
-    add_state(key, added, state)
-  else
-    write_state(key, state, ttl_ms)
-  end
-end
+-- commit(key, state, ttl_ms, added) is write_state: check gives what the call adds to the key's integer when the
+-- key holds this window (state is then the total), else nil
+local commit = write_state
 
 local function refund(key, now_us, limit, window_us, cost)
   local state = read_state(key)
