@@ -14,26 +14,16 @@ import jakarta.inject.Singleton;
  * <p>
  * Redis decided after the request left and before its reply was read, so each reply bounds the difference of the two
  * clocks from above: {@code read - redis}. The least bound heard lately (the fastest reply's) is the estimate, and a
- * decision is placed at {@code redis + estimate}: never before its request left, and never before Redis really decided
- * but by how far the clocks drift apart while a bound is kept (bounds older than two periods are forgotten). A reply
- * whose bound its own round trip contradicts (the Redis clock was stepped, another node now answers at the same
- * address) starts the estimate again from that reply. In a cluster each master keeps its own.
- * <p>
- * What decisions are placed by follows a lower estimate slowly ({@link #FOLLOW_DIVISOR}): the first replies of a cold
- * instance can be read tens of ms after Redis decided, and a faster reply heard later would otherwise place every
- * decision after it that much earlier at once. The calls whose slots came before it would have gone that much later
- * than the ones after it, which are the same Redis interval apart: together within one second at a carrier that
- * counts by the second, beyond what it allows. Followed slowly, two calls one interval apart in Redis go at least the
- * interval less a hundredth of it apart here, and a decision is placed after its reply was read only while a faster
- * reply is being followed. A higher estimate is taken at once: it moves the calls after it away from the ones before.
+ * decision is placed at {@code redis + estimate}: never before its request left, never after its reply was read, and
+ * never before Redis really decided but by how far the clocks drift apart while a bound is kept (bounds older than two
+ * periods are forgotten). A reply whose bound its own round trip contradicts (the Redis clock was stepped, another node
+ * now answers at the same address) starts the estimate again from that reply. In a cluster each master keeps its own.
  */
 @Singleton
 public class RedisClockReadings {
 
     /** How long a bound is the newest; it is kept one period more. */
     private static final long PERIOD_NANOS = TimeUnit.SECONDS.toNanos(2);
-    /** A lower estimate is followed by at most a hundredth of the time since the last reading: 10 ms a second. */
-    static final long FOLLOW_DIVISOR = 100;
 
     private final RedisTopology topology;
     private final ConcurrentMap<String, NodeClock> nodes = new ConcurrentHashMap<>();
@@ -53,17 +43,12 @@ public class RedisClockReadings {
                 .decidedAt(sentNanos, readNanos, redisMicros * 1_000);
     }
 
-    /**
-     * One node's estimate, the least bound of this period and of the one before it, and what decisions are placed by,
-     * which follows it.
-     */
+    /** One node's estimate: the least bound of this period and of the one before it. */
     private static final class NodeClock {
 
         private long periodStart;
         private long bound = Long.MAX_VALUE;
         private long previousBound = Long.MAX_VALUE;
-        private long placedBy;
-        private long placedAt;
 
         synchronized long decidedAt(long sent, long read, long redisNanos) {
             if (read - periodStart > PERIOD_NANOS) {
@@ -78,20 +63,10 @@ public class RedisClockReadings {
                 bound = replyBound;
                 previousBound = Long.MAX_VALUE;
                 periodStart = read;
-                placedBy = replyBound;
-                placedAt = read;
                 return read;
             }
             bound = Math.min(bound, replyBound);
-            return Math.max(sent, redisNanos + follow(Math.min(estimate, replyBound), read));
-        }
-
-        /** What decisions read at {@code read} are placed by, given the {@code estimate}. */
-        private long follow(long estimate, long read) {
-            long followed = placedBy - Math.max(0, read - placedAt) / FOLLOW_DIVISOR;
-            placedBy = Math.max(estimate, followed);
-            placedAt = read;
-            return placedBy;
+            return Math.max(sent, redisNanos + Math.min(estimate, replyBound));
         }
     }
 }
