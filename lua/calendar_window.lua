@@ -85,7 +85,7 @@ local function check(key, now_us, limit, window, cost)
     if cost > limit then
       retry_ms = -1
     end
-    return 0, limit - used, reset_ms, retry_ms
+    return 0, math.max(0, limit - used), reset_ms, retry_ms -- nothing left while the period is in debt
   end
   return 1, limit - used - cost, reset_ms, 0, encode(start_ms, used + cost), reset_ms
 end
@@ -106,7 +106,8 @@ end
 -- a settled overrun: counted in its period beyond the limit; the next period starts afresh
 local function charge(key, now_us, limit, window, cost)
   local start_ms, end_ms = period(window, now_us)
-  write_state(key, encode(start_ms, used_in(key, start_ms) + cost), math.max(1, math.ceil(end_ms - now_us / 1000)))
+  local used = math.min(used_in(key, start_ms) + cost, MAX_COUNT)
+  write_state(key, encode(start_ms, used), math.max(1, math.ceil(end_ms - now_us / 1000)))
 end
 
 return { check = check, commit = commit, refund = refund, charge = charge }

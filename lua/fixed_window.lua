@@ -9,7 +9,7 @@
 --   refund     never below zero, and only while the call's window lasts
 --   charge     a settled overrun counts in its window beyond the limit, and what the window used beyond
 --              its limit is the next window's debt: it starts with it used (a debt beyond the next window
---              is forgiven)
+--              is forgiven, and a count beyond MAX_COUNT never stored)
 -- State: one integer, units * 4 + (window index mod 4). The key expires when its window ends, so a stored
 -- window is the current one or, within the millisecond the expiry rounds up, the previous one, which the
 -- index tells apart. An integer under 10,000 (2,499 units) is one of Redis's shared integers: no value
@@ -78,7 +78,7 @@ end
 -- next one, so the key lives until the next window ends
 local function charge(key, now_us, limit, window_us, cost)
   local window, reset_ms, used = counted(key, now_us, limit, window_us)
-  used = used + cost
+  used = math.min(used + cost, MAX_COUNT) -- used * 4 stays an exact integer (prelude: MAX_COUNT)
   local ttl_ms = reset_ms
   if used > limit then
     ttl_ms = reset_ms + window_us / 1000

@@ -104,9 +104,14 @@ local function refund(key, now_us, limit, window_us, cost, burst)
 end
 
 -- a settled overrun (lua/settle.lua): cost more units, beyond the burst if need be; the TAT moves later by
--- cost intervals, so the calls after it wait until the overrun is paid back at the limit's rate
+-- cost intervals, so the calls after it wait until the overrun is paid back at the limit's rate. At most MAX_DEBT_US
+-- later than now (prelude): the TAT stays an integer of at most 16 digits, which no packed state's 17 bytes match
 local function charge(key, now_us, limit, window_us, cost)
   local ahead = ahead_of(key, now_us, limit) + cost * window_us
+  if ahead >= MAX_DEBT_US * limit then
+    write_state(key, string.format('%d', now_us + MAX_DEBT_US), MAX_DEBT_US / 1000)
+    return
+  end
   write_state(key, encode(now_us, ahead, limit), math.max(1, math.ceil(ahead / (limit * 1000))))
 end
 

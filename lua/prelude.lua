@@ -38,7 +38,11 @@
 --   commands of its own, so that a batch can hold it (lua/held_state.lua)
 --   refund(key, now_us, limit, window_us, cost, burst) gives back what an admitted call consumed
 --   charge(key, now_us, limit, window_us, cost, burst) records what a settled call took beyond what it
---     reserved, beyond the limit if need be: the limit's debt, paid back as each module says (lua/settle.lua)
+--     reserved, beyond the limit if need be: the limit's debt, paid back as each module says (lua/settle.lua).
+--     A debt saturates instead of wrapping around: a count at MAX_COUNT units, a time (GCRA, the token bucket) at
+--     MAX_DEBT_US from now; either refuses every call for longer than any window the application can name holds it,
+--     and keeps every stored value an exact integer (a count of 2^51 times four, the fixed window's state, would not
+--     be). The application refuses a single settlement above LimitRules.MAX_COST before it gets here.
 --   reserves = true in a module that can record a call at a later time than now (a reservation):
 --     check works for any now_us at or after the clock, future included, and, when it admits, returns
 --     exactly two values for commit, the state and its TTL in ms counted from that now_us; and
@@ -62,6 +66,9 @@
 -- x + (-x) % 1 for math.ceil(x), x at or above 0 (ceil(x) - x is exact).
 
 local ARGS_PER_LIMIT = 5
+
+local MAX_COUNT = 1125899906842624 -- 2^50: the most units a window or period counts after a settled overrun
+local MAX_DEBT_US = 3155760000000000 -- 100 years of 365.25 days: the longest a settled overrun holds a GCRA limit
 
 local function clock(ARGV)
   if ARGV[1] ~= '' then

@@ -134,7 +134,7 @@ local function charge(key, now_us, limit, window_us, cost)
       previous = stored_current
     end
   end
-  write_state(key, encode(window, current + cost, previous), ttl_ms)
+  write_state(key, encode(window, math.min(current + cost, MAX_COUNT), previous), ttl_ms)
 end
 
 return { check = check, commit = commit, refund = refund, charge = charge }

@@ -18,7 +18,7 @@ local function check(key, now_us, limit, window_us, cost)
 
   if used + cost > limit then
     if cost > limit then
-      return 0, limit - used, window_us / 1000, -1
+      return 0, math.max(0, limit - used), window_us / 1000, -1 -- nothing left while the log is in debt
     end
     -- the entry whose expiry makes room for this cost (0-based among the entries in the window)
     local blocking = redis.call('ZRANGEBYSCORE', key, after_window_start, '+inf', 'WITHSCORES',
@@ -50,9 +50,12 @@ local function refund(key, now_us, limit, window_us, cost)
   redis.call('ZPOPMAX', key, cost)
 end
 
--- a settled overrun: cost more entries now, beyond the limit if need be; they age out with the window
+-- a settled overrun: cost more entries now, beyond the limit if need be; they age out with the window. At most
+-- twice the limit of them: entries of one instant leave the window together, so a debt of one limit's worth refuses
+-- every call (and a look at cost 0) until then as a larger one would, and the script's work (an entry per unit) stays
+-- within twice what an admitted call's can be
 local function charge(key, now_us, limit, window_us, cost)
-  commit(key, now_us, window_us, cost)
+  commit(key, now_us, window_us, math.min(cost, 2 * limit))
 end
 
 return { check = check, commit = commit, refund = refund, charge = charge }

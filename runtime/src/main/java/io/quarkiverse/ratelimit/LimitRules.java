@@ -104,6 +104,30 @@ public final class LimitRules {
                         + ", not " + anchorDay;
     }
 
+    /**
+     * The largest real cost a call may be settled at ({@link Reservation#settle}, a {@link CostOf}): 10^15 units. Every
+     * settlement up to it is charged in full, as debt where it exceeds what is left (a window's count stops at 2^50 units,
+     * a token bucket's or GCRA's debt at 100 years of its rate: either refuses every call for longer than any window
+     * holds it); a larger one is refused before anything changes.
+     */
+    public static final long MAX_COST = 1_000_000_000_000_000L;
+
+    /** What a call really cost, known when it ends: 0 up to {@link #MAX_COST}. */
+    public static String settledCost(long cost) {
+        return cost >= 0 && cost <= MAX_COST ? null
+                : "a call's real cost is between 0 and " + MAX_COST + " (LimitRules.MAX_COST), not " + cost
+                        + "; nothing was charged";
+    }
+
+    /**
+     * The cost sent with a decision of a cost the code chose ({@link RateLimiter#tryAcquire}, {@link RateLimiter#reserve}):
+     * any cost above {@link #MAX_LIMIT} is above every limit, and is decided as the smallest of them, which every limit
+     * refuses as the cost would be (it never fits), so that no arithmetic on it can overflow.
+     */
+    public static long decidedCost(long cost) {
+        return Math.min(cost, MAX_LIMIT + 1);
+    }
+
     /** Units one call consumes: at most what the limit can ever hold (its burst, else the limit). */
     public static String cost(long cost, long limit, long burst) {
         long capacity = burst > 0 ? burst : limit;

@@ -27,7 +27,13 @@ public interface RateLimiter {
         return tryAcquire(limit, tenant, 1);
     }
 
-    /** Takes {@code cost} units (0 to the burst, else the limit) if that many are left; consumes nothing when refused. */
+    /**
+     * Takes {@code cost} units if that many are left; consumes nothing when refused. A cost above what the limit holds
+     * (its burst, else the limit) is refused with no retry time ({@link RateLimitDecision#retryAfter()} {@code null}: it
+     * never fits), as {@link #acquire} and {@link #reserve} refuse it.
+     *
+     * @throws IllegalArgumentException when {@code cost} is negative
+     */
     Uni<RateLimitDecision> tryAcquire(RateLimit limit, String tenant, long cost);
 
     /**

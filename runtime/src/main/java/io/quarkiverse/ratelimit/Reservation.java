@@ -29,9 +29,22 @@ public interface Reservation {
      * state after it, in the order of the charges: what is left, 0 while the limit is in debt. A refused reservation, or
      * one settled later than its lease, changes nothing and emits its {@link #decisions()}.
      *
+     * Settling is the one way a reservation learns its real cost, so a settlement that cannot be charged says so:
+     * {@link #settledLate()} tells one that came after the lease, which is also logged and counted
+     * ({@code rate_limit.reservation.late_settlements}).
+     *
+     * @param actualUnits the call's real cost, 0 to {@link LimitRules#MAX_COST}; any such cost is charged in full
+     * @throws IllegalArgumentException when {@code actualUnits} is negative or above {@link LimitRules#MAX_COST} (a
+     *         misread cost, most likely): nothing is charged, and the reservation can still be settled
      * @throws IllegalStateException (the {@code Uni}'s failure) when it was settled or cancelled before
      */
     Uni<List<RateLimitDecision>> settle(long actualUnits);
+
+    /**
+     * Whether {@link #settle} came later than {@code quarkus.rate-limit.reservation-lease} after the reservation, and so
+     * changed nothing: the call counts at its estimate. {@code false} before a settlement and after one in time.
+     */
+    boolean settledLate();
 
     /** {@link #settle}, waiting on the calling thread (never on an event loop). */
     default List<RateLimitDecision> settleAndAwait(long actualUnits) {

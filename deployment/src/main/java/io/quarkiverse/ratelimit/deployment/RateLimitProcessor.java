@@ -35,6 +35,7 @@ import io.quarkiverse.ratelimit.runtime.decide.CallAdmitter;
 import io.quarkiverse.ratelimit.runtime.decide.CallCosts;
 import io.quarkiverse.ratelimit.runtime.decide.ConcurrencyLeases;
 import io.quarkiverse.ratelimit.runtime.decide.DecisionGuard;
+import io.quarkiverse.ratelimit.runtime.decide.LateSettlements;
 import io.quarkiverse.ratelimit.runtime.decide.ProgrammaticRateLimiter;
 import io.quarkiverse.ratelimit.runtime.decide.QuotaThresholds;
 import io.quarkiverse.ratelimit.runtime.decide.SlotWaits;
@@ -136,7 +137,7 @@ class RateLimitProcessor {
                 .addBeanClasses(RateLimitInterceptor.class, CallAdmitter.class, RedisDecisions.class, RedisClockReadings.class,
                         DecisionGuard.class, QuotaThresholds.class, GuardedRedis.class, FailureModes.class,
                         ProgrammaticRateLimiter.class, SlotWaits.class, UpstreamPauses.class, UpstreamAnswers.class,
-                        CallCosts.class,
+                        CallCosts.class, LateSettlements.class,
                         ConcurrencyLeases.class,
                         ConcurrencyLimitInterceptor.class,
                         ScriptRunner.class, RedisTransport.class, RedisClientOptions.class, ClusterNodes.class,

@@ -14,6 +14,7 @@ import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.QueryParam;
 
+import org.jboss.logmanager.ExtLogRecord;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -39,8 +40,14 @@ class CostOfTest {
 
     @RegisterExtension
     static final QuarkusUnitTest app = new QuarkusUnitTest()
-            .withApplicationRoot(jar -> jar.addClasses(Assistant.class, Words.class, Narrator.class))
-            .overrideConfigKey("quarkus.rate-limit.tenant.header", "X-Tenant-Id");
+            .withApplicationRoot(jar -> jar.addClasses(Assistant.class, Words.class, MisreadWords.class, Narrator.class))
+            .overrideConfigKey("quarkus.rate-limit.tenant.header", "X-Tenant-Id")
+            .setLogRecordPredicate(record -> record.getLoggerName().endsWith("Admission"))
+            // the misread cost's warning (aCostAboveTheLargestOneLeavesTheCallAtItsEstimateAndSaysSo)
+            .assertLogRecords(records -> assertThat(records)
+                    .anySatisfy(record -> assertThat(((ExtLogRecord) record).getFormattedMessage())
+                            .contains(MisreadWords.class.getName()).contains(Long.toString(Long.MAX_VALUE))
+                            .contains("counts at its estimate")));
 
     /** The assistant's limit as code sees it, to read its state: it shares the annotation's counter by name. */
     static final RateLimit WORDS = RateLimit.of("assistant-words", 1000, Duration.ofHours(1));
@@ -50,6 +57,14 @@ class CostOfTest {
         @Override
         public long cost(String answer) {
             return answer.isBlank() ? 0 : answer.trim().split(" +").length;
+        }
+    }
+
+    /** A CostOf that reads the wrong field: a count no call can cost. */
+    public static class MisreadWords implements CostOf<String> {
+        @Override
+        public long cost(String answer) {
+            return Long.MAX_VALUE;
         }
     }
 
@@ -83,6 +98,13 @@ class CostOfTest {
         @RateLimited(name = "assistant-words", limit = 1000, window = "1h", cost = 300, costOf = Words.class)
         public Multi<String> stream(@QueryParam("words") int words) {
             return Multi.createFrom().range(0, words).map(i -> "word ");
+        }
+
+        @GET
+        @Path("/misread")
+        @RateLimited(name = "assistant-words", limit = 1000, window = "1h", cost = 300, costOf = MisreadWords.class)
+        public String misread(@QueryParam("words") int words) {
+            return "word ".repeat(words);
         }
 
         @GET
@@ -159,6 +181,13 @@ class CostOfTest {
         String tenant = tenant();
         given().header("X-Tenant-Id", tenant).get("/assistant/failing").then().statusCode(500);
         assertThat(remaining(tenant)).isEqualTo(700);
+    }
+
+    @Test
+    void aCostAboveTheLargestOneLeavesTheCallAtItsEstimateAndSaysSo() {
+        String tenant = tenant();
+        ask(tenant, "/misread", 40, 200);
+        assertThat(remaining(tenant)).as("the estimate, not a debt that wrapped around").isEqualTo(700);
     }
 
     private static void ask(String tenant, String path, int words, int status) {

@@ -10,6 +10,8 @@ import jakarta.inject.Inject;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkiverse.ratelimit.RateLimit;
 import io.quarkiverse.ratelimit.RateLimiter;
 import io.quarkiverse.ratelimit.Reservation;
@@ -17,7 +19,7 @@ import io.quarkus.test.QuarkusUnitTest;
 
 /**
  * A reservation settled later than its lease (a call that hung) changes nothing: it counts at its estimate, as one whose
- * instance stopped before it settled.
+ * instance stopped before it settled; the caller can tell ({@code settledLate()}), and the metrics count it.
  */
 class ReservationLeaseTest {
 
@@ -30,15 +32,28 @@ class ReservationLeaseTest {
     @Inject
     RateLimiter limiter;
 
+    @Inject
+    MeterRegistry registry;
+
     @Test
     void aSettlementAfterTheLeaseLeavesTheEstimate() throws InterruptedException {
         String tenant = "lease-" + UUID.randomUUID();
         Reservation hung = limiter.reserveAndAwait(TOKENS, tenant, 100);
         Thread.sleep(400); // the lease running out is what this tests
+        assertThat(hung.settledLate()).as("not settled yet").isFalse();
         assertThat(hung.settleAndAwait(10).get(0).remaining()).as("as reserved").isEqualTo(900);
+        assertThat(hung.settledLate()).as("the caller can tell the settlement changed nothing").isTrue();
         assertThat(limiter.status(TOKENS, tenant).await().indefinitely().remaining()).isEqualTo(900);
+        assertThat(lateSettlements()).as("counted").isEqualTo(1);
 
         Reservation prompt = limiter.reserveAndAwait(TOKENS, tenant, 100);
         assertThat(prompt.settleAndAwait(10).get(0).remaining()).as("settled within its lease").isEqualTo(890);
+        assertThat(prompt.settledLate()).isFalse();
+        assertThat(lateSettlements()).isEqualTo(1);
+    }
+
+    private double lateSettlements() {
+        Counter late = registry.find("rate_limit.reservation.late_settlements").tag("limit", "lease-tokens").counter();
+        return late == null ? 0 : late.count();
     }
 }

@@ -14,6 +14,7 @@ import java.util.function.Predicate;
 
 import org.jboss.logging.Logger;
 
+import io.quarkiverse.ratelimit.LimitRules;
 import io.quarkiverse.ratelimit.RateLimitDecision;
 import io.quarkiverse.ratelimit.runtime.limit.LimitDefinition;
 import io.smallrye.mutiny.Uni;
@@ -92,7 +93,8 @@ public final class Admission implements GuardedCall.Guard {
     public void streamed(Object item) {
         for (int i = 0; i < limits.size(); i++) {
             if (limits.get(i).getCostOf() != null) {
-                streamedCosts.addAndGet(i, costs.of(limits.get(i), item));
+                long cost = costs.of(limits.get(i), item);
+                streamedCosts.accumulateAndGet(i, cost, Admission::saturatedSum);
             }
         }
     }
@@ -135,19 +137,38 @@ public final class Admission implements GuardedCall.Guard {
         this.settledListener = listener;
     }
 
-    /** What {@code limit}'s part of the call really cost; {@code null} when it does not read it from the result. */
+    /**
+     * What {@code limit}'s part of the call really cost; {@code null} when it does not read it from the result, or when
+     * its {@code CostOf} answered more than {@link LimitRules#MAX_COST} (a field misread, most likely): that limit is then
+     * not settled and counts the call at its estimate, and a warning names the bean and what it answered.
+     */
     private Long realCost(LimitDefinition limit, Object result) {
         if (limit.getCostOf() == null) {
             return null;
         }
+        long cost;
         if (streamedCosts == null) {
-            return costs.of(limit, result);
+            cost = costs.of(limit, result);
+        } else {
+            int at = 0;
+            while (limits.get(at) != limit) {
+                at++;
+            }
+            cost = streamedCosts.get(at);
         }
-        int at = 0;
-        while (limits.get(at) != limit) {
-            at++;
+        String violation = LimitRules.settledCost(cost);
+        if (violation != null) {
+            LOG.warnf("%s answered %d for a call of '%s': %s; the call counts at its estimate, %d", limit.getCostOf(),
+                    cost, limit.getName(), violation, limit.getCost());
+            return null;
         }
-        return streamedCosts.get(at);
+        return cost;
+    }
+
+    /** A stream's costs so far plus an item's, {@link Long#MAX_VALUE} rather than wrapping around. */
+    private static long saturatedSum(long sum, long cost) {
+        long total = sum + cost;
+        return total < sum ? Long.MAX_VALUE : total;
     }
 
     /** {@link #NONE}, the admission of most calls, has nothing to give back, whatever the call's end. */

@@ -46,6 +46,7 @@ public class ProgrammaticRateLimiter implements RateLimiter {
     private final ConcurrencyLeases concurrency;
     private final RateLimitKeys keys;
     private final RunTimeLimits runTimeLimits;
+    private final LateSettlements lateSettlements;
     /** {@code reservation-lease}: how long a reservation can still be settled. */
     private final long leaseNanos;
     /** The limits decided at cost 1, by identity of the {@link RateLimit} ({@link #atCostOne}): taken at once. */
@@ -54,7 +55,8 @@ public class ProgrammaticRateLimiter implements RateLimiter {
     private final Map<RateLimit, MethodLimits> waitingAtCostOne = new ConcurrentHashMap<>();
 
     ProgrammaticRateLimiter(CallAdmitter admitter, DecisionGuard guard, ConcurrencyLeases concurrency,
-            RateLimitKeys keys, RunTimeLimits runTimeLimits, RateLimitConfig config) {
+            RateLimitKeys keys, RunTimeLimits runTimeLimits, LateSettlements lateSettlements, RateLimitConfig config) {
+        this.lateSettlements = lateSettlements;
         this.leaseNanos = config.reservationLease().toNanos();
         this.admitter = admitter;
         this.guard = guard;
@@ -72,7 +74,7 @@ public class ProgrammaticRateLimiter implements RateLimiter {
 
     @Override
     public Uni<RateLimitDecision> tryAcquire(RateLimit limit, String tenant, long cost) {
-        return first(tenant, cost == 1 ? atCostOne(limit, false) : single(limit, checkedCost(limit, cost), false));
+        return first(tenant, cost == 1 ? atCostOne(limit, false) : single(limit, decidedCost(limit, cost), false));
     }
 
     @Override
@@ -82,7 +84,7 @@ public class ProgrammaticRateLimiter implements RateLimiter {
 
     @Override
     public Uni<RateLimitDecision> acquire(RateLimit limit, String tenant, long cost) {
-        return first(tenant, cost == 1 ? atCostOne(limit, true) : single(limit, checkedCost(limit, cost), true));
+        return first(tenant, cost == 1 ? atCostOne(limit, true) : single(limit, decidedCost(limit, cost), true));
     }
 
     @Override
@@ -106,7 +108,7 @@ public class ProgrammaticRateLimiter implements RateLimiter {
             if (definitions.stream().anyMatch(limit -> limit.getName().equals(charge.limit().name()))) {
                 throw new IllegalArgumentException("Two charges of one limit, '" + charge.limit().name() + "': " + charges);
             }
-            definitions.add(definition(charge.limit(), checkedCost(charge.limit(), charge.units()), false));
+            definitions.add(definition(charge.limit(), decidedCost(charge.limit(), charge.units()), false));
             if (charge.estimated()) {
                 estimated.add(charge.limit().name());
             }
@@ -114,7 +116,7 @@ public class ProgrammaticRateLimiter implements RateLimiter {
         MethodLimits limits = new MethodLimits(definitions, ReturnKind.UNI).settled();
         return admitter.decide(Objects.requireNonNull(tenant, "tenant"), limits,
                 decision -> new SettlingReservation(decision, decision.perLimit(definitions), estimated,
-                        System.nanoTime() + leaseNanos));
+                        System.nanoTime() + leaseNanos, lateSettlements::settledLate));
     }
 
     /** Every limit's decision, in order ({@link CallDecision#perLimit}). */
@@ -146,7 +148,19 @@ public class ProgrammaticRateLimiter implements RateLimiter {
         return guard.reset(List.of(keys.key(tag(tenant), definition(limit, 0, false)))).replaceWithVoid();
     }
 
-    /** Units taken or given back at once: 0 up to what the limit holds at most (its burst, else the limit). */
+    /**
+     * Units a call asks for: 0 or more. A cost above what the limit can ever hold is decided as every cost is, and
+     * refused, consuming nothing, with no retry time (it never fits), as a call of the annotation is whose run-time limit
+     * fell below its cost; one above every limit is sent as the smallest such ({@link LimitRules#decidedCost}).
+     */
+    private static long decidedCost(RateLimit limit, long cost) {
+        if (cost < 0) {
+            throw new IllegalArgumentException("A call of '" + limit.name() + "' costs 0 or more units, not " + cost);
+        }
+        return LimitRules.decidedCost(cost);
+    }
+
+    /** Units given back at once: 0 up to what the limit holds at most (its burst, else the limit). */
     private static long checkedCost(RateLimit limit, long cost) {
         String violation = LimitRules.cost(cost, limit.limit(), limit.burst());
         if (violation != null) {

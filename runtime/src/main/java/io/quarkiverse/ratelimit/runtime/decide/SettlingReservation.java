@@ -4,7 +4,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Consumer;
 
+import io.quarkiverse.ratelimit.LimitRules;
 import io.quarkiverse.ratelimit.RateLimitDecision;
 import io.quarkiverse.ratelimit.Reservation;
 import io.smallrye.mutiny.Uni;
@@ -21,13 +23,17 @@ final class SettlingReservation implements Reservation {
     private final Set<String> estimated;
     private final long leaseEndNanos;
     private final AtomicBoolean ended = new AtomicBoolean();
+    /** Told the reservation's decisions when a settlement comes after the lease (a log line, a metric). */
+    private final Consumer<List<RateLimitDecision>> lateSettlements;
+    private volatile boolean settledLate;
 
     /**
      * @param decisions each limit's decision, in the order of the charges
      * @param estimated the names of the limits charged an estimate
      */
     SettlingReservation(CallDecision decision, List<RateLimitDecision> decisions, Set<String> estimated,
-            long leaseEndNanos) {
+            long leaseEndNanos, Consumer<List<RateLimitDecision>> lateSettlements) {
+        this.lateSettlements = lateSettlements;
         this.decision = decision;
         this.decisions = decisions;
         this.estimated = estimated;
@@ -46,14 +52,20 @@ final class SettlingReservation implements Reservation {
 
     @Override
     public Uni<List<RateLimitDecision>> settle(long actualUnits) {
-        if (actualUnits < 0) {
-            throw new IllegalArgumentException("A call's real cost is 0 or more, not " + actualUnits);
+        String violation = LimitRules.settledCost(actualUnits);
+        if (violation != null) {
+            throw new IllegalArgumentException("This reservation cannot be settled: " + violation);
         }
         return Uni.createFrom().deferred(() -> {
             if (!ended.compareAndSet(false, true)) {
                 return Uni.createFrom().failure(new IllegalStateException("This reservation was settled or cancelled"));
             }
-            if (!admitted() || System.nanoTime() - leaseEndNanos > 0) {
+            if (!admitted()) {
+                return Uni.createFrom().item(decisions);
+            }
+            if (System.nanoTime() - leaseEndNanos > 0) {
+                settledLate = true;
+                lateSettlements.accept(decisions);
                 return Uni.createFrom().item(decisions);
             }
             return decision.admission().settle(limit -> estimated.contains(limit.getName()) ? actualUnits : null)
@@ -65,6 +77,11 @@ final class SettlingReservation implements Reservation {
                         return settled;
                     });
         });
+    }
+
+    @Override
+    public boolean settledLate() {
+        return settledLate;
     }
 
     @Override

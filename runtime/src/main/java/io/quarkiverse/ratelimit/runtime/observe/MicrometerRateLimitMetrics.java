@@ -221,6 +221,13 @@ public class MicrometerRateLimitMetrics implements RateLimitMetrics {
     }
 
     @Override
+    public void settledLate(String limit) {
+        if (enabled) {
+            reservations.settledLate(limit);
+        }
+    }
+
+    @Override
     public void adaptiveLimit(String limit, DoubleSupplier learned) {
         if (enabled) {
             waits.adaptive(limit, learned);

@@ -10,12 +10,14 @@ import io.micrometer.core.instrument.MeterRegistry;
  * The meters of reservations settled at their real cost ({@code RateLimiter.reserve}), per limit: the units reserved
  * (estimates) and settled (real costs) of settled reservations, and the overruns, units charged beyond an estimate
  * ({@code rate_limit.reservation.units}, tag {@code kind}: {@code reserved}, {@code settled}, {@code overrun}). Settled
- * over reserved tells how good the estimates are; a growing overrun is the debt the limit pays back. Part of the public
- * metric contract (the observability page lists them).
+ * over reserved tells how good the estimates are; a growing overrun is the debt the limit pays back. And the
+ * settlements that came after their lease and changed nothing ({@code rate_limit.reservation.late_settlements}). Part of
+ * the public metric contract (the observability page lists them).
  */
 final class MicrometerReservationMeters {
 
     static final String UNITS = "rate_limit.reservation.units";
+    static final String LATE_SETTLEMENTS = "rate_limit.reservation.late_settlements";
 
     private final MeterRegistry registry;
     private final ConcurrentMap<String, Counter[]> byLimit = new ConcurrentHashMap<>();
@@ -32,6 +34,13 @@ final class MicrometerReservationMeters {
         if (settled > reserved) {
             units[2].increment(settled - reserved);
         }
+    }
+
+    void settledLate(String limit) {
+        Counter.builder(LATE_SETTLEMENTS)
+                .description("Reservations settled after their lease (quarkus.rate-limit.reservation-lease): the"
+                        + " settlement changed nothing, and the call counts at its estimate")
+                .tag("limit", limit).register(registry).increment();
     }
 
     private Counter counter(String limit, String kind) {

@@ -69,6 +69,10 @@ public interface RateLimitMetrics {
     default void settled(String limit, long reserved, long settled) {
     }
 
+    /** A reservation of one limit was settled after its lease, and the settlement changed nothing. */
+    default void settledLate(String limit) {
+    }
+
     /** Where the circuit state comes from (the worst of the breakers: one per cluster master). */
     default void circuitStateFrom(Supplier<CircuitBreakerTransition.State> state) {
     }

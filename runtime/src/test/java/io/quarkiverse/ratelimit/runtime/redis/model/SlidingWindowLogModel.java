@@ -24,7 +24,7 @@ final class SlidingWindowLogModel extends LimitModel {
         int used = counted.size();
         if (used + cost > limit) {
             if (cost > limit) {
-                return Check.refused(limit - used, windowUs / 1000, -1);
+                return Check.refused(Math.max(0, limit - used), windowUs / 1000, -1);
             }
             long blocking = counted.get((int) (used + cost - limit - 1));
             long newest = units.get(units.size() - 1);
@@ -33,7 +33,7 @@ final class SlidingWindowLogModel extends LimitModel {
         }
         return new Check(new Reply(true, limit - used - cost, windowUs / 1000, 0), () -> {
             units.removeIf(at -> at <= nowUs - windowUs);
-            for (long n = 0; n < cost; n++) {
+            for (long n = 0; n < Math.min(cost, 2 * limit); n++) { // a debt beyond one limit's worth refuses nothing more
                 units.add(nowUs);
             }
             expiresIn(nowUs, windowUs / 1000);
@@ -51,7 +51,7 @@ final class SlidingWindowLogModel extends LimitModel {
     @Override
     public void charge(long nowUs, long cost) {
         units.removeIf(at -> at <= nowUs - windowUs);
-        for (long n = 0; n < cost; n++) {
+        for (long n = 0; n < Math.min(cost, 2 * limit); n++) { // a debt beyond one limit's worth refuses nothing more
             units.add(nowUs);
         }
         expiresIn(nowUs, windowUs / 1000);
