@@ -74,6 +74,7 @@ import io.quarkiverse.ratelimit.runtime.redis.RedisTransport;
 import io.quarkiverse.ratelimit.runtime.redis.ScriptRunner;
 import io.quarkiverse.ratelimit.runtime.resilience.FailureModes;
 import io.quarkiverse.ratelimit.runtime.resilience.GuardedRedis;
+import io.quarkiverse.ratelimit.runtime.startup.RedisAtStartup;
 import io.quarkiverse.ratelimit.runtime.startup.StartupChecks;
 import io.quarkiverse.ratelimit.runtime.status.LimiterStatus;
 import io.quarkiverse.ratelimit.runtime.tenant.ClientAddresses;
@@ -148,7 +149,7 @@ class RateLimitProcessor {
                         EffectiveLimits.class, TenantPlans.class, TenantGate.class, RunTimeSettings.class, RunTimeLimits.class,
                         RunTimeSwitches.class, LimitModes.class, AdaptiveLimits.class,
                         RedisRateLimitAdmin.class, BlockingRateLimitAdmin.class, LimiterStatus.class,
-                        StartupChecks.class, HeaderSettings.class)
+                        StartupChecks.class, RedisAtStartup.class, HeaderSettings.class)
                 .setUnremovable()
                 .build();
     }

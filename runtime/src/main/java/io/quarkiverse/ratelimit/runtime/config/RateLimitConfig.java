@@ -49,6 +49,21 @@ public interface RateLimitConfig {
     Map<String, Policy> policies();
 
     /**
+     * What start-up does with a configured policy that no {@code @RateLimited(policy = ...)} uses, most often a misspelt
+     * name, which leaves the limit it was meant to change at its annotation's values: {@code fail} names the property
+     * and the closest policy in use; {@code warn} logs the same and starts, for configuration that several applications
+     * share, each using some of its policies.
+     */
+    @WithDefault("fail")
+    UnusedPolicies unusedPolicies();
+
+    /** {@link #unusedPolicies()}. */
+    enum UnusedPolicies {
+        FAIL,
+        WARN
+    }
+
+    /**
      * Plans: {@code plans.<plan>.<policy>.limit} (and {@code window}, {@code burst}) give the tenants on
      * {@code <plan>} their own values of a policy. A tenant without a plan, or whose plan does not mention a policy,
      * gets the policy's values.

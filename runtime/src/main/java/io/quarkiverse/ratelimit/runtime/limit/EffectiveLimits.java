@@ -39,7 +39,7 @@ public class EffectiveLimits {
 
     EffectiveLimits(DeclaredLimits methods, RateLimitConfig config) {
         this.config = config;
-        validatePlansAndTenants(config, methods);
+        ConfiguredNames.check(config, methods);
         Map<String, LimitDefinition> byName = new HashMap<>();
         methods.all().forEach((methodId, declared) -> {
             EffectiveMethod configured = configure(methodId, declared);
@@ -253,29 +253,6 @@ public class EffectiveLimits {
                     + ", but a refused call needs a 4xx or 5xx status", Set.of(PREFIX + "tenant.missing-status"));
         }
         return rule;
-    }
-
-    private static void validatePlansAndTenants(RateLimitConfig config, DeclaredLimits methods) {
-        config.tenants().forEach((tenant, settings) -> settings.plan().ifPresent(plan -> {
-            if (!config.plans().containsKey(plan)) {
-                String property = PREFIX + "tenants.\"" + tenant + "\".plan";
-                throw new ConfigurationException(property + " is '" + plan + "', but no plan of that name is"
-                        + " configured (quarkus.rate-limit.plans." + plan + ".<policy>.limit)", Set.of(property));
-            }
-        }));
-        Set<String> usedPolicies = new TreeSet<>();
-        methods.all().values().forEach(method -> method.getLimits().forEach(limit -> {
-            if (limit.getPolicy() != null) {
-                usedPolicies.add(limit.getPolicy());
-            }
-        }));
-        config.plans().forEach((plan, policies) -> policies.keySet().forEach(policy -> {
-            if (!usedPolicies.contains(policy)) {
-                String property = PREFIX + "plans." + plan + "." + policy;
-                throw new ConfigurationException(property + ".* names policy '" + policy + "', which no @RateLimited"
-                        + " uses (policies in use: " + usedPolicies + ")", Set.of(property));
-            }
-        }));
     }
 
     /** Fails start-up naming the property when {@code violation}, a {@link LimitRules} answer, is not null. */

@@ -76,8 +76,11 @@ final class LibraryLoader {
         load();
     }
 
-    /** Loads the library now (start-up); completes when Redis answered, whatever it answered. */
-    Future<Void> load() {
+    /**
+     * Loads the library now (start-up); completes when Redis answered, whatever it answered: with why it was not loaded
+     * (Redis unreachable, an error reply, no functions before Redis 7), or {@code null}.
+     */
+    Future<Throwable> load() {
         if (!loading.compareAndSet(false, true)) {
             return Future.succeededFuture();
         }
@@ -95,7 +98,7 @@ final class LibraryLoader {
                         LOG.debugf("Could not load the function library %s into Redis (%s); calls run as scripts until it"
                                 + " is loaded", library.name(), result.cause().getMessage());
                     }
-                    return Future.succeededFuture();
+                    return Future.succeededFuture(result.cause());
                 });
     }
 

@@ -18,6 +18,19 @@ final class RedisErrors {
         return message != null && message.startsWith("ERR Function not found");
     }
 
+    /**
+     * Whether the call never reached Redis: the connection could not be made (refused, an unknown host, a connect
+     * timeout) or was lost, as opposed to an error Redis answered.
+     */
+    static boolean isUnreachable(Throwable failure) {
+        for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
+            if (cause instanceof java.io.IOException) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     /** Whether Redis does not know the command (a Redis before 7.0 asked for functions). */
     static boolean isUnknownCommand(Throwable failure) {
         String message = failure.getMessage();

@@ -20,6 +20,7 @@ import io.quarkiverse.ratelimit.runtime.observe.RateLimitMetrics;
 import io.quarkus.runtime.StartupEvent;
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.Future;
+import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import io.vertx.mutiny.redis.client.Command;
 import io.vertx.mutiny.redis.client.Request;
@@ -55,6 +56,7 @@ public class ScriptRunner {
     private final EveryMaster everyMaster;
     private final LongAdder noScriptRecoveries = new LongAdder();
     private final AtomicInteger scriptsPreloaded = new AtomicInteger();
+    private final Promise<Throwable> startupLoad = Promise.promise();
     private volatile int scriptsUsed;
     private final RateLimitMetrics metrics;
     private final boolean durable;
@@ -202,13 +204,25 @@ public class ScriptRunner {
         scriptsUsed = used;
         // Neither assembled nor digested here: with the library no call sends a script, and a call before it is loaded
         // sends EVAL while its script's digest is computed off the event loops (evaluate); SCRIPT LOAD answers them.
-        library.load().onComplete(ignored -> {
+        library.load().onComplete(loaded -> {
+            Throwable failure = loaded.result();
             if (library.loaded()) {
                 scriptsPreloaded.set(used);
-            } else {
+            } else if (failure == null || !RedisErrors.isUnreachable(failure)) {
                 loadScripts(scriptsOf(algorithmSets));
+                failure = null; // Redis answers: the scripts say for themselves whether they loaded
             }
+            // else the scripts would fail alike: they are sent on first use, as after a restart
+            startupLoad.complete(failure);
         });
+    }
+
+    /**
+     * Completes once the start-up load is done: with why Redis could not be reached then (one line at start-up says
+     * so, see {@code startup/RedisAtStartup}), or {@code null} when it answered.
+     */
+    public Future<Throwable> unreachableAtStartup() {
+        return startupLoad.future();
     }
 
     /** The scripts of the given algorithm sets' limits, as {@code EVALSHA} sends them: {@link #scriptsUsed} of them. */

@@ -1,6 +1,5 @@
 package io.quarkiverse.ratelimit.runtime.startup;
 
-import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
 
@@ -10,14 +9,12 @@ import jakarta.inject.Singleton;
 import jakarta.interceptor.Interceptor;
 
 import org.eclipse.microprofile.config.ConfigProvider;
-import org.jboss.logging.Logger;
 
 import io.quarkiverse.ratelimit.runtime.config.BuildCapabilities;
 import io.quarkiverse.ratelimit.runtime.config.ConfigChecks;
 import io.quarkiverse.ratelimit.runtime.config.RateLimitBuildConfig;
 import io.quarkiverse.ratelimit.runtime.config.RateLimitConfig;
 import io.quarkiverse.ratelimit.runtime.limit.DeclaredConcurrencyLimits;
-import io.quarkiverse.ratelimit.runtime.limit.DeclaredLimits;
 import io.quarkiverse.ratelimit.runtime.limit.EffectiveLimits;
 import io.quarkiverse.ratelimit.runtime.policy.LimitModes;
 import io.quarkiverse.ratelimit.runtime.redis.RedisTransport;
@@ -33,18 +30,15 @@ import io.quarkus.runtime.configuration.ConfigurationException;
  * <ol>
  * <li>the configuration's own values ({@link ConfigChecks});</li>
  * <li>every limit after policies and plans ({@link EffectiveLimits}, which checks them as it computes them: a policy
- * or plan that sets an invalid value, that names no declared policy, methods sharing a limit that configuration made
- * disagree);</li>
+ * or plan that sets an invalid value, a policy, plan or tenant's plan that names nothing, methods sharing a limit that
+ * configuration made disagree);</li>
  * <li>modes and rollout ({@link LimitModes#check});</li>
  * <li>the Redis client: decisions write, so on a master; durable decisions not through a cluster client;</li>
- * <li>each method's tenant can be found ({@link RequestTenantResolver#checkUsable});</li>
- * <li>a configured policy no annotation uses: a warning.</li>
+ * <li>each method's tenant can be found ({@link RequestTenantResolver#checkUsable}).</li>
  * </ol>
  */
 @Singleton
 public class StartupChecks {
-
-    private static final Logger LOG = Logger.getLogger(StartupChecks.class);
 
     /**
      * First among the start-up observers: what opens connections (the scripts' preload, the invalidation subscription,
@@ -52,7 +46,7 @@ public class StartupChecks {
      */
     void check(@Observes @Priority(Interceptor.Priority.PLATFORM_BEFORE) StartupEvent event, RateLimitConfig config,
             RateLimitBuildConfig fixedConfig,
-            DeclaredLimits methods, DeclaredConcurrencyLimits concurrencyMethods, BuildCapabilities capabilities,
+            DeclaredConcurrencyLimits concurrencyMethods, BuildCapabilities capabilities,
             EffectiveLimits configured, RequestTenantResolver tenants) {
         ConfigChecks.check(config); // configured limits were checked as they were computed, to be injected here
         LimitModes.check(config, configured);
@@ -74,11 +68,6 @@ public class StartupChecks {
             tenants.checkUsable(configured.defaultTenantRule(), "@ConcurrencyLimited", Map.of(),
                     capabilities.tokensAvailable());
         }
-        Set<String> used = new HashSet<>();
-        methods.all().values().forEach(method -> method.getLimits().forEach(limit -> used.add(limit.getPolicy())));
-        config.policies().keySet().stream().filter(policy -> !used.contains(policy)).forEach(policy -> LOG.warnf(
-                "quarkus.rate-limit.policies.%s is configured, but no @RateLimited(policy = \"%s\") uses it",
-                policy, policy));
     }
 
     /** Every decision writes: a client configured to talk to a replica would fail every one of them (READONLY). */
