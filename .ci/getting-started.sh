@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Follows "Your first 429" (docs/modules/ROOT/pages/getting-started.adoc) literally, as a newcomer would: the commands
 # and files are taken from the page itself, not copied here, and run in an empty folder beside this clone, up to the
-# sixth call answered 429 by the application in dev mode. Run by .ci/run; needs what the page needs (JDK 17,
+# sixth call answered 429 by the application in dev mode; then runs the testing page's test clock example in it, and
+# secures its administration endpoints as the multi-tenancy page's "Securing the endpoints" shows, up to 401 without
+# credentials and 200 with them. Run by .ci/run; needs what the page needs (JDK 17,
 # redis-server or the embedded binary, curl) and port 8080 free.
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
@@ -62,19 +64,26 @@ print(re.search(r'Replace `([^`]+)`', section).group(1))
 PY
 )
 block 4 java 1 > "$app/$target"
+# start_dev <command>: dev mode in the application's folder, in a session of its own, so that stop_dev (and the
+# cleanup) stops it and what it started (its redis-server) together; returns once it listens
+start_dev() {
+  (cd "$app" && exec setsid bash -c "$1 -B" < /dev/null > "$work/dev.log" 2>&1) &
+  dev_pid=$!
+  for _ in $(seq 1 600); do
+    grep -q "Listening on" "$work/dev.log" 2>/dev/null && break
+    sleep 0.5
+  done
+  grep -q "Listening on" "$work/dev.log" || { echo "dev mode did not start:"; tail -40 "$work/dev.log"; exit 1; }
+}
+stop_dev() {
+  kill -- "-$dev_pid" 2>/dev/null || true
+  while kill -0 "$dev_pid" 2>/dev/null; do sleep 0.2; done
+  dev_pid=
+  while curl -s -o /dev/null localhost:8080 2>/dev/null; do sleep 0.2; done
+}
+
 echo "== 5. Run it and call it six times"
-dev_command=$(block 5 bash 1)
-cd "$app"
-# a session of its own, so that the cleanup stops dev mode and what it started (its redis-server) together
-setsid bash -c "$dev_command -B" < /dev/null > "$work/dev.log" 2>&1 &
-dev_pid=$!
-cd "$repo"
-for _ in $(seq 1 600); do
-  curl -s -o /dev/null localhost:8080/q/health 2>/dev/null && break
-  grep -q "Listening on" "$work/dev.log" 2>/dev/null && break
-  sleep 0.5
-done
-grep -q "Listening on" "$work/dev.log" || { echo "dev mode did not start:"; tail -40 "$work/dev.log"; exit 1; }
+start_dev "$(block 5 bash 1)"
 calls=$(block 5 bash 2)
 expected=$(grep -o '^# .*' <<< "$calls" | head -1 | sed 's/^# //')
 answered=$(bash -c "$(grep -v '^#' <<< "$calls" | head -1)")
@@ -85,3 +94,52 @@ for header in "429 Too Many Requests" "RateLimit-Policy" "RateLimit:" "Retry-Aft
   grep -qi "$header" <<< "$refusal" || { echo "the refusal lacks '$header' the page shows:"; echo "$refusal"; exit 1; }
 done
 echo "the getting-started page, followed literally: the sixth call refused as it shows"
+
+# "Time: a test clock" (the testing page) pasted into the same application, literally: its two classes where their
+# packages put them, run by the application's own build, with a tenant header configured as the page says it may be
+echo "== The testing page's test clock"
+stop_dev
+python3 - "$repo/docs/modules/ROOT/pages/testing.adoc" "$app" <<'PY'
+import re, sys
+page, app = open(sys.argv[1]).read(), sys.argv[2]
+text = page.split('== Time: a test clock', 1)[1].split('\n== ', 1)[0]
+for block in re.findall(r'^\[source,java[^\]]*\]\n----\n(.*?)\n----$', text, flags=re.M | re.S):
+    package = re.search(r'^package ([\w.]+);', block, re.M).group(1)
+    name = re.search(r'^(?:public )?class (\w+)', block, re.M).group(1)
+    kind = 'test' if name.endswith('Test') else 'main'
+    path = app + '/src/' + kind + '/java/' + package.replace('.', '/') + '/' + name + '.java'
+    open(path, 'w').write(block + '\n')
+PY
+printf '\nquarkus.rate-limit.tenant.header=X-Tenant-Id\n' >> "$app/src/main/resources/application.properties"
+(cd "$app" && ./mvnw test -B -q -Dtest=ExportResourceTest -Dsurefire.failIfNoSpecifiedTests=false) \
+    || { echo "the testing page's test clock example failed in a new application"; exit 1; }
+echo "the testing page's test clock example, pasted into a new application: it compiles and passes"
+
+# "Securing the endpoints" (the multi-tenancy page) on the same application, literally: the extension it names, its
+# properties, the start command and the two calls it shows, each with the status its comment says
+echo "== Securing the administration endpoints"
+stop_dev
+security=$repo/docs/modules/ROOT/pages/multi-tenancy.adoc
+# secured <language> <index>: the index-th block of that language in the section
+secured() {
+  python3 - "$security" "$1" "$2" <<'PY'
+import re, sys
+page, language, index = open(sys.argv[1]).read(), sys.argv[2], int(sys.argv[3])
+text = page.split('==== Securing the endpoints', 1)[1].split('\n== ', 1)[0]
+if language == 'start':
+    print(re.search(r'started as `([^`]+)`', text).group(1))
+else:
+    blocks = re.findall(r'^\[source,' + language + r'[^\]]*\]\n----\n(.*?)\n----$', text, flags=re.M | re.S)
+    print(blocks[index - 1])
+PY
+}
+(cd "$app" && bash -euo pipefail -c "$(secured bash 1) -B -q")
+printf '\n%s\n' "$(secured properties 1)" >> "$app/src/main/resources/application.properties"
+start_dev "$(secured start 1)"
+while read -r call; do
+  expected=$(sed -n 's/.*# *\([0-9][0-9][0-9]\)$/\1/p' <<< "$call")
+  answered=$(bash -c "${call%%#*}")
+  echo "${call%%#*}-> $answered (the page says: $expected)"
+  [[ $answered == "$expected" ]] || { tail -40 "$work/dev.log"; exit 1; }
+done <<< "$(secured bash 2)"
+echo "the administration endpoints, secured as the multi-tenancy page shows: 401 without credentials, 200 with them"

@@ -37,6 +37,9 @@ class DocumentationExamplesTest {
             "this project's", "first run found", "before the breaker", "we measured", "we found", "used to be",
             "of earlier builds");
     private static final Pattern README_JAVA_BLOCK = Pattern.compile("```java\\n(.*?)\\n```", Pattern.DOTALL);
+    private static final Pattern ADOC_PROPERTIES_BLOCK = Pattern
+            .compile("\\[source,properties[^\\]]*\\]\\n----\\n(.*?)\\n----", Pattern.DOTALL);
+    private static final Pattern README_PROPERTIES_BLOCK = Pattern.compile("```properties\\n(.*?)\\n```", Pattern.DOTALL);
 
     @Test
     void everyJavaBlockOfThePagesIncludesATaggedRegionOfAnExample() throws IOException {
@@ -77,6 +80,39 @@ class DocumentationExamplesTest {
                     .contains(block.group(1));
         }
         assertThat(blocks).isPositive();
+    }
+
+    /**
+     * A properties file has no comment after a value: {@code limit=100   # per tenant} sets the limit to the whole text,
+     * which fails start-up when pasted. Comments go on lines of their own.
+     */
+    @Test
+    void noPropertiesBlockHasACommentAfterAValue() throws IOException {
+        List<String> found = new ArrayList<>();
+        List<String> texts = new ArrayList<>();
+        try (Stream<Path> pages = Files.list(DOCS.resolve("pages"))) {
+            for (Path page : pages.filter(p -> p.toString().endsWith(".adoc")).toList()) {
+                Matcher block = ADOC_PROPERTIES_BLOCK.matcher(Files.readString(page));
+                while (block.find()) {
+                    texts.add(page.getFileName() + "\n" + block.group(1));
+                }
+            }
+        }
+        Matcher readme = README_PROPERTIES_BLOCK.matcher(Files.readString(Path.of("..", "README.md")));
+        while (readme.find()) {
+            texts.add("README.md\n" + readme.group(1));
+        }
+        for (String text : texts) {
+            java.util.Properties properties = new java.util.Properties();
+            properties.load(new java.io.StringReader(text.substring(text.indexOf('\n') + 1)));
+            properties.forEach((key, value) -> {
+                if (value.toString().matches("(?s).*\\s#.*")) {
+                    found.add(text.substring(0, text.indexOf('\n')) + ": " + key + "=" + value);
+                }
+            });
+        }
+        assertThat(texts).as("properties blocks").hasSizeGreaterThanOrEqualTo(10);
+        assertThat(found).as("values that would hold a comment").isEmpty();
     }
 
     @Test
