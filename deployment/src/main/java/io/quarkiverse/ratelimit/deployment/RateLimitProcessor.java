@@ -57,6 +57,7 @@ import io.quarkiverse.ratelimit.runtime.limit.DeclaredLimits;
 import io.quarkiverse.ratelimit.runtime.limit.EffectiveLimits;
 import io.quarkiverse.ratelimit.runtime.limit.MethodLimits;
 import io.quarkiverse.ratelimit.runtime.policy.AdaptiveLimits;
+import io.quarkiverse.ratelimit.runtime.policy.CodeLimits;
 import io.quarkiverse.ratelimit.runtime.policy.LimitModes;
 import io.quarkiverse.ratelimit.runtime.policy.RunTimeLimits;
 import io.quarkiverse.ratelimit.runtime.policy.RunTimeSettings;
@@ -147,7 +148,7 @@ class RateLimitProcessor {
                         RequestTenantResolver.class,
                         ClientAddresses.class,
                         EffectiveLimits.class, TenantPlans.class, TenantGate.class, RunTimeSettings.class, RunTimeLimits.class,
-                        RunTimeSwitches.class, LimitModes.class, AdaptiveLimits.class,
+                        RunTimeSwitches.class, LimitModes.class, AdaptiveLimits.class, CodeLimits.class,
                         RedisRateLimitAdmin.class, BlockingRateLimitAdmin.class, LimiterStatus.class,
                         StartupChecks.class, RedisAtStartup.class, HeaderSettings.class)
                 .setUnremovable()

@@ -16,19 +16,24 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import org.awaitility.Awaitility;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Reserve, then settle, on the production shape: two packaged instances share a model's token budget (1,000 tokens a
  * 10 s window per tenant, {@link TokenBudgetResource}). Concurrent calls estimate 100 tokens and really cost 20 to 400:
  * the estimates admitted never exceed the budget, the settlements account every token used, an overrun is debt the next
- * window starts with, and the reservations of an instance killed mid-call stay counted at their estimates, once.
+ * window starts with, and the reservations of an instance killed mid-call stay counted at their estimates, once. An
+ * operator sees the budget, a limit made in code, from either instance.
  */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class TokenBudgetOnAFleetIT {
 
     @RegisterExtension
-    static final Fleet fleet = Fleet.of(AppInstance::startTwo);
+    static final Fleet fleet = Fleet.of(AppInstance::startTwoWithOperator);
 
     /** The budget's window ({@link TokenBudgetResource#BUDGET}). */
     private static final long WINDOW_MILLIS = 10_000;
@@ -37,6 +42,28 @@ class TokenBudgetOnAFleetIT {
 
     private final HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
             .connectTimeout(Duration.ofSeconds(10)).build();
+
+    /**
+     * The budget is a limit made in code ({@code RateLimit.of}): an operator names it as an annotation's, on an instance
+     * none of whose calls used it (this test runs first: the other tests call both instances), and sees the debt.
+     */
+    @Test
+    @Order(1)
+    void anOperatorSeesALimitMadeInCodeThatAnotherInstanceUsed() throws Exception {
+        String tenant = "tokens-" + UUID.randomUUID();
+        awaitAFreshWindow();
+        assertThat(client.send(post(fleet.instance(0).uri(), tenant, "estimate=100&cost=1300&answer-ms=0"),
+                HttpResponse.BodyHandlers.ofString()).statusCode()).isEqualTo(200);
+
+        HttpResponse<String> status = client.send(HttpRequest.newBuilder(fleet.instance(1).uri()
+                .resolve("/q/rate-limit/tenants/" + tenant + "/policies/token-budget"))
+                .header("Authorization", "Basic " + java.util.Base64.getEncoder().encodeToString("ops:ops".getBytes()))
+                .build(), HttpResponse.BodyHandlers.ofString());
+
+        assertThat(status.statusCode()).as(status.body()).isEqualTo(200);
+        assertThat(status.body()).contains("\"name\":\"token-budget\"", "\"limit\":1000", "\"remaining\":0",
+                "\"inDebt\":true");
+    }
 
     @Test
     void concurrentCallsReserveWithinTheBudgetAndSettleEveryTokenTheyUsed() throws Exception {

@@ -4,9 +4,11 @@ import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.matchesPattern;
 
+import java.time.Duration;
 import java.util.Map;
 import java.util.UUID;
 
+import jakarta.inject.Inject;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.QueryParam;
@@ -21,7 +23,9 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.quarkiverse.ratelimit.Algorithm;
 import io.quarkiverse.ratelimit.CostOf;
 import io.quarkiverse.ratelimit.FailureMode;
+import io.quarkiverse.ratelimit.RateLimit;
 import io.quarkiverse.ratelimit.RateLimited;
+import io.quarkiverse.ratelimit.RateLimiter;
 import io.quarkiverse.ratelimit.deployment.TestRedis;
 import io.quarkus.devui.tests.DevUIJsonRPCTest;
 import io.quarkus.test.QuarkusDevModeTest;
@@ -33,7 +37,7 @@ public class DevUiTest extends DevUIJsonRPCTest {
 
     @RegisterExtension
     static final QuarkusDevModeTest app = new QuarkusDevModeTest()
-            .withApplicationRoot(jar -> jar.addClasses(Mail.class, Mailing.class, Recipients.class)
+            .withApplicationRoot(jar -> jar.addClasses(Mail.class, Mailing.class, Recipients.class, Quota.class)
                     .addAsResource(new StringAsset(String.join("\n",
                             "quarkus.redis.hosts=" + REDIS.uri(),
                             "quarkus.rate-limit.tenant.header=X-Tenant-Id",
@@ -72,6 +76,21 @@ public class DevUiTest extends DevUIJsonRPCTest {
         }
     }
 
+    /** A limit made in code: known to the card once a call used it. */
+    @Path("/quota")
+    public static class Quota {
+
+        static final RateLimit QUOTA = RateLimit.of("quota-from-code", 3, Duration.ofHours(1));
+
+        @Inject
+        RateLimiter limiter;
+
+        @GET
+        public String take(@QueryParam("tenant") String tenant) {
+            return limiter.tryAcquireAndAwait(QUOTA, tenant).allowed() ? "taken" : "refused";
+        }
+    }
+
     @AfterAll
     static void stopRedis() {
         REDIS.close();
@@ -83,6 +102,24 @@ public class DevUiTest extends DevUIJsonRPCTest {
         listsEachLimitAsDeclaredAndAsConfigured();
         looksUpATenantAndResetsIt();
         showsTheBreakerAndTheCounters();
+        showsALimitMadeInCodeOnceACallUsedIt();
+    }
+
+    private void showsALimitMadeInCodeOnceACallUsedIt() throws Exception {
+        String tenant = UUID.randomUUID().toString();
+        given().queryParam("tenant", tenant).get("/quota").then().statusCode(200);
+        JsonNode limits = executeJsonRPCMethod("limits");
+        assertThat(limits).anySatisfy(limit -> {
+            assertThat(limit.get("name").asText()).isEqualTo("quota-from-code");
+            assertThat(limit.get("method").asText()).isEqualTo("RateLimiter (a limit made in code)");
+            assertThat(limit.get("limit").asLong()).isEqualTo(3);
+            assertThat(limit.get("window").asText()).isEqualTo("1h");
+        });
+        JsonNode status = executeJsonRPCMethod("tenantStatus", Map.of("tenant", tenant));
+        assertThat(status).anySatisfy(limit -> {
+            assertThat(limit.get("policy").asText()).isEqualTo("quota-from-code");
+            assertThat(limit.get("remaining").asLong()).isEqualTo(2);
+        });
     }
 
     private void listsEachLimitAsDeclaredAndAsConfigured() throws Exception {

@@ -201,7 +201,9 @@ public class AdminHandler implements Handler<RoutingContext> {
                     .put("windowSeconds", decision.window().toSeconds())
                     .put("remaining", decision.remaining())
                     .put("resetMillis", decision.resetAfter().toMillis())
-                    .put("degraded", decision.degraded()));
+                    .put("degraded", decision.degraded())
+                    // read at cost 0: refused only beyond the limit, where a settled overrun (reserve, then settle) puts it
+                    .put("inDebt", !decision.allowed()));
         }
         return array.encode();
     }

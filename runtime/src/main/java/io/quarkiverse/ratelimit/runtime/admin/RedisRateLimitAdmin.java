@@ -27,6 +27,7 @@ import io.quarkiverse.ratelimit.runtime.limit.LimitDefinition;
 import io.quarkiverse.ratelimit.runtime.limit.ShadowMask;
 import io.quarkiverse.ratelimit.runtime.observe.RateLimitMetrics;
 import io.quarkiverse.ratelimit.runtime.observe.RedisOperation;
+import io.quarkiverse.ratelimit.runtime.policy.CodeLimits;
 import io.quarkiverse.ratelimit.runtime.policy.LimitModes;
 import io.quarkiverse.ratelimit.runtime.policy.RunTimeLimits;
 import io.quarkiverse.ratelimit.runtime.policy.RunTimeSwitches;
@@ -47,13 +48,15 @@ public class RedisRateLimitAdmin implements ReactiveRateLimitAdmin {
     private final RunTimeSwitches runTimeSwitches;
     private final Map<String, List<LimitDefinition>> limitsByPolicy;
     private final SubjectCounters counters;
+    private final CodeLimitCounters codeCounters;
     private final RateLimitMetrics metrics;
     /** Every policy, and the name of every limit without one: what a switch can name. */
     private final Set<String> switchable = new TreeSet<>();
 
     RedisRateLimitAdmin(RedisDecisions limiter, DecisionGuard guard, RateLimitKeys keys, EffectiveLimits configured,
             TenantPlans plans, RunTimeLimits runTimeLimits, RunTimeSwitches runTimeSwitches, RateLimitMetrics metrics,
-            ClientAddresses clientAddresses) {
+            ClientAddresses clientAddresses, CodeLimits codeLimits) {
+        this.codeCounters = new CodeLimitCounters(codeLimits, keys);
         this.runTimeLimits = runTimeLimits;
         this.runTimeSwitches = runTimeSwitches;
         this.metrics = metrics;
@@ -101,6 +104,11 @@ public class RedisRateLimitAdmin implements ReactiveRateLimitAdmin {
 
     @Override
     public Uni<List<RateLimitDecision>> status(RateLimitSubject subject, String policy) {
+        if (!counters.knows(policy)) {
+            // no plan: a limit made in code is decided with the values its code gives
+            return codeCounters.of(subject, policy, counters.known())
+                    .flatMap(groups -> status(groups, null, tag(subject.name())));
+        }
         List<SubjectCounters.Group> groups = counters.of(subject, policy);
         if (subject.kind() != RateLimitSubject.Kind.TENANT) {
             return status(groups, null, null); // a call without a tenant has no plan and no run-time limits
@@ -129,8 +137,15 @@ public class RedisRateLimitAdmin implements ReactiveRateLimitAdmin {
 
     @Override
     public Uni<Integer> reset(RateLimitSubject subject, String policy) {
+        if (!counters.knows(policy)) {
+            return codeCounters.of(subject, policy, counters.known()).flatMap(this::reset);
+        }
+        return reset(counters.of(subject, policy));
+    }
+
+    private Uni<Integer> reset(List<SubjectCounters.Group> groups) {
         List<Uni<Integer>> resets = new ArrayList<>();
-        for (SubjectCounters.Group group : counters.of(subject, policy)) {
+        for (SubjectCounters.Group group : groups) {
             resets.add(guard.reset(group.keys()));
         }
         return Uni.join().all(resets).andFailFast().map(deleted -> deleted.stream().mapToInt(Integer::intValue).sum());

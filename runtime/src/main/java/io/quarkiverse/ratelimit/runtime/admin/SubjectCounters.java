@@ -46,6 +46,16 @@ final class SubjectCounters {
         this.clientAddresses = clientAddresses;
     }
 
+    /** Whether an annotation's limit uses {@code policy} (as its policy, or as its name when it has none). */
+    boolean knows(String policy) {
+        return known.contains(policy);
+    }
+
+    /** Every policy, and the name of every limit without one. */
+    Set<String> known() {
+        return known;
+    }
+
     /** The hash tag of the subject's own keys: what a run-time block names. */
     String tag(RateLimitSubject subject) {
         return switch (subject.kind()) {

@@ -27,6 +27,7 @@ import io.quarkiverse.ratelimit.runtime.limit.LimitDefinition;
 import io.quarkiverse.ratelimit.runtime.limit.MethodLimits;
 import io.quarkiverse.ratelimit.runtime.limit.ReturnKind;
 import io.quarkiverse.ratelimit.runtime.limit.WaitingCalls;
+import io.quarkiverse.ratelimit.runtime.policy.CodeLimits;
 import io.quarkiverse.ratelimit.runtime.policy.RunTimeLimits;
 import io.quarkiverse.ratelimit.runtime.tenant.ResolvedTenant;
 import io.smallrye.mutiny.Uni;
@@ -47,6 +48,7 @@ public class ProgrammaticRateLimiter implements RateLimiter {
     private final RateLimitKeys keys;
     private final RunTimeLimits runTimeLimits;
     private final LateSettlements lateSettlements;
+    private final CodeLimits codeLimits;
     /** {@code reservation-lease}: how long a reservation can still be settled. */
     private final long leaseNanos;
     /** The limits decided at cost 1, by identity of the {@link RateLimit} ({@link #atCostOne}): taken at once. */
@@ -55,7 +57,9 @@ public class ProgrammaticRateLimiter implements RateLimiter {
     private final Map<RateLimit, MethodLimits> waitingAtCostOne = new ConcurrentHashMap<>();
 
     ProgrammaticRateLimiter(CallAdmitter admitter, DecisionGuard guard, ConcurrencyLeases concurrency,
-            RateLimitKeys keys, RunTimeLimits runTimeLimits, LateSettlements lateSettlements, RateLimitConfig config) {
+            RateLimitKeys keys, RunTimeLimits runTimeLimits, LateSettlements lateSettlements, CodeLimits codeLimits,
+            RateLimitConfig config) {
+        this.codeLimits = codeLimits;
         this.lateSettlements = lateSettlements;
         this.leaseNanos = config.reservationLease().toNanos();
         this.admitter = admitter;
@@ -74,17 +78,17 @@ public class ProgrammaticRateLimiter implements RateLimiter {
 
     @Override
     public Uni<RateLimitDecision> tryAcquire(RateLimit limit, String tenant, long cost) {
-        return first(tenant, cost == 1 ? atCostOne(limit, false) : single(limit, decidedCost(limit, cost), false));
+        return first(tenant, used(limit, cost == 1 ? atCostOne(limit, false) : single(limit, decidedCost(limit, cost), false)));
     }
 
     @Override
     public Uni<List<RateLimitDecision>> tryAcquireAll(List<RateLimit> limits, String tenant) {
-        return decide(tenant, several(limits, false));
+        return decide(tenant, used(limits, several(limits, false)));
     }
 
     @Override
     public Uni<RateLimitDecision> acquire(RateLimit limit, String tenant, long cost) {
-        return first(tenant, cost == 1 ? atCostOne(limit, true) : single(limit, decidedCost(limit, cost), true));
+        return first(tenant, used(limit, cost == 1 ? atCostOne(limit, true) : single(limit, decidedCost(limit, cost), true)));
     }
 
     @Override
@@ -94,7 +98,7 @@ public class ProgrammaticRateLimiter implements RateLimiter {
         if (violation != null) {
             throw new IllegalArgumentException("A call of " + limits + " cannot wait: " + violation);
         }
-        return decide(tenant, waiting);
+        return decide(tenant, used(limits, waiting));
     }
 
     @Override
@@ -113,10 +117,24 @@ public class ProgrammaticRateLimiter implements RateLimiter {
                 estimated.add(charge.limit().name());
             }
         }
-        MethodLimits limits = new MethodLimits(definitions, ReturnKind.UNI).settled();
+        MethodLimits limits = used(charges.stream().map(Charge::limit).toList(),
+                new MethodLimits(definitions, ReturnKind.UNI).settled());
         return admitter.decide(Objects.requireNonNull(tenant, "tenant"), limits,
                 decision -> new SettlingReservation(decision, decision.perLimit(definitions), estimated,
                         System.nanoTime() + leaseNanos, lateSettlements::settledLate));
+    }
+
+    /** {@code limits}, decided as {@code decided}: each recorded as a limit made in code that a call used. */
+    private MethodLimits used(List<RateLimit> limits, MethodLimits decided) {
+        for (int i = 0; i < limits.size(); i++) {
+            codeLimits.used(limits.get(i), decided.getLimits().get(i));
+        }
+        return decided;
+    }
+
+    private MethodLimits used(RateLimit limit, MethodLimits decided) {
+        codeLimits.used(limit, decided.getLimits().get(0));
+        return decided;
     }
 
     /** Every limit's decision, in order ({@link CallDecision#perLimit}). */

@@ -16,14 +16,15 @@ import io.quarkiverse.ratelimit.runtime.limit.EffectiveLimits;
 import io.quarkiverse.ratelimit.runtime.limit.EffectiveMethod;
 import io.quarkiverse.ratelimit.runtime.limit.LimitDefinition;
 import io.quarkiverse.ratelimit.runtime.policy.AdaptiveLimits;
+import io.quarkiverse.ratelimit.runtime.policy.CodeLimits;
 import io.quarkiverse.ratelimit.runtime.status.LimiterStatus;
 import io.smallrye.common.annotation.NonBlocking;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 
 /**
- * The Dev UI card's back end (dev mode only): the application's limits, a tenant's status per limit and its reset, and
- * the state of Redis and the circuit breaker.
+ * The Dev UI card's back end (dev mode only): the application's limits (the limits made in code that its calls used
+ * among them), a tenant's status per limit and its reset, and the state of Redis and the circuit breaker.
  */
 public class RateLimitJsonRpcService {
 
@@ -33,9 +34,11 @@ public class RateLimitJsonRpcService {
     private final LimiterStatus status;
     private final SlotWaits waits;
     private final AdaptiveLimits adaptive;
+    private final CodeLimits codeLimits;
 
     RateLimitJsonRpcService(DeclaredLimits declared, EffectiveLimits effective, ReactiveRateLimitAdmin admin,
-            LimiterStatus status, SlotWaits waits, AdaptiveLimits adaptive) {
+            LimiterStatus status, SlotWaits waits, AdaptiveLimits adaptive, CodeLimits codeLimits) {
+        this.codeLimits = codeLimits;
         this.waits = waits;
         this.adaptive = adaptive;
         this.declared = declared;
@@ -82,6 +85,25 @@ public class RateLimitJsonRpcService {
                 rows.add(row);
             }
         });
+        codeLimits.usedHere().forEach((name, limit) -> {
+            Map<String, Object> row = new LinkedHashMap<>();
+            row.put("method", "RateLimiter (a limit made in code)");
+            row.put("name", name);
+            row.put("policy", "");
+            row.put("limit", limit.getLimit());
+            row.put("window", limit.getCalendarPeriod() == CalendarPeriod.NONE ? window(limit.window()) : calendar(limit));
+            row.put("algorithm", name(limit.getAlgorithm()));
+            row.put("scope", name(limit.getScope()));
+            row.put("cost", "");
+            row.put("burst", limit.getBurst());
+            row.put("failureMode", name(limit.getFailureMode()));
+            row.put("declaredLimit", "");
+            row.put("declaredWindow", "");
+            row.put("maxWait", "");
+            row.put("direction", "incoming");
+            row.put("learned", "");
+            rows.add(row);
+        });
         return rows;
     }
 
@@ -119,7 +141,16 @@ public class RateLimitJsonRpcService {
      * parameter are left out (they need a value of each).
      */
     public Uni<List<Map<String, Object>>> tenantStatus(String tenant) {
-        return Multi.createFrom().iterable(admin.policies())
+        return codeLimits.names().map(made -> {
+            List<String> names = new ArrayList<>(admin.policies());
+            made.stream().filter(name -> !names.contains(name)).forEach(names::add);
+            return names;
+        }).flatMap(names -> tenantStatus(tenant, names));
+    }
+
+    /** The tenant's state in each of {@code names}: an annotation's policies and names, the limits made in code. */
+    private Uni<List<Map<String, Object>>> tenantStatus(String tenant, List<String> names) {
+        return Multi.createFrom().iterable(names)
                 .onItem().transformToUniAndConcatenate(policy -> Uni.createFrom()
                         .deferred(() -> admin.status(tenant, policy))
                         .onFailure(IllegalArgumentException.class).recoverWithItem(List.of())

@@ -151,6 +151,14 @@ public class RateLimitKeys {
         return prefix + ":{~learned-limits}";
     }
 
+    /**
+     * The hash of the limits made in code that calls have used, {@code <prefix>:{~code-limits}} (field: the limit's
+     * name), so that any instance can name a limit another one used: a catalogue, kept 30 days after its last write.
+     */
+    public String codeLimitsKey() {
+        return prefix + ":{~code-limits}";
+    }
+
     /** The counter every change of the run-time limits or switches increments: {@code <run-time limits key>:version}. */
     public String runTimeLimitsVersionKey() {
         return runTimeLimitsKey() + ":version";
