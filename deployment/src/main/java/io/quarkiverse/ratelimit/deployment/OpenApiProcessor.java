@@ -11,6 +11,7 @@ import java.util.TreeMap;
 import org.eclipse.microprofile.config.Config;
 import org.eclipse.microprofile.config.ConfigProvider;
 
+import io.quarkiverse.ratelimit.Algorithm;
 import io.quarkiverse.ratelimit.CalendarPeriod;
 import io.quarkiverse.ratelimit.FailureMode;
 import io.quarkiverse.ratelimit.MissingTenant;
@@ -27,6 +28,7 @@ import io.quarkus.deployment.Capabilities;
 import io.quarkus.deployment.Capability;
 import io.quarkus.deployment.annotations.BuildProducer;
 import io.quarkus.deployment.annotations.BuildStep;
+import io.quarkus.runtime.configuration.DurationConverter;
 import io.quarkus.smallrye.openapi.deployment.spi.AddToOpenAPIDefinitionBuildItem;
 
 /**
@@ -85,17 +87,23 @@ class OpenApiProcessor {
                 if (policy != null) {
                     item.put("policy", policy);
                 }
-                long quota = limit.getLimit() > 0 ? limit.getLimit()
-                        : policyValue(policy, "limit").map(Long::valueOf).orElse(0L);
+                // configuration overrides the annotation, as at run time
+                long quota = policyValue(policy, "limit").map(value -> Long.valueOf(value.trim()))
+                        .orElse(limit.getLimit());
                 item.put("quota", quota);
                 if (limit.getCalendarPeriod() != CalendarPeriod.NONE) {
                     item.put("period", ConfigSpelling.of(limit.getCalendarPeriod()));
                 } else {
-                    item.put("window", limit.getWindowMillis() > 0 ? window(limit.getWindowMillis())
-                            : policyValue(policy, "window").orElse(""));
+                    long windowMillis = policyValue(policy, "window")
+                            .map(value -> DurationConverter.parseDuration(value.trim()).toMillis())
+                            .orElse(limit.getWindowMillis());
+                    item.put("window", window(windowMillis));
                 }
-                item.put("algorithm", policyValue(policy, "algorithm").orElse(ConfigSpelling.of(limit.getAlgorithm())));
-                String scope = policyValue(policy, "scope").orElse(ConfigSpelling.of(limit.getScope()));
+                // spelt as configuration spells them, whichever way the property was written (FIXED_WINDOW, fixed-window)
+                item.put("algorithm", ConfigSpelling.of(policyValue(policy, "algorithm")
+                        .map(value -> constant(Algorithm.class, value)).orElse(limit.getAlgorithm())));
+                String scope = ConfigSpelling.of(policyValue(policy, "scope").map(value -> constant(Scope.class, value))
+                        .orElse(limit.getScope()));
                 item.put("scope", scope);
                 described.add(item);
                 failsClosed |= failsClosed(limit.getFailureMode(), policy);
@@ -161,8 +169,19 @@ class OpenApiProcessor {
             return config.getOptionalValue(PREFIX + property, String.class);
         }
 
-        private static String window(long millis) {
-            return millis % 1000 == 0 ? millis / 1000 + "s" : millis + "ms";
+        /**
+         * A window in its largest whole unit, however it was written ({@code 60s}, {@code PT1M} and {@code 1m} are all
+         * {@code 1m}): days, hours, minutes, seconds or milliseconds.
+         */
+        static String window(long millis) {
+            long[] units = { 86_400_000, 3_600_000, 60_000, 1000 };
+            String[] names = { "d", "h", "m", "s" };
+            for (int i = 0; i < units.length; i++) {
+                if (millis % units[i] == 0) {
+                    return millis / units[i] + names[i];
+                }
+            }
+            return millis + "ms";
         }
     }
 }

@@ -78,6 +78,9 @@ class OpenApiContractTest {
         assertThat(limits(labels).get(0)).as("a policy's values, as configured").containsEntry("policy", "labels")
                 .containsEntry("quota", 100).containsEntry("window", "1m");
 
+        assertThat(limits(document.getPaths().get("/entry/guest").getGet()).get(0))
+                .as("a window in its largest whole unit, as a policy's is: 1d, not 86400s").containsEntry("window", "1d");
+
         assertThat(limits(document.getPaths().get("/reports").getPost())).as("a concurrency limit and a rate limit")
                 .extracting(limit -> limit.get("algorithm")).containsExactlyInAnyOrder("concurrency",
                         "sliding-window-counter");
