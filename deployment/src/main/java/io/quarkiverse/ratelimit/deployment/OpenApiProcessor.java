@@ -97,7 +97,7 @@ class OpenApiProcessor {
                     long windowMillis = policyValue(policy, "window")
                             .map(value -> DurationConverter.parseDuration(value.trim()).toMillis())
                             .orElse(limit.getWindowMillis());
-                    item.put("window", window(windowMillis));
+                    item.put("window", ConfigSpelling.window(windowMillis));
                 }
                 // spelt as configuration spells them, whichever way the property was written (FIXED_WINDOW, fixed-window)
                 item.put("algorithm", ConfigSpelling.of(policyValue(policy, "algorithm")
@@ -169,19 +169,5 @@ class OpenApiProcessor {
             return config.getOptionalValue(PREFIX + property, String.class);
         }
 
-        /**
-         * A window in its largest whole unit, however it was written ({@code 60s}, {@code PT1M} and {@code 1m} are all
-         * {@code 1m}): days, hours, minutes, seconds or milliseconds.
-         */
-        static String window(long millis) {
-            long[] units = { 86_400_000, 3_600_000, 60_000, 1000 };
-            String[] names = { "d", "h", "m", "s" };
-            for (int i = 0; i < units.length; i++) {
-                if (millis % units[i] == 0) {
-                    return millis / units[i] + names[i];
-                }
-            }
-            return millis + "ms";
-        }
     }
 }

@@ -194,15 +194,7 @@ public class RateLimitJsonRpcService {
 
     /** As the annotation writes it: {@code 1h}, {@code 10s}, {@code 250ms}. */
     static String window(Duration window) {
-        long millis = window.toMillis();
-        long[] units = { 86_400_000, 3_600_000, 60_000, 1000 };
-        String[] names = { "d", "h", "m", "s" };
-        for (int i = 0; i < units.length; i++) {
-            if (millis % units[i] == 0) {
-                return millis / units[i] + names[i];
-            }
-        }
-        return millis + "ms";
+        return ConfigSpelling.window(window.toMillis());
     }
 
     private static long seconds(Duration duration) {
