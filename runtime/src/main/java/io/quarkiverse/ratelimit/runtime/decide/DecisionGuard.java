@@ -4,10 +4,12 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Function;
+import java.util.function.Supplier;
 
 import jakarta.inject.Singleton;
 
 import io.quarkiverse.ratelimit.RateLimitDecision;
+import io.quarkiverse.ratelimit.RateLimiterUnavailableException;
 import io.quarkiverse.ratelimit.runtime.config.RateLimitConfig;
 import io.quarkiverse.ratelimit.runtime.limit.LimitDefinition;
 import io.quarkiverse.ratelimit.runtime.limit.ShadowMask;
@@ -23,6 +25,7 @@ import io.quarkiverse.ratelimit.runtime.resilience.FailureModes;
 import io.quarkiverse.ratelimit.runtime.resilience.GuardedNode;
 import io.quarkiverse.ratelimit.runtime.resilience.GuardedRedis;
 import io.smallrye.mutiny.Uni;
+import io.vertx.core.Future;
 
 /**
  * The decisions of one call's limits, and what gives their units back: a refusal this instance holds answers at once
@@ -40,7 +43,6 @@ public class DecisionGuard {
     private final DecisionTracing tracing;
     private final QuotaThresholds thresholds;
     private final UpstreamPauses upstreamPauses;
-    private final Duration decisionTimeout;
     private final LongAdder cachedRefusals = new LongAdder();
     /** {@code null} when refusals are not cached ({@code refusal-cache.enabled=false}). */
     private final RefusalCache refusals;
@@ -55,7 +57,6 @@ public class DecisionGuard {
         this.failureModes = failureModes;
         this.metrics = metrics;
         this.tracing = tracing;
-        this.decisionTimeout = config.decisionTimeout();
         this.refusals = config.refusalCache().enabled()
                 ? new RefusalCache(config.refusalCache().maxEntries(), System::nanoTime, invalidations::live)
                 : null;
@@ -161,26 +162,40 @@ public class DecisionGuard {
     }
 
     /**
-     * Gives back what an admitted call consumed of each limit, failing after {@code decision-timeout}. A refusal this
-     * instance holds for those keys no longer holds; the script tells the other instances ({@link InvalidationChannel}).
+     * Gives back what an admitted call consumed of each limit ({@link #unlessUnavailable}). A refusal this instance
+     * holds for those keys no longer holds; the script tells the other instances ({@link InvalidationChannel}).
      */
     public Uni<Void> refund(List<String> keys, List<LimitDefinition> limits) {
         forget(keys);
-        return metrics.timed(RedisOperation.REFUND,
-                redis.refund(keys, limits).ifNoItem().after(decisionTimeout).fail());
+        return unlessUnavailable(RedisOperation.REFUND, keys, limits, () -> redis.refund(keys, limits));
     }
 
     /**
-     * Settles a reservation: each limit's cost is the difference to settle, real minus reserved (signed), failing after
-     * {@code decision-timeout}; emits each limit's state after it. A refusal this instance holds for those keys no
-     * longer holds when units came back.
+     * Settles a reservation: each limit's cost is the difference to settle, real minus reserved (signed); emits each
+     * limit's state after it ({@link #unlessUnavailable}). A refusal this instance holds for those keys no longer holds
+     * when units came back.
      */
     public Uni<List<RateLimitDecision>> settle(List<String> keys, List<LimitDefinition> limits) {
         if (limits.stream().anyMatch(limit -> limit.getCost() < 0)) {
             forget(keys);
         }
-        return metrics.timed(RedisOperation.SETTLE,
-                redis.settle(keys, limits).ifNoItem().after(decisionTimeout).fail());
+        return unlessUnavailable(RedisOperation.SETTLE, keys, limits, () -> redis.settle(keys, limits));
+    }
+
+    /**
+     * A write that follows a decision (a refund, a settlement, a pause) on the decisions' guarded path: behind the
+     * breaker of the keys' node and the decision timeout, and counted by that breaker. Where a decision would be taken
+     * by the failure mode, it fails with {@link RateLimiterUnavailableException}: at once while the breaker is open, so
+     * that an outage does not hold every refund for the timeout.
+     */
+    private <T> Uni<T> unlessUnavailable(RedisOperation operation, List<String> keys, List<LimitDefinition> limits,
+            Supplier<Uni<T>> write) {
+        GuardedNode node = guarded.nodeFor(keys.get(0)); // a call's keys share one slot
+        return guarded.guarded(operation, node,
+                () -> Future.fromCompletionStage(write.get().subscribeAsCompletionStage()), ignored -> {
+                }, failure -> {
+                    throw new RateLimiterUnavailableException(limits.get(0).getName(), node.retryAfter(), failure);
+                }, Function.identity());
     }
 
     /** Counts a reservation of {@code limit} (its cost: the estimate) settled at {@code actualUnits}. */
@@ -189,16 +204,15 @@ public class DecisionGuard {
     }
 
     /**
-     * Pauses the limits for {@code pause}, fleet-wide (an upstream service's retry time), failing after
-     * {@code decision-timeout}. It only makes refusals: no refusal this instance holds ends early.
+     * Pauses the limits for {@code pause}, fleet-wide (an upstream service's retry time), as
+     * {@link #unlessUnavailable} writes. It only makes refusals: no refusal this instance holds ends early.
      */
     public Uni<Void> pause(List<String> keys, List<LimitDefinition> limits, Duration pause) {
         metrics.upstreamPaused(limits);
         // this instance's calls stop now, not once Redis announces it; its waiting calls take their next slot once
         // Redis holds the pause (before, Redis would give them one inside it)
         upstreamPauses.hold(keys, Math.max(1, pause.toMillis()));
-        return metrics.timed(RedisOperation.ADMIN,
-                redis.pause(keys, limits, pause).ifNoItem().after(decisionTimeout).fail())
+        return this.<Void> unlessUnavailable(RedisOperation.ADMIN, keys, limits, () -> redis.pause(keys, limits, pause))
                 .invoke(() -> upstreamPauses.wake(keys));
     }
 
