@@ -69,9 +69,15 @@ public class RateLimitTestClock implements ScriptClock {
                 : Long.toString(System.currentTimeMillis() * 1000 + offset);
     }
 
+    @Override
+    public long nanoTime() {
+        return System.nanoTime() + offsetMicros * 1000;
+    }
+
     /**
-     * Moves the limits' time forward by {@code duration}: windows end, buckets refill, waits and leases run out as if
-     * that much time had passed. The refusals this instance remembers are forgotten.
+     * Moves the limits' time forward by {@code duration}: windows end, buckets refill, waits and leases (concurrency
+     * leases, and the time a reservation can be settled in) run out as if that much time had passed. The refusals this instance
+     * remembers are forgotten.
      */
     public synchronized void advance(Duration duration) {
         if (duration.isNegative()) {

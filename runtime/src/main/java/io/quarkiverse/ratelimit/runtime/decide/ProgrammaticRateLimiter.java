@@ -29,6 +29,7 @@ import io.quarkiverse.ratelimit.runtime.limit.ReturnKind;
 import io.quarkiverse.ratelimit.runtime.limit.WaitingCalls;
 import io.quarkiverse.ratelimit.runtime.policy.CodeLimits;
 import io.quarkiverse.ratelimit.runtime.policy.RunTimeLimits;
+import io.quarkiverse.ratelimit.runtime.redis.ScriptClock;
 import io.quarkiverse.ratelimit.runtime.tenant.ResolvedTenant;
 import io.smallrye.mutiny.Uni;
 
@@ -49,6 +50,8 @@ public class ProgrammaticRateLimiter implements RateLimiter {
     private final RunTimeLimits runTimeLimits;
     private final LateSettlements lateSettlements;
     private final CodeLimits codeLimits;
+    /** The instance's time, as the test clock moves it: a reservation's lease runs out by it. */
+    private final ScriptClock clock;
     /** {@code reservation-lease}: how long a reservation can still be settled. */
     private final long leaseNanos;
     /** The limits decided at cost 1, by identity of the {@link RateLimit} ({@link #atCostOne}): taken at once. */
@@ -58,7 +61,8 @@ public class ProgrammaticRateLimiter implements RateLimiter {
 
     ProgrammaticRateLimiter(CallAdmitter admitter, DecisionGuard guard, ConcurrencyLeases concurrency,
             RateLimitKeys keys, RunTimeLimits runTimeLimits, LateSettlements lateSettlements, CodeLimits codeLimits,
-            RateLimitConfig config) {
+            ScriptClock clock, RateLimitConfig config) {
+        this.clock = clock;
         this.codeLimits = codeLimits;
         this.lateSettlements = lateSettlements;
         this.leaseNanos = config.reservationLease().toNanos();
@@ -121,7 +125,7 @@ public class ProgrammaticRateLimiter implements RateLimiter {
                 new MethodLimits(definitions, ReturnKind.UNI).settled());
         return admitter.decide(Objects.requireNonNull(tenant, "tenant"), limits,
                 decision -> new SettlingReservation(decision, decision.perLimit(definitions), estimated,
-                        System.nanoTime() + leaseNanos, lateSettlements::settledLate));
+                        clock.nanoTime() + leaseNanos, clock::nanoTime, lateSettlements::settledLate));
     }
 
     /** {@code limits}, decided as {@code decided}: each recorded as a limit made in code that a call used. */

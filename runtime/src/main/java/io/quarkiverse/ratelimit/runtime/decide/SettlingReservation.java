@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
+import java.util.function.LongSupplier;
 
 import io.quarkiverse.ratelimit.LimitRules;
 import io.quarkiverse.ratelimit.RateLimitDecision;
@@ -22,6 +23,8 @@ final class SettlingReservation implements Reservation {
     private final List<RateLimitDecision> decisions;
     private final Set<String> estimated;
     private final long leaseEndNanos;
+    /** The instance's time ({@code ScriptClock.nanoTime}), which the lease end is on. */
+    private final LongSupplier nanoTime;
     private final AtomicBoolean ended = new AtomicBoolean();
     /** Told the reservation's decisions when a settlement comes after the lease (a log line, a metric). */
     private final Consumer<List<RateLimitDecision>> lateSettlements;
@@ -32,7 +35,8 @@ final class SettlingReservation implements Reservation {
      * @param estimated the names of the limits charged an estimate
      */
     SettlingReservation(CallDecision decision, List<RateLimitDecision> decisions, Set<String> estimated,
-            long leaseEndNanos, Consumer<List<RateLimitDecision>> lateSettlements) {
+            long leaseEndNanos, LongSupplier nanoTime, Consumer<List<RateLimitDecision>> lateSettlements) {
+        this.nanoTime = nanoTime;
         this.lateSettlements = lateSettlements;
         this.decision = decision;
         this.decisions = decisions;
@@ -63,7 +67,7 @@ final class SettlingReservation implements Reservation {
             if (!admitted()) {
                 return Uni.createFrom().item(decisions);
             }
-            if (System.nanoTime() - leaseEndNanos > 0) {
+            if (nanoTime.getAsLong() - leaseEndNanos > 0) {
                 settledLate = true;
                 lateSettlements.accept(decisions);
                 return Uni.createFrom().item(decisions);
