@@ -28,6 +28,18 @@ print(blocks[index - 1])
 PY
 }
 
+# add_dependency <pom> <dependency>: the page's dependency among the <dependencies> of the project, not those of
+# <dependencyManagement>
+add_dependency() {
+  python3 - "$1" "$2" <<'PY'
+import re, sys
+pom, dependency = open(sys.argv[1]).read(), sys.argv[2]
+managed = re.search(r'<dependencyManagement>.*?</dependencyManagement>', pom, re.S)
+start = pom.index('<dependencies>', managed.end() if managed else 0) + len('<dependencies>')
+open(sys.argv[1], 'w').write(pom[:start] + '\n' + dependency + pom[start:])
+PY
+}
+
 # the page's folder layout: the clone, and an empty folder beside it
 ln -s "$repo" "$work/quarkus-rate-limit"
 mkdir "$work/empty"
@@ -48,14 +60,7 @@ found = re.search(r'<groupId>io\.quarkiverse\.ratelimit</groupId>\s*<artifactId>
 sys.exit(0 if found else 'quarkus:add-extension did not add the extension among the dependencies')
 PY
 rm -rf "$work/added"
-python3 - "$app/pom.xml" "$(block 3 xml 1)" <<'PY'
-import re, sys
-pom, dependency = open(sys.argv[1]).read(), sys.argv[2]
-# among the <dependencies> of the project, not those of <dependencyManagement>
-managed = re.search(r'<dependencyManagement>.*?</dependencyManagement>', pom, re.S)
-start = pom.index('<dependencies>', managed.end() if managed else 0) + len('<dependencies>')
-open(sys.argv[1], 'w').write(pom[:start] + '\n' + dependency + pom[start:])
-PY
+add_dependency "$app/pom.xml" "$(block 3 xml 1)"
 echo "== 4. Limit the endpoint"
 target=$(python3 - "$page" <<'PY'
 import re, sys
@@ -133,7 +138,7 @@ else:
     print(blocks[index - 1])
 PY
 }
-(cd "$app" && bash -euo pipefail -c "$(secured bash 1) -B -q")
+add_dependency "$app/pom.xml" "$(secured xml 1)"
 printf '\n%s\n' "$(secured properties 1)" >> "$app/src/main/resources/application.properties"
 start_dev "$(secured start 1)"
 while read -r call; do
@@ -141,5 +146,5 @@ while read -r call; do
   answered=$(bash -c "${call%%#*}")
   echo "${call%%#*}-> $answered (the page says: $expected)"
   [[ $answered == "$expected" ]] || { tail -40 "$work/dev.log"; exit 1; }
-done <<< "$(secured bash 2)"
+done <<< "$(secured bash 1)"
 echo "the administration endpoints, secured as the multi-tenancy page shows: 401 without credentials, 200 with them"
