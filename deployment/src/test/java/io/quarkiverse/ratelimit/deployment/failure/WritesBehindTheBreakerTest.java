@@ -16,6 +16,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import io.quarkiverse.ratelimit.CircuitBreakerTransition;
 import io.quarkiverse.ratelimit.FailureMode;
 import io.quarkiverse.ratelimit.RateLimit;
+import io.quarkiverse.ratelimit.RateLimitAdmin;
 import io.quarkiverse.ratelimit.RateLimiter;
 import io.quarkiverse.ratelimit.RateLimiterUnavailableException;
 import io.quarkiverse.ratelimit.Reservation;
@@ -24,9 +25,10 @@ import io.quarkiverse.ratelimit.runtime.resilience.GuardedRedis;
 import io.quarkus.test.QuarkusUnitTest;
 
 /**
- * Refunds and settlements go the decisions' guarded way: with Redis hung (SIGSTOP), the breaker that opened on the
- * decisions fails them at once, where each waited out the decision timeout before, holding a worker thread (or the
- * caller's response) that long per refund during an outage; and they count for the breaker like decisions.
+ * Refunds, settlements, resets and an operator's look at a limit go the decisions' guarded way: with Redis hung
+ * (SIGSTOP), the breaker that opened on the decisions fails them at once, where each waited out the decision timeout
+ * before (a reset and a look had no timeout at all), holding a worker thread (or the caller's response) that long
+ * during an outage; and they count for the breaker like decisions.
  */
 class WritesBehindTheBreakerTest {
 
@@ -50,6 +52,9 @@ class WritesBehindTheBreakerTest {
     @Inject
     GuardedRedis guarded;
 
+    @Inject
+    RateLimitAdmin admin;
+
     @AfterAll
     static void stop() {
         REDIS.resume();
@@ -57,7 +62,7 @@ class WritesBehindTheBreakerTest {
     }
 
     @Test
-    void whileTheBreakerIsOpenRefundsAndSettlementsFailAtOnce() {
+    void whileTheBreakerIsOpenRefundsSettlementsResetsAndLooksFailAtOnce() {
         String tenant = "writes-" + UUID.randomUUID();
         Reservation reservation = limiter.reserveAndAwait(TOKENS, tenant, 100);
         assertThat(reservation.admitted()).isTrue();
@@ -71,6 +76,10 @@ class WritesBehindTheBreakerTest {
         assertThatThrownBy(() -> limiter.refundAndAwait(TOKENS, tenant, 10))
                 .isInstanceOf(RateLimiterUnavailableException.class);
         assertThatThrownBy(() -> reservation.settleAndAwait(40)).isInstanceOf(RateLimiterUnavailableException.class);
+        assertThatThrownBy(() -> limiter.resetAndAwait(TOKENS, tenant)).isInstanceOf(RateLimiterUnavailableException.class);
+        assertThatThrownBy(() -> admin.status(tenant, "writes-tokens"))
+                .as("an operator's look is Redis's or none: never a failure mode's")
+                .isInstanceOf(RateLimiterUnavailableException.class);
         assertThat(Duration.ofNanos(System.nanoTime() - started)).as("not one decision timeout (3 s) for each")
                 .isLessThan(DECISION_TIMEOUT);
     }

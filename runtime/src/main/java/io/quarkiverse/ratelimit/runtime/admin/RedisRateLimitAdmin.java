@@ -24,15 +24,11 @@ import io.quarkiverse.ratelimit.runtime.key.RateLimitKeys;
 import io.quarkiverse.ratelimit.runtime.key.TenantTags;
 import io.quarkiverse.ratelimit.runtime.limit.EffectiveLimits;
 import io.quarkiverse.ratelimit.runtime.limit.LimitDefinition;
-import io.quarkiverse.ratelimit.runtime.limit.ShadowMask;
-import io.quarkiverse.ratelimit.runtime.observe.RateLimitMetrics;
-import io.quarkiverse.ratelimit.runtime.observe.RedisOperation;
 import io.quarkiverse.ratelimit.runtime.policy.CodeLimits;
 import io.quarkiverse.ratelimit.runtime.policy.LimitModes;
 import io.quarkiverse.ratelimit.runtime.policy.RunTimeLimits;
 import io.quarkiverse.ratelimit.runtime.policy.RunTimeSwitches;
 import io.quarkiverse.ratelimit.runtime.policy.TenantPlans;
-import io.quarkiverse.ratelimit.runtime.redis.RedisDecisions;
 import io.quarkiverse.ratelimit.runtime.tenant.ClientAddresses;
 import io.smallrye.mutiny.Uni;
 
@@ -40,7 +36,6 @@ import io.smallrye.mutiny.Uni;
 @Singleton
 public class RedisRateLimitAdmin implements ReactiveRateLimitAdmin {
 
-    private final RedisDecisions limiter;
     private final DecisionGuard guard;
     private final EffectiveLimits configured;
     private final TenantPlans plans;
@@ -49,18 +44,15 @@ public class RedisRateLimitAdmin implements ReactiveRateLimitAdmin {
     private final Map<String, List<LimitDefinition>> limitsByPolicy;
     private final SubjectCounters counters;
     private final CodeLimitCounters codeCounters;
-    private final RateLimitMetrics metrics;
     /** Every policy, and the name of every limit without one: what a switch can name. */
     private final Set<String> switchable = new TreeSet<>();
 
-    RedisRateLimitAdmin(RedisDecisions limiter, DecisionGuard guard, RateLimitKeys keys, EffectiveLimits configured,
-            TenantPlans plans, RunTimeLimits runTimeLimits, RunTimeSwitches runTimeSwitches, RateLimitMetrics metrics,
+    RedisRateLimitAdmin(DecisionGuard guard, RateLimitKeys keys, EffectiveLimits configured,
+            TenantPlans plans, RunTimeLimits runTimeLimits, RunTimeSwitches runTimeSwitches,
             ClientAddresses clientAddresses, CodeLimits codeLimits) {
         this.codeCounters = new CodeLimitCounters(codeLimits, keys);
         this.runTimeLimits = runTimeLimits;
         this.runTimeSwitches = runTimeSwitches;
-        this.metrics = metrics;
-        this.limiter = limiter;
         this.guard = guard;
         this.configured = configured;
         this.plans = plans;
@@ -125,8 +117,7 @@ public class RedisRateLimitAdmin implements ReactiveRateLimitAdmin {
                 probe.add((plan == null ? limit : configured.configure(limit, plan)).withCost(0));
             }
             List<LimitDefinition> applied = tenantTag == null ? probe : runTimeLimits.apply(probe, tenantTag);
-            probes.add(metrics.timed(RedisOperation.ADMIN, Uni.createFrom()
-                    .completionStage(() -> limiter.decide(group.keys(), applied, ShadowMask.NONE).toCompletionStage())));
+            probes.add(guard.look(group.keys(), applied));
         }
         return Uni.join().all(probes).andFailFast().map(decided -> {
             List<RateLimitDecision> all = new ArrayList<>();
@@ -146,7 +137,7 @@ public class RedisRateLimitAdmin implements ReactiveRateLimitAdmin {
     private Uni<Integer> reset(List<SubjectCounters.Group> groups) {
         List<Uni<Integer>> resets = new ArrayList<>();
         for (SubjectCounters.Group group : groups) {
-            resets.add(guard.reset(group.keys()));
+            resets.add(guard.reset(group.keys(), group.limits()));
         }
         return Uni.join().all(resets).andFailFast().map(deleted -> deleted.stream().mapToInt(Integer::intValue).sum());
     }

@@ -198,6 +198,15 @@ public class DecisionGuard {
                 }, Function.identity());
     }
 
+    /**
+     * The limits' state, read at cost 0 (consuming nothing) by Redis alone ({@link #unlessUnavailable}): an operator's
+     * look at them is never answered by a failure mode, which would claim a state nobody read.
+     */
+    public Uni<List<RateLimitDecision>> look(List<String> keys, List<LimitDefinition> limits) {
+        return unlessUnavailable(RedisOperation.ADMIN, keys, limits, () -> Uni.createFrom()
+                .completionStage(() -> redis.decide(keys, limits, ShadowMask.NONE).toCompletionStage()));
+    }
+
     /** Counts a reservation of {@code limit} (its cost: the estimate) settled at {@code actualUnits}. */
     void settled(LimitDefinition limit, long actualUnits) {
         metrics.settled(limit.getName(), limit.getCost(), actualUnits);
@@ -217,12 +226,12 @@ public class DecisionGuard {
     }
 
     /**
-     * Deletes the limits' state; no instance holds a refusal for those keys any longer. Emits how many of the keys held
-     * state (0: there was nothing to reset).
+     * Deletes the limits' state ({@link #unlessUnavailable}); no instance holds a refusal for those keys any longer.
+     * Emits how many of the keys held state (0: there was nothing to reset).
      */
-    public Uni<Integer> reset(List<String> keys) {
+    public Uni<Integer> reset(List<String> keys, List<LimitDefinition> limits) {
         forget(keys);
-        return redis.reset(keys);
+        return unlessUnavailable(RedisOperation.ADMIN, keys, limits, () -> redis.reset(keys));
     }
 
     private void forget(List<String> keys) {

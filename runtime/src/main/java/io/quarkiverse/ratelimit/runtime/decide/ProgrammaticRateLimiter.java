@@ -167,7 +167,8 @@ public class ProgrammaticRateLimiter implements RateLimiter {
 
     @Override
     public Uni<Void> reset(RateLimit limit, String tenant) {
-        return guard.reset(List.of(keys.key(tag(tenant), definition(limit, 0, false)))).replaceWithVoid();
+        LimitDefinition definition = definition(limit, 0, false);
+        return guard.reset(List.of(keys.key(tag(tenant), definition)), List.of(definition)).replaceWithVoid();
     }
 
     /**
