@@ -189,13 +189,12 @@ public class DecisionGuard {
      * that an outage does not hold every refund for the timeout.
      */
     private <T> Uni<T> unlessUnavailable(RedisOperation operation, List<String> keys, List<LimitDefinition> limits,
-            Supplier<Uni<T>> write) {
+            Supplier<Future<T>> write) {
         GuardedNode node = guarded.nodeFor(keys.get(0)); // a call's keys share one slot
-        return guarded.guarded(operation, node,
-                () -> Future.fromCompletionStage(write.get().subscribeAsCompletionStage()), ignored -> {
-                }, failure -> {
-                    throw new RateLimiterUnavailableException(limits.get(0).getName(), node.retryAfter(), failure);
-                }, Function.identity());
+        return guarded.guarded(operation, node, write, ignored -> {
+        }, failure -> {
+            throw new RateLimiterUnavailableException(limits.get(0).getName(), node.retryAfter(), failure);
+        }, Function.identity());
     }
 
     /**
@@ -203,8 +202,7 @@ public class DecisionGuard {
      * look at them is never answered by a failure mode, which would claim a state nobody read.
      */
     public Uni<List<RateLimitDecision>> look(List<String> keys, List<LimitDefinition> limits) {
-        return unlessUnavailable(RedisOperation.ADMIN, keys, limits, () -> Uni.createFrom()
-                .completionStage(() -> redis.decide(keys, limits, ShadowMask.NONE).toCompletionStage()));
+        return unlessUnavailable(RedisOperation.ADMIN, keys, limits, () -> redis.decide(keys, limits, ShadowMask.NONE));
     }
 
     /** Counts a reservation of {@code limit} (its cost: the estimate) settled at {@code actualUnits}. */

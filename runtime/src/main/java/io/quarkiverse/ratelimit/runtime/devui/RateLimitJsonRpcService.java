@@ -61,18 +61,7 @@ public class RateLimitJsonRpcService {
             for (int i = 0; i < declaredLimits.size(); i++) {
                 LimitDefinition limit = declaredLimits.get(i);
                 LimitDefinition configured = applied == null ? limit : applied.limits().getLimits().get(i);
-                Map<String, Object> row = new LinkedHashMap<>();
-                row.put("method", method(methodId));
-                row.put("name", configured.getName());
-                row.put("policy", limit.getPolicy() == null ? "" : limit.getPolicy());
-                row.put("limit", configured.getLimit());
-                row.put("window", configured.getCalendarPeriod() == CalendarPeriod.NONE ? window(configured.window())
-                        : calendar(configured));
-                row.put("algorithm", name(configured.getAlgorithm()));
-                row.put("scope", name(configured.getScope()));
-                row.put("cost", configured.getCost());
-                row.put("burst", configured.getBurst());
-                row.put("failureMode", name(configured.getFailureMode()));
+                Map<String, Object> row = row(method(methodId), configured, limit.getPolicy());
                 row.put("declaredLimit", limit.getLimit());
                 row.put("declaredWindow", limit.getWindowMillis() == 0 || limit.getCalendarPeriod() != CalendarPeriod.NONE
                         ? ""
@@ -86,17 +75,8 @@ public class RateLimitJsonRpcService {
             }
         });
         codeLimits.usedHere().forEach((name, limit) -> {
-            Map<String, Object> row = new LinkedHashMap<>();
-            row.put("method", "RateLimiter (a limit made in code)");
-            row.put("name", name);
-            row.put("policy", "");
-            row.put("limit", limit.getLimit());
-            row.put("window", limit.getCalendarPeriod() == CalendarPeriod.NONE ? window(limit.window()) : calendar(limit));
-            row.put("algorithm", name(limit.getAlgorithm()));
-            row.put("scope", name(limit.getScope()));
-            row.put("cost", "");
-            row.put("burst", limit.getBurst());
-            row.put("failureMode", name(limit.getFailureMode()));
+            Map<String, Object> row = row("RateLimiter (a limit made in code)", limit, null);
+            row.put("cost", ""); // each call gives its own
             row.put("declaredLimit", "");
             row.put("declaredWindow", "");
             row.put("maxWait", "");
@@ -105,6 +85,22 @@ public class RateLimitJsonRpcService {
             rows.add(row);
         });
         return rows;
+    }
+
+    /** A limit's row as it applies: where it is used, its name and policy, and the values it decides with. */
+    private static Map<String, Object> row(String method, LimitDefinition limit, String policy) {
+        Map<String, Object> row = new LinkedHashMap<>();
+        row.put("method", method);
+        row.put("name", limit.getName());
+        row.put("policy", policy == null ? "" : policy);
+        row.put("limit", limit.getLimit());
+        row.put("window", limit.getCalendarPeriod() == CalendarPeriod.NONE ? window(limit.window()) : calendar(limit));
+        row.put("algorithm", name(limit.getAlgorithm()));
+        row.put("scope", name(limit.getScope()));
+        row.put("cost", limit.getCost());
+        row.put("burst", limit.getBurst());
+        row.put("failureMode", name(limit.getFailureMode()));
+        return row;
     }
 
     /**

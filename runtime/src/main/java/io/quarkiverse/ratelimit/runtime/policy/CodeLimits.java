@@ -60,7 +60,7 @@ public class CodeLimits {
         Recorded recorded = byName.get(source.name());
         long now = System.nanoTime();
         if (recorded != null && now - recorded.writtenAtNanos() < RECORD_AGAIN_NANOS
-                && (recorded.source() == source || encode(recorded.limit()).equals(encode(limit)))) {
+                && (recorded.source() == source || sameRecord(recorded.limit(), limit))) {
             return;
         }
         if (recorded == null && byName.size() >= MAX_NAMES) {
@@ -102,6 +102,14 @@ public class CodeLimits {
         Map<String, LimitDefinition> limits = new java.util.TreeMap<>();
         byName.forEach((name, recorded) -> limits.put(name, recorded.limit()));
         return limits;
+    }
+
+    /** Whether the two would record the same ({@link #encode}), compared without building either record. */
+    private static boolean sameRecord(LimitDefinition a, LimitDefinition b) {
+        return a.getAlgorithm() == b.getAlgorithm() && a.getLimit() == b.getLimit()
+                && a.getWindowMillis() == b.getWindowMillis() && a.getBurst() == b.getBurst()
+                && a.getCalendarPeriod() == b.getCalendarPeriod() && a.getAnchorDay() == b.getAnchorDay()
+                && java.util.Objects.equals(a.getTimeZone(), b.getTimeZone());
     }
 
     /** {@code algorithm limit windowMillis burst period timeZone anchorDay}, {@code -} for no time zone. */

@@ -68,9 +68,9 @@ public class RedisDecisions {
      * Gives back, in one atomic call, what an admitted call consumed of each limit (clamped by every algorithm), and
      * announces it to every instance ({@link InvalidationChannel}).
      */
-    public Uni<Void> refund(List<String> limitKeys, List<LimitDefinition> limits) {
-        return scripts.run(scripts.scripts().refund(AlgorithmSet.of(limits)), limitKeys,
-                ScriptArguments.refund(clock.now(), limits, invalidations.channel())).replaceWithVoid();
+    public Future<Void> refund(List<String> limitKeys, List<LimitDefinition> limits) {
+        return scripts.write(scripts.scripts().refund(AlgorithmSet.of(limits)), limitKeys,
+                ScriptArguments.refund(clock.now(), limits, invalidations.channel())).mapEmpty();
     }
 
     /**
@@ -78,10 +78,10 @@ public class RedisDecisions {
      * reserved, given back when below zero and charged (beyond the limit if need be) when above; emits each limit's
      * state after it. A refund is announced to every instance ({@link InvalidationChannel}).
      */
-    public Uni<List<RateLimitDecision>> settle(List<String> limitKeys, List<LimitDefinition> limits) {
-        return scripts.run(scripts.scripts().settle(AlgorithmSet.of(limits)), limitKeys,
+    public Future<List<RateLimitDecision>> settle(List<String> limitKeys, List<LimitDefinition> limits) {
+        return scripts.write(scripts.scripts().settle(AlgorithmSet.of(limits)), limitKeys,
                 ScriptArguments.settle(clock.now(), limits, invalidations.channel()))
-                .map(reply -> ScriptReplies.decisions(limits, reply.getDelegate()));
+                .map(reply -> ScriptReplies.decisions(limits, reply));
     }
 
     /**
@@ -89,11 +89,11 @@ public class RedisDecisions {
      * on any instance, and every instance hears of it ({@link InvalidationChannel}); the limits that cannot pause
      * (counting windows) are left alone.
      */
-    public Uni<Void> pause(List<String> limitKeys, List<LimitDefinition> limits, Duration pause) {
-        return scripts.run(scripts.scripts().pause(AlgorithmSet.of(limits)), limitKeys,
+    public Future<Void> pause(List<String> limitKeys, List<LimitDefinition> limits, Duration pause) {
+        return scripts.write(scripts.scripts().pause(AlgorithmSet.of(limits)), limitKeys,
                 ScriptArguments.pause(clock.now(), limits, Math.max(1, pause.toMillis()),
                         invalidations.channel()))
-                .replaceWithVoid();
+                .mapEmpty();
     }
 
     /**
@@ -114,8 +114,8 @@ public class RedisDecisions {
      * Deletes the state of the given limits' keys (all in one hash slot), and announces it to every instance; emits
      * how many keys held state.
      */
-    public Uni<Integer> reset(List<String> limitKeys) {
-        return scripts.run(scripts.scripts().reset(), limitKeys, ScriptArguments.reset(invalidations.channel()))
-                .map(deleted -> deleted.toInteger());
+    public Future<Integer> reset(List<String> limitKeys) {
+        return scripts.write(scripts.scripts().reset(), limitKeys, ScriptArguments.reset(invalidations.channel()))
+                .map(Response::toInteger);
     }
 }

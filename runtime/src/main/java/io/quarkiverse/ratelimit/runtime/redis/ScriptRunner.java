@@ -169,8 +169,13 @@ public class ScriptRunner {
      * the safe side.
      */
     public Uni<Response> run(LuaScript script, List<String> keys, List<String> args) {
-        return Uni.createFrom().completionStage(() -> send(script, keys, args, false).toCompletionStage())
+        return Uni.createFrom().completionStage(() -> write(script, keys, args).toCompletionStage())
                 .map(Response::newInstance);
+    }
+
+    /** {@link #run}, as a Vert.x future: for a caller that guards it as a decision is guarded. */
+    public Future<io.vertx.redis.client.Response> write(LuaScript script, List<String> keys, List<String> args) {
+        return send(script, keys, args, false);
     }
 
     /** How many scripts the application's limits use, and how many of them Redis took at start-up. */
