@@ -24,7 +24,8 @@ import org.junit.jupiter.api.Test;
 class PackageLayersTest {
 
     /** From the bottom up. */
-    static final List<String> LAYERS = List.of("config", "limit", "key", "observe", "redis", "policy", "tenant",
+    static final List<String> LAYERS = List.of("reactive", "cache", "config", "limit", "key", "observe", "redis", "policy",
+            "tenant",
             "resilience", "decide", "http", "grpc", "intercept", "admin", "status", "devui", "startup", "");
 
     private static final Path API = Path.of("src", "main", "java", "io", "quarkiverse", "ratelimit");

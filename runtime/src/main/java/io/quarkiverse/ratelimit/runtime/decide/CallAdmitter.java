@@ -22,7 +22,7 @@ import io.quarkiverse.ratelimit.runtime.policy.LimitModes;
 import io.quarkiverse.ratelimit.runtime.policy.RunTimeLimits;
 import io.quarkiverse.ratelimit.runtime.policy.TenantGate;
 import io.quarkiverse.ratelimit.runtime.policy.TenantPlans;
-import io.quarkiverse.ratelimit.runtime.resilience.DirectUni;
+import io.quarkiverse.ratelimit.runtime.reactive.DirectUni;
 import io.quarkiverse.ratelimit.runtime.tenant.ClientAddresses;
 import io.quarkiverse.ratelimit.runtime.tenant.RequestTenantResolver;
 import io.quarkiverse.ratelimit.runtime.tenant.ResolvedTenant;

@@ -13,9 +13,9 @@ import com.github.benmanes.caffeine.cache.Caffeine;
 import com.github.benmanes.caffeine.cache.Expiry;
 
 import io.quarkiverse.ratelimit.RateLimitDecision;
+import io.quarkiverse.ratelimit.runtime.cache.CacheBuiltOnFirstWrite;
 import io.quarkiverse.ratelimit.runtime.limit.LimitDefinition;
 import io.quarkiverse.ratelimit.runtime.limit.WaitingCalls;
-import io.quarkiverse.ratelimit.runtime.resilience.CacheBuiltOnFirstWrite;
 
 /**
  * Refusals Redis has made, repeated locally so that a tenant flooding a limit it has exhausted costs Redis nothing: a

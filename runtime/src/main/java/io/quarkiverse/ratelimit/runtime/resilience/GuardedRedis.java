@@ -18,6 +18,7 @@ import io.quarkiverse.ratelimit.runtime.config.RateLimitConfig;
 import io.quarkiverse.ratelimit.runtime.observe.RateLimitMetrics;
 import io.quarkiverse.ratelimit.runtime.observe.RedisOperation;
 import io.quarkiverse.ratelimit.runtime.observe.RedisOutcome;
+import io.quarkiverse.ratelimit.runtime.reactive.DirectUni;
 import io.quarkiverse.ratelimit.runtime.redis.ClusterNodes;
 import io.quarkiverse.ratelimit.runtime.redis.RedisTransport;
 import io.quarkiverse.ratelimit.runtime.resilience.PendingDecisions.Pending;

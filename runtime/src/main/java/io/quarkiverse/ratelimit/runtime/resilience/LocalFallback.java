@@ -12,6 +12,7 @@ import com.github.benmanes.caffeine.cache.Expiry;
 
 import io.quarkiverse.ratelimit.Algorithm;
 import io.quarkiverse.ratelimit.RateLimitDecision;
+import io.quarkiverse.ratelimit.runtime.cache.CacheBuiltOnFirstWrite;
 import io.quarkiverse.ratelimit.runtime.limit.LimitDefinition;
 
 /**

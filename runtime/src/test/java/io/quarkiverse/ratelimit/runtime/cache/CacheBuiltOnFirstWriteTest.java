@@ -1,4 +1,4 @@
-package io.quarkiverse.ratelimit.runtime.resilience;
+package io.quarkiverse.ratelimit.runtime.cache;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

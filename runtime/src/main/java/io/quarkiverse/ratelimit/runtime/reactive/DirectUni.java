@@ -1,4 +1,4 @@
-package io.quarkiverse.ratelimit.runtime.resilience;
+package io.quarkiverse.ratelimit.runtime.reactive;
 
 import java.util.function.Consumer;
 import java.util.function.Supplier;

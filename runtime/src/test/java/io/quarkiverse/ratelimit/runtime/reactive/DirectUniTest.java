@@ -1,4 +1,4 @@
-package io.quarkiverse.ratelimit.runtime.resilience;
+package io.quarkiverse.ratelimit.runtime.reactive;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
