@@ -31,8 +31,10 @@ import io.quarkiverse.ratelimit.runtime.admin.BlockingRateLimitAdmin;
 import io.quarkiverse.ratelimit.runtime.admin.RedisRateLimitAdmin;
 import io.quarkiverse.ratelimit.runtime.config.BuildCapabilities;
 import io.quarkiverse.ratelimit.runtime.config.RateLimitBuildConfig;
+import io.quarkiverse.ratelimit.runtime.decide.Admissions;
 import io.quarkiverse.ratelimit.runtime.decide.CallAdmitter;
 import io.quarkiverse.ratelimit.runtime.decide.CallCosts;
+import io.quarkiverse.ratelimit.runtime.decide.CallResolver;
 import io.quarkiverse.ratelimit.runtime.decide.ConcurrencyLeases;
 import io.quarkiverse.ratelimit.runtime.decide.DecisionGuard;
 import io.quarkiverse.ratelimit.runtime.decide.LateSettlements;
@@ -136,7 +138,8 @@ class RateLimitProcessor {
     @BuildStep
     AdditionalBeanBuildItem beans() {
         return AdditionalBeanBuildItem.builder()
-                .addBeanClasses(RateLimitInterceptor.class, CallAdmitter.class, RedisDecisions.class, RedisClockReadings.class,
+                .addBeanClasses(RateLimitInterceptor.class, CallResolver.class, CallAdmitter.class, Admissions.class,
+                        RedisDecisions.class, RedisClockReadings.class,
                         DecisionGuard.class, QuotaThresholds.class, GuardedRedis.class, FailureModes.class,
                         ProgrammaticRateLimiter.class, SlotWaits.class, UpstreamPauses.class, UpstreamAnswers.class,
                         CallCosts.class, LateSettlements.class,

@@ -16,6 +16,9 @@ import io.quarkiverse.ratelimit.runtime.redis.TimedDecisions;
  */
 public final class CallDecision {
 
+    /** The slot of a call that goes at once, without waiting ({@link #slotNanos()}). */
+    static final long GOES_AT_ONCE = Long.MIN_VALUE;
+
     /** A call no limit looked at (an exempt tenant, every limit switched off): admitted, nothing to show. */
     static final CallDecision UNLIMITED = new CallDecision(Admission.NONE, List.of(), List.of(), null, 0, 0);
 
@@ -140,9 +143,9 @@ public final class CallDecision {
         return waitMillis;
     }
 
-    /** When the slot of a call that waits comes, in {@link System#nanoTime()}'s clock; {@link SlotWaits#GOES_AT_ONCE}. */
+    /** When the slot of a call that waits comes, in {@link System#nanoTime()}'s clock; {@link #GOES_AT_ONCE}. */
     long slotNanos() {
-        return waitMillis == 0 ? SlotWaits.GOES_AT_ONCE : slotNanos;
+        return waitMillis == 0 ? GOES_AT_ONCE : slotNanos;
     }
 
     public boolean admitted() {

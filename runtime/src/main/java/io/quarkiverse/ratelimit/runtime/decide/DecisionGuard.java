@@ -3,7 +3,6 @@ package io.quarkiverse.ratelimit.runtime.decide;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.atomic.LongAdder;
-import java.util.function.Function;
 import java.util.function.Supplier;
 
 import jakarta.inject.Singleton;
@@ -78,26 +77,18 @@ public class DecisionGuard {
     /**
      * One decision per limit, in order; the call is admitted only if every one allows it. A refusal this instance
      * still holds from Redis ({@link RefusalCache}) answers without Redis, with every limit's decision as Redis gave it.
+     * The limits in {@code shadow} are in shadow mode: decided as if enforced, but their refusal refuses nothing (the
+     * caller lets the call proceed; a fail-closed one without Redis refuses instead of failing the call). Calls with
+     * shadow limits skip the refusal cache, which answers for whole calls.
      *
      * @param tenant the tenant's id, for the metrics; {@code null} when the limits have none
      */
-    public Uni<List<RateLimitDecision>> acquire(List<String> keys, List<LimitDefinition> limits, String tenant) {
-        return acquire(keys, limits, tenant, ShadowMask.NONE, Function.identity());
-    }
-
-    /**
-     * As {@link #acquire(List, List, String)}, with the limits in {@code shadow} in shadow mode (decided as if
-     * enforced, but their refusal refuses nothing: the caller lets the call proceed; a fail-closed one without Redis
-     * refuses instead of failing the call), and the decisions turned into the call's answer by {@code shape} (which may
-     * throw, the Uni's failure) within the same step: a {@code map} after it would capture the caller's context. Calls
-     * with shadow limits skip the refusal cache, which answers for whole calls.
-     */
-    public <R> Uni<R> acquire(List<String> keys, List<LimitDefinition> limits, String tenant, ShadowMask shadow,
-            Function<List<RateLimitDecision>, R> shape) {
+    public Uni<List<RateLimitDecision>> acquire(List<String> keys, List<LimitDefinition> limits, String tenant,
+            ShadowMask shadow) {
         Object span = tracing.currentSpan();
-        Uni<R> held = held(keys, limits, tenant, shadow, shape, span);
+        List<RateLimitDecision> held = held(keys, limits, tenant, shadow, span);
         if (held != null) {
-            return held;
+            return DirectUni.item(held);
         }
         GuardedNode node = guarded.nodeFor(keys.get(0)); // a call's keys share one slot
         return guarded.guarded(RedisOperation.DECIDE, node, () -> {
@@ -115,34 +106,20 @@ public class DecisionGuard {
             if (WaitingCalls.maxWaitMillis(limits) > 0) {
                 metrics.waitDecided(decisions);
             }
-        },
-                failure -> failureModes.decide(keys, limits, failure, tenant, span, shadow, node.retryAfter()),
-                shape);
+        }, failure -> failureModes.decide(keys, limits, failure, tenant, span, shadow, node.retryAfter()));
     }
 
     /**
-     * The refusal this instance holds for the call, answered as {@link #acquire} answers it from the refusal cache
-     * (counted and traced the same way); a failure with {@link #NOT_HELD} when it holds none, and Redis would have to
-     * decide. Sends nothing to Redis.
+     * The refusal this instance holds for the call, as {@link #acquire} answers it from the refusal cache (counted and
+     * traced the same way); {@code null} when it holds none, and Redis would have to decide. Sends nothing to Redis.
      */
-    public <R> Uni<R> heldRefusal(List<String> keys, List<LimitDefinition> limits, String tenant, ShadowMask shadow,
-            Function<List<RateLimitDecision>, R> shape) {
-        Uni<R> held = held(keys, limits, tenant, shadow, shape, tracing.currentSpan());
-        return held != null ? held : DirectUni.computed(() -> {
-            throw NOT_HELD;
-        });
+    public List<RateLimitDecision> heldRefusal(List<String> keys, List<LimitDefinition> limits, String tenant,
+            ShadowMask shadow) {
+        return held(keys, limits, tenant, shadow, tracing.currentSpan());
     }
 
-    /** What {@link #heldRefusal} fails with when this instance holds no refusal for the call. */
-    public static final RuntimeException NOT_HELD = new IllegalStateException("no refusal held for this call") {
-        @Override
-        public synchronized Throwable fillInStackTrace() {
-            return this; // a marker, thrown on a hot path: no stack to record
-        }
-    };
-
-    private <R> Uni<R> held(List<String> keys, List<LimitDefinition> limits, String tenant, ShadowMask shadow,
-            Function<List<RateLimitDecision>, R> shape, Object span) {
+    private List<RateLimitDecision> held(List<String> keys, List<LimitDefinition> limits, String tenant,
+            ShadowMask shadow, Object span) {
         if (refusals == null || !shadow.isEmpty()) {
             return null;
         }
@@ -152,7 +129,7 @@ public class DecisionGuard {
         }
         cachedRefusals.increment();
         decided(refused, DecidedBy.LOCAL_CACHE, shadow, tenant, span);
-        return DirectUni.computed(() -> shape.apply(refused));
+        return refused;
     }
 
     private void decided(List<RateLimitDecision> decisions, DecidedBy by, ShadowMask shadow, String tenant,
@@ -194,7 +171,7 @@ public class DecisionGuard {
         return guarded.guarded(operation, node, write, ignored -> {
         }, failure -> {
             throw new RateLimiterUnavailableException(limits.get(0).getName(), node.retryAfter(), failure);
-        }, Function.identity());
+        });
     }
 
     /**

@@ -7,7 +7,6 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.function.Function;
 
 import jakarta.inject.Singleton;
 
@@ -29,13 +28,15 @@ import io.quarkiverse.ratelimit.runtime.limit.ReturnKind;
 import io.quarkiverse.ratelimit.runtime.limit.WaitingCalls;
 import io.quarkiverse.ratelimit.runtime.policy.CodeLimits;
 import io.quarkiverse.ratelimit.runtime.policy.RunTimeLimits;
+import io.quarkiverse.ratelimit.runtime.reactive.DirectUni;
 import io.quarkiverse.ratelimit.runtime.redis.ScriptClock;
 import io.quarkiverse.ratelimit.runtime.tenant.ResolvedTenant;
 import io.smallrye.mutiny.Uni;
 
 /**
- * The {@link RateLimiter} bean: each call that takes units goes the annotation's way ({@link CallAdmitter}: the tenant
- * gate, run-time limits, modes, waits), with limits and tenant given by the caller; a slot goes through
+ * The {@link RateLimiter} bean: each call that takes units goes the annotation's way ({@link CallResolver}: the tenant
+ * gate, run-time limits, modes; {@link CallAdmitter}: the decision and its wait), with limits and tenant given by the
+ * caller; a slot goes through
  * {@link ConcurrencyLeases}, which crosses the same gate.
  */
 @Singleton
@@ -43,6 +44,7 @@ public class ProgrammaticRateLimiter implements RateLimiter {
 
     private static final int REMEMBERED_LIMITS = 1024;
 
+    private final CallResolver calls;
     private final CallAdmitter admitter;
     private final DecisionGuard guard;
     private final ConcurrencyLeases concurrency;
@@ -59,13 +61,14 @@ public class ProgrammaticRateLimiter implements RateLimiter {
     /** The same, for calls that may wait for a later slot ({@link RateLimit#maxWait()}). */
     private final Map<RateLimit, MethodLimits> waitingAtCostOne = new ConcurrentHashMap<>();
 
-    ProgrammaticRateLimiter(CallAdmitter admitter, DecisionGuard guard, ConcurrencyLeases concurrency,
+    ProgrammaticRateLimiter(CallResolver calls, CallAdmitter admitter, DecisionGuard guard, ConcurrencyLeases concurrency,
             RateLimitKeys keys, RunTimeLimits runTimeLimits, LateSettlements lateSettlements, CodeLimits codeLimits,
             ScriptClock clock, RateLimitConfig config) {
         this.clock = clock;
         this.codeLimits = codeLimits;
         this.lateSettlements = lateSettlements;
         this.leaseNanos = config.reservationLease().toNanos();
+        this.calls = calls;
         this.admitter = admitter;
         this.guard = guard;
         this.concurrency = concurrency;
@@ -123,7 +126,7 @@ public class ProgrammaticRateLimiter implements RateLimiter {
         }
         MethodLimits limits = used(charges.stream().map(Charge::limit).toList(),
                 new MethodLimits(definitions, ReturnKind.UNI).settled());
-        return admitter.decide(Objects.requireNonNull(tenant, "tenant"), limits,
+        return DirectUni.mapped(decided(tenant, limits),
                 decision -> new SettlingReservation(decision, decision.perLimit(definitions), estimated,
                         clock.nanoTime() + leaseNanos, clock::nanoTime, lateSettlements::settledLate));
     }
@@ -143,18 +146,21 @@ public class ProgrammaticRateLimiter implements RateLimiter {
 
     /** Every limit's decision, in order ({@link CallDecision#perLimit}). */
     private Uni<List<RateLimitDecision>> decide(String tenant, MethodLimits limits) {
-        return decide(tenant, limits, Function.identity());
+        return DirectUni.mapped(decided(tenant, limits), decision -> decision.perLimit(limits.getLimits()));
     }
 
     /** The one limit's decision. */
     private Uni<RateLimitDecision> first(String tenant, MethodLimits limit) {
-        return decide(tenant, limit, decisions -> decisions.get(0));
+        return DirectUni.mapped(decided(tenant, limit), decision -> decision.perLimit(limit.getLimits()).get(0));
     }
 
-    /** Shaped in the decision's own step: a {@code map} after it would capture the caller's context. */
-    private <R> Uni<R> decide(String tenant, MethodLimits limits, Function<List<RateLimitDecision>, R> shape) {
-        return admitter.decide(Objects.requireNonNull(tenant, "tenant"), limits,
-                decision -> shape.apply(decision.perLimit(limits.getLimits())));
+    /**
+     * The call resolved and decided on the annotation's path. Lazy: the gate is crossed when the {@code Uni} is
+     * subscribed.
+     */
+    private Uni<CallDecision> decided(String tenant, MethodLimits limits) {
+        Objects.requireNonNull(tenant, "tenant");
+        return DirectUni.deferred(() -> admitter.decide(calls.resolve(tenant, limits)));
     }
 
     @Override

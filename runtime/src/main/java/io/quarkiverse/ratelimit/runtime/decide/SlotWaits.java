@@ -6,12 +6,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.BiFunction;
-import java.util.function.Consumer;
-import java.util.function.Function;
 import java.util.function.LongFunction;
-import java.util.function.Supplier;
-import java.util.function.ToLongFunction;
 
 import jakarta.inject.Singleton;
 
@@ -41,16 +36,13 @@ import io.vertx.core.Vertx;
 @Singleton
 public class SlotWaits {
 
-    /** The slot of a call that goes at once, without waiting. */
-    static final long GOES_AT_ONCE = Long.MIN_VALUE;
-
     private final Vertx vertx;
     private final UpstreamPauses pauses;
     /** {@code quarkus.rate-limit.late-slot-tolerance}: for limits that set none of their own. */
     private final long defaultToleranceNanos;
     private final AtomicInteger waiting = new AtomicInteger();
     /** The calls waiting now, by the keys of their limits: what a pause wakes. */
-    private final ConcurrentMap<String, Set<Waiting<?, ?>>> byKey = new ConcurrentHashMap<>();
+    private final ConcurrentMap<String, Set<Waiting>> byKey = new ConcurrentHashMap<>();
 
     SlotWaits(Vertx vertx, UpstreamPauses pauses, RateLimitConfig config) {
         this.vertx = vertx;
@@ -65,27 +57,22 @@ public class SlotWaits {
     }
 
     /**
-     * The answer to what {@code decided} emits: at once when the call proceeds at once or is refused, after its wait
-     * when Redis reserved a later slot for it.
+     * What {@code decided} emits: at once when the call proceeds at once or is refused, after its wait when Redis
+     * reserved a later slot for it ({@link CallDecision#slotNanos()}). A wait given up gives the slot back; a call
+     * whose limits an upstream paused meanwhile is refused after all, or decided again.
      *
      * @param keys the limits' keys: a call whose limits an upstream paused after its decision does not go at its slot
      *        ({@link UpstreamPauses})
      * @param limits the call's limits: how long it may wait in all, from now, and how late it may still go
-     * @param slotNanos when a decision's call goes, in {@link System#nanoTime()}'s clock, counted from Redis's decision
-     *        ({@link #GOES_AT_ONCE}: it does not wait)
-     * @param giveBack returns a waiting call's slot, when its wait is given up
-     * @param revoked the decision refused after all, with the pause's remaining time as its retry time
      * @param requeue decides the call again in Redis, waiting at most the given milliseconds: the next free slot of a
      *        call that would go late, or the first after a pause
      */
-    <D, R> Uni<R> answered(Uni<D> decided, List<String> keys, List<LimitDefinition> limits,
-            ToLongFunction<D> slotNanos, Function<D, R> answer, Consumer<D> giveBack, BiFunction<D, Duration, D> revoked,
-            LongFunction<Uni<D>> requeue) {
+    Uni<CallDecision> waited(Uni<CallDecision> decided, List<String> keys, List<LimitDefinition> limits,
+            LongFunction<Uni<CallDecision>> requeue) {
         long deadline = System.nanoTime() + WaitingCalls.maxWaitMillis(limits) * 1_000_000;
         long tolerance = WaitingCalls.lateSlotToleranceNanos(limits, defaultToleranceNanos);
         return DirectUni.emitting(emission -> {
-            Waiting<D, R> call = new Waiting<>(emission, keys, deadline, tolerance, slotNanos, answer, giveBack,
-                    revoked, requeue);
+            Waiting call = new Waiting(emission, keys, deadline, tolerance, requeue);
             emission.onCancel(call::cancelled);
             call.await(decided);
         });
@@ -102,7 +89,7 @@ public class SlotWaits {
     /** Wakes the calls waiting on {@code keys}: an upstream paused them. */
     private void paused(List<String> keys) {
         for (String key : keys) {
-            Set<Waiting<?, ?>> calls = byKey.get(key);
+            Set<Waiting> calls = byKey.get(key);
             if (calls != null) {
                 calls.forEach(Waiting::pauseHeard);
             }
@@ -110,52 +97,42 @@ public class SlotWaits {
     }
 
     /** One call: its current decision, its timer while it waits, and what is left of its {@code maxWait}. */
-    private final class Waiting<D, R> {
+    private final class Waiting {
 
-        private final DirectUni.Emission<R> emission;
+        private final DirectUni.Emission<CallDecision> emission;
         private final List<String> keys;
         private final long deadlineNanos;
         private final long toleranceNanos;
-        private final ToLongFunction<D> slotOf;
-        private final Function<D, R> answer;
-        private final Consumer<D> giveBack;
-        private final BiFunction<D, Duration, D> revoked;
-        private final LongFunction<Uni<D>> requeue;
+        private final LongFunction<Uni<CallDecision>> requeue;
         /** Guarded by this: the decision the call waits on, its timer (-1: none) and when its slot comes. */
-        private D decision;
+        private CallDecision decision;
         private long timer = -1;
         private long slotNanos;
         private boolean ended;
 
-        Waiting(DirectUni.Emission<R> emission, List<String> keys, long deadlineNanos, long toleranceNanos,
-                ToLongFunction<D> slotOf,
-                Function<D, R> answer, Consumer<D> giveBack, BiFunction<D, Duration, D> revoked,
-                LongFunction<Uni<D>> requeue) {
+        Waiting(DirectUni.Emission<CallDecision> emission, List<String> keys, long deadlineNanos, long toleranceNanos,
+                LongFunction<Uni<CallDecision>> requeue) {
             this.emission = emission;
             this.keys = keys;
             this.deadlineNanos = deadlineNanos;
             this.toleranceNanos = toleranceNanos;
-            this.slotOf = slotOf;
-            this.answer = answer;
-            this.giveBack = giveBack;
-            this.revoked = revoked;
             this.requeue = requeue;
         }
 
-        void await(Uni<D> decided) {
+        void await(Uni<CallDecision> decided) {
             decided.subscribe().with(this::decided, this::failed);
         }
 
-        private void decided(D decided) {
-            long slot = slotOf.applyAsLong(decided);
-            if (slot == GOES_AT_ONCE) {
-                end(() -> answer.apply(decided));
+        private void decided(CallDecision decided) {
+            long slot = decided.slotNanos();
+            if (slot == CallDecision.GOES_AT_ONCE) {
+                end(decided);
                 return;
             }
             long now = System.nanoTime();
             synchronized (this) {
                 if (ended) {
-                    giveBack.accept(decided); // given up while Redis decided
+                    giveBack(decided); // given up while Redis decided
                     return;
                 }
                 if (now - slot <= toleranceNanos) {
@@ -175,7 +152,7 @@ public class SlotWaits {
 
         /** The timer fired: the call goes, unless it is late or its slot lies in a pause. */
         private void slotCame() {
-            D current;
+            CallDecision current;
             long slot;
             synchronized (this) {
                 if (ended || timer < 0) {
@@ -193,13 +170,13 @@ public class SlotWaits {
             } else if (now - slot > toleranceNanos) {
                 again(current, null);
             } else {
-                end(() -> answer.apply(current));
+                end(current);
             }
         }
 
         /** A pause of one of the call's keys was heard: a call whose slot lies in it does not wait for it. */
         void pauseHeard() {
-            D current;
+            CallDecision current;
             long now = System.nanoTime();
             long pausedUntil = pauses.pausedUntilNanos(keys, now);
             synchronized (this) {
@@ -217,13 +194,13 @@ public class SlotWaits {
          * Decides the call again, within what is left of its wait: after a pause, Redis's next slot lies after it; a late
          * call's slot has passed unused. A call with nothing left of its wait is refused.
          */
-        private void again(D current, Duration paused) {
+        private void again(CallDecision current, Duration paused) {
             long leftMillis = (deadlineNanos - System.nanoTime()) / 1_000_000;
             if (leftMillis <= 0 && paused != null) {
-                end(() -> answer.apply(revoked.apply(current, paused)));
+                end(current.admitted() ? current.revoked(paused) : current);
                 return;
             }
-            Uni<D> next;
+            Uni<CallDecision> next;
             try {
                 next = requeue.apply(Math.max(0, leftMillis));
             } catch (RuntimeException e) {
@@ -234,7 +211,7 @@ public class SlotWaits {
         }
 
         void cancelled() {
-            D held;
+            CallDecision held;
             synchronized (this) {
                 ended = true;
                 if (timer < 0 || !vertx.cancelTimer(timer)) {
@@ -244,7 +221,7 @@ public class SlotWaits {
                 held = decision;
             }
             stopWaiting();
-            giveBack.accept(held);
+            giveBack(held);
         }
 
         private void failed(Throwable failure) {
@@ -254,11 +231,17 @@ public class SlotWaits {
             emission.fail(failure);
         }
 
-        private void end(Supplier<R> value) {
+        private void end(CallDecision decision) {
             synchronized (this) {
                 ended = true;
             }
-            emission.emit(value);
+            emission.emit(() -> decision);
+        }
+
+        /** Returns a waiting call's slot, its wait given up, so that the calls queued behind it move up. */
+        private void giveBack(CallDecision given) {
+            given.admission().giveBack().subscribe().with(done -> {
+            });
         }
 
         private void stopWaiting() {

@@ -15,10 +15,12 @@ import org.eclipse.microprofile.config.ConfigProvider;
 import io.quarkiverse.ratelimit.TenantSource;
 import io.quarkiverse.ratelimit.runtime.decide.CallAdmitter;
 import io.quarkiverse.ratelimit.runtime.decide.CallDecision;
+import io.quarkiverse.ratelimit.runtime.decide.CallResolver;
 import io.quarkiverse.ratelimit.runtime.limit.EffectiveMethod;
 import io.quarkiverse.ratelimit.runtime.limit.MethodLimits;
 import io.quarkiverse.ratelimit.runtime.limit.WaitingCalls;
 import io.quarkiverse.ratelimit.runtime.policy.TenantPlans;
+import io.quarkiverse.ratelimit.runtime.reactive.DirectUni;
 import io.smallrye.mutiny.subscription.UniSubscriber;
 import io.smallrye.mutiny.subscription.UniSubscription;
 import io.vertx.core.http.HttpHeaders;
@@ -31,8 +33,9 @@ import io.vertx.ext.web.RoutingContext;
  * Answers a flood's refusals before Quarkus REST routes the request: a request of the same shape (method, path,
  * {@code Accept}, {@code Content-Type}: what Quarkus REST matches an endpoint by) as one Quarkus REST routed to a
  * limited endpoint and the limiter refused, is refused here when the refusal cache holds a refusal for it, found the
- * way the endpoint's own decision finds it (tenant, gate, plans, run-time limits, keys, modes:
- * {@link CallAdmitter#heldRefusalsOnly()}). Anything else, or anything that fails, goes on to Quarkus REST, which
+ * way the endpoint's own decision finds it: the call resolved as every call is ({@link CallResolver}: tenant, gate,
+ * plans, run-time limits, keys, modes), then asked for the refusal held ({@link CallAdmitter#heldRefusal}). Anything else, or
+ * anything that fails, goes on to Quarkus REST, which
  * decides the call as before: this only answers, earlier and cheaper, what the endpoint would answer.
  * <p>
  * Only where nothing Quarkus REST does before the limiter could answer otherwise ({@link #mayLearn}): no security check
@@ -64,15 +67,17 @@ public class EarlyRefusals {
 
     /** By path, the endpoints requests of that path reached (looked up without building a key per request). */
     private final Map<String, List<Endpoint>> endpoints = new ConcurrentHashMap<>();
-    private final CallAdmitter heldRefusals;
+    private final CallResolver calls;
+    private final CallAdmitter admitter;
     private final TenantPlans plans;
     private final OpenEndpoints open;
     /** Whether HTTP permissions apply inside Quarkus REST (then none of its endpoints is refused earlier). */
     private final boolean permissionsInRest;
     private volatile boolean learnedAny;
 
-    EarlyRefusals(CallAdmitter admitter, TenantPlans plans, OpenEndpoints open) {
-        this.heldRefusals = admitter.heldRefusalsOnly();
+    EarlyRefusals(CallResolver calls, CallAdmitter admitter, TenantPlans plans, OpenEndpoints open) {
+        this.calls = calls;
+        this.admitter = admitter;
         this.plans = plans;
         this.open = open;
         this.permissionsInRest = permissionsInRest(ConfigProvider.getConfig());
@@ -137,7 +142,7 @@ public class EarlyRefusals {
             return;
         }
         try {
-            heldRefusals.decide(endpoint.method(), routing, null, decision -> decision).subscribe()
+            DirectUni.mapped(calls.resolve(endpoint.method(), routing, null), admitter::heldRefusal).subscribe()
                     .withSubscriber(new Answer(routing, endpoint));
         } catch (RuntimeException e) {
             routing.next();
@@ -177,7 +182,7 @@ public class EarlyRefusals {
         return false;
     }
 
-    /** Writes a refusal the cache holds; any other answer lets the request go on to Quarkus REST. */
+    /** Writes a refusal the cache holds; none held ({@code null}), or a failure, lets the request go on. */
     private static final class Answer implements UniSubscriber<CallDecision> {
 
         private final RoutingContext routing;
@@ -194,7 +199,7 @@ public class EarlyRefusals {
 
         @Override
         public void onItem(CallDecision decision) {
-            if (decision.admitted()) {
+            if (decision == null) {
                 routing.next();
                 return;
             }
@@ -207,7 +212,7 @@ public class EarlyRefusals {
 
         @Override
         public void onFailure(Throwable failure) {
-            routing.next(); // no refusal held, a blocked tenant, a missing one: Quarkus REST answers
+            routing.next(); // a blocked tenant, a missing one: Quarkus REST answers
         }
     }
 }

@@ -19,11 +19,13 @@ import org.jboss.resteasy.reactive.server.spi.ServerRestHandler;
 import io.quarkiverse.ratelimit.RateLimitExceededException;
 import io.quarkiverse.ratelimit.runtime.decide.CallAdmitter;
 import io.quarkiverse.ratelimit.runtime.decide.CallDecision;
+import io.quarkiverse.ratelimit.runtime.decide.CallResolver;
 import io.quarkiverse.ratelimit.runtime.decide.DispatchDecisions;
 import io.quarkiverse.ratelimit.runtime.limit.EffectiveLimits;
 import io.quarkiverse.ratelimit.runtime.limit.EffectiveMethod;
 import io.quarkiverse.ratelimit.runtime.limit.MethodIds;
 import io.quarkiverse.ratelimit.runtime.limit.RequestParameter;
+import io.quarkiverse.ratelimit.runtime.reactive.DirectUni;
 import io.quarkus.arc.InjectableInstance;
 import io.smallrye.mutiny.subscription.UniSubscriber;
 import io.smallrye.mutiny.subscription.UniSubscription;
@@ -49,6 +51,7 @@ public class RateLimitRequestFilter implements ResteasyReactiveContainerRequestF
     public static final int PRIORITY = 500;
 
     private final InjectableInstance<EffectiveLimits> configuredMethods;
+    private final InjectableInstance<CallResolver> configuredCalls;
     private final InjectableInstance<CallAdmitter> configuredAdmitter;
     private final InjectableInstance<EarlyRefusals> configuredEarly;
     private final Map<RuntimeResource, Endpoint> endpoints = new ConcurrentHashMap<>();
@@ -57,9 +60,10 @@ public class RateLimitRequestFilter implements ResteasyReactiveContainerRequestF
      * Quarkus REST creates its filters at static init, before the run-time configuration the limits need exists: they
      * are looked up at the first request of each endpoint, which keeps them.
      */
-    RateLimitRequestFilter(InjectableInstance<EffectiveLimits> methods, InjectableInstance<CallAdmitter> admitter,
-            InjectableInstance<EarlyRefusals> early) {
+    RateLimitRequestFilter(InjectableInstance<EffectiveLimits> methods, InjectableInstance<CallResolver> calls,
+            InjectableInstance<CallAdmitter> admitter, InjectableInstance<EarlyRefusals> early) {
         this.configuredMethods = methods;
+        this.configuredCalls = calls;
         this.configuredAdmitter = admitter;
         this.configuredEarly = early;
     }
@@ -74,8 +78,8 @@ public class RateLimitRequestFilter implements ResteasyReactiveContainerRequestF
         RoutingContext routing = request.unwrap(RoutingContext.class);
         context.suspend();
         try {
-            endpoint.admitter.decide(endpoint.method, routing, endpoint.arguments(request), decision -> decision)
-                    .subscribe().withSubscriber(new Answer(context, request, routing, endpoint));
+            DirectUni.chained(endpoint.calls.resolve(endpoint.method, routing, endpoint.arguments(request)),
+                    endpoint.admitter::decide).subscribe().withSubscriber(new Answer(context, request, routing, endpoint));
         } catch (RuntimeException e) {
             context.resume(e); // a suspended request must go on, whatever failed
         }
@@ -89,8 +93,8 @@ public class RateLimitRequestFilter implements ResteasyReactiveContainerRequestF
         Endpoint endpoint = endpoints.get(target);
         if (endpoint == null) {
             endpoint = endpoints.computeIfAbsent(target,
-                    ignored -> Endpoint.of(configuredMethods.get(), configuredAdmitter.get(), configuredEarly.get(),
-                            request));
+                    ignored -> Endpoint.of(configuredMethods.get(), configuredCalls.get(), configuredAdmitter.get(),
+                            configuredEarly.get(), request));
         }
         return endpoint;
     }
@@ -98,7 +102,7 @@ public class RateLimitRequestFilter implements ResteasyReactiveContainerRequestF
     /** A resource method as this filter decides it; {@link #UNDECIDED} for one it leaves alone. */
     private static final class Endpoint {
 
-        static final Endpoint UNDECIDED = new Endpoint(null, null, null, false, false, null);
+        static final Endpoint UNDECIDED = new Endpoint(null, null, null, null, false, false, null);
 
         /**
          * What Quarkus REST does with a response it was given, when nothing of the application's takes part: map an
@@ -117,6 +121,7 @@ public class RateLimitRequestFilter implements ResteasyReactiveContainerRequestF
         private static final Set<String> QUIET_PRE_MATCH_STEPS = Set.of("SecurityContextOverrideHandler");
 
         final EffectiveMethod method;
+        final CallResolver calls;
         final CallAdmitter admitter;
         /** The request parameter to read for each argument position the decision reads (null: not read). */
         final RequestParameter[] requestArguments;
@@ -127,9 +132,10 @@ public class RateLimitRequestFilter implements ResteasyReactiveContainerRequestF
         /** Where its refusals are learned for answering before Quarkus REST; {@code null}: they are not. */
         final EarlyRefusals early;
 
-        private Endpoint(EffectiveMethod method, CallAdmitter admitter, RequestParameter[] requestArguments,
-                boolean ownRefusal, boolean writesRefusal, EarlyRefusals early) {
+        private Endpoint(EffectiveMethod method, CallResolver calls, CallAdmitter admitter,
+                RequestParameter[] requestArguments, boolean ownRefusal, boolean writesRefusal, EarlyRefusals early) {
             this.method = method;
+            this.calls = calls;
             this.admitter = admitter;
             this.requestArguments = requestArguments;
             this.ownRefusal = ownRefusal;
@@ -137,7 +143,7 @@ public class RateLimitRequestFilter implements ResteasyReactiveContainerRequestF
             this.early = early;
         }
 
-        static Endpoint of(EffectiveLimits methods, CallAdmitter admitter, EarlyRefusals early,
+        static Endpoint of(EffectiveLimits methods, CallResolver calls, CallAdmitter admitter, EarlyRefusals early,
                 ResteasyReactiveRequestContext request) {
             ResteasyReactiveResourceInfo info = request.getResteasyReactiveResourceInfo();
             if (info == null) {
@@ -161,7 +167,7 @@ public class RateLimitRequestFilter implements ResteasyReactiveContainerRequestF
             boolean ownRefusal = mapper != null && mapper.getValue() instanceof RateLimitExceededExceptionMapper;
             boolean writesRefusal = ownRefusal && plainAnswer(request.getAbortHandlerChain());
             boolean learns = writesRefusal && early.mayLearn(method, methodId, quietBeforeLimiter(request));
-            return new Endpoint(method, admitter, method.requestArguments(), ownRefusal, writesRefusal,
+            return new Endpoint(method, calls, admitter, method.requestArguments(), ownRefusal, writesRefusal,
                     learns ? early : null);
         }
 

@@ -12,6 +12,7 @@ import io.quarkiverse.ratelimit.runtime.limit.ConcurrencyDefinition;
 import io.quarkiverse.ratelimit.runtime.limit.DeclaredConcurrencyLimits;
 import io.quarkiverse.ratelimit.runtime.limit.EffectiveLimits;
 import io.quarkiverse.ratelimit.runtime.limit.TenantRule;
+import io.quarkiverse.ratelimit.runtime.reactive.DirectUni;
 import io.quarkiverse.ratelimit.runtime.tenant.RequestTenantResolver;
 
 /**
@@ -42,7 +43,7 @@ public class ConcurrencyLimitInterceptor {
     Object limit(InvocationContext invocation) throws Exception {
         ConcurrencyDefinition limit = methods.forMethod(invocation.getMethod());
         return GuardedCall.proceed(invocation, limit.getReturnKind(),
-                () -> tenants.resolve(tenantRule, tenants.currentRequest(), null, null,
+                () -> DirectUni.chained(tenants.resolve(tenantRule, tenants.currentRequest(), null, null),
                         tenant -> leases.acquire(tenant, limit)),
                 "@ConcurrencyLimited");
     }

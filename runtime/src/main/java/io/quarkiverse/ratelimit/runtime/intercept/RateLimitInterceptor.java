@@ -8,11 +8,13 @@ import jakarta.interceptor.InvocationContext;
 import io.quarkiverse.ratelimit.RateLimited;
 import io.quarkiverse.ratelimit.runtime.decide.Admission;
 import io.quarkiverse.ratelimit.runtime.decide.CallAdmitter;
+import io.quarkiverse.ratelimit.runtime.decide.CallResolver;
 import io.quarkiverse.ratelimit.runtime.decide.DispatchDecisions;
 import io.quarkiverse.ratelimit.runtime.decide.GuardedCall;
 import io.quarkiverse.ratelimit.runtime.http.RateLimitHeaders;
 import io.quarkiverse.ratelimit.runtime.limit.EffectiveLimits;
 import io.quarkiverse.ratelimit.runtime.limit.EffectiveMethod;
+import io.quarkiverse.ratelimit.runtime.reactive.DirectUni;
 import io.quarkiverse.ratelimit.runtime.tenant.RequestTenantResolver;
 import io.smallrye.mutiny.Uni;
 import io.vertx.ext.web.RoutingContext;
@@ -30,11 +32,14 @@ import io.vertx.ext.web.RoutingContext;
 public class RateLimitInterceptor {
 
     private final EffectiveLimits methods;
+    private final CallResolver calls;
     private final CallAdmitter admitter;
     private final RequestTenantResolver tenants;
 
-    RateLimitInterceptor(EffectiveLimits methods, CallAdmitter admitter, RequestTenantResolver tenants) {
+    RateLimitInterceptor(EffectiveLimits methods, CallResolver calls, CallAdmitter admitter,
+            RequestTenantResolver tenants) {
         this.methods = methods;
+        this.calls = calls;
         this.admitter = admitter;
         this.tenants = tenants;
     }
@@ -51,14 +56,16 @@ public class RateLimitInterceptor {
         }
         Object[] arguments = method.limits().getParameters().isEmpty() ? null : invocation.getParameters();
         return GuardedCall.proceed(invocation, method.limits().getReturnKind(),
-                () -> admitter.decide(method, request, arguments, decision -> {
-                    if (request != null) {
-                        RateLimitHeaders.attach(request, decision);
-                    }
-                    if (!decision.admitted()) {
-                        throw decision.refusal();
-                    }
-                    return decision.admission();
-                }), "@RateLimited");
+                () -> DirectUni.mapped(DirectUni.chained(calls.resolve(method, request, arguments), admitter::decide),
+                        decision -> {
+                            if (request != null) {
+                                RateLimitHeaders.attach(request, decision);
+                            }
+                            if (!decision.admitted()) {
+                                throw decision.refusal();
+                            }
+                            return decision.admission();
+                        }),
+                "@RateLimited");
     }
 }

@@ -1,6 +1,7 @@
 package io.quarkiverse.ratelimit.runtime.reactive;
 
 import java.util.function.Consumer;
+import java.util.function.Function;
 import java.util.function.Supplier;
 
 import io.smallrye.mutiny.Uni;
@@ -30,6 +31,11 @@ public final class DirectUni<T> extends AbstractUni<T> {
         return new DirectUni<>(start);
     }
 
+    /** {@code value}, emitted to each subscriber. */
+    public static <T> Uni<T> item(T value) {
+        return new DirectUni<>(emission -> emission.emit(() -> value));
+    }
+
     /** The value {@code value} computes when subscribed, or its exception as the failure. */
     public static <T> Uni<T> computed(Supplier<T> value) {
         return new DirectUni<>(emission -> emission.emit(value));
@@ -37,33 +43,64 @@ public final class DirectUni<T> extends AbstractUni<T> {
 
     /**
      * The {@code Uni} that {@code next} returns when subscribed (what it throws is the failure): a check made at
-     * subscription, not when the {@code Uni} is built. A {@code DirectUni} it returns emits straight to this one's
-     * subscriber, with no subscriber in between.
+     * subscription, not when the {@code Uni} is built.
      */
     public static <T> Uni<T> deferred(Supplier<Uni<T>> next) {
-        return new DirectUni<>(emission -> {
-            Uni<T> uni = next.get();
-            if (uni instanceof DirectUni<T> direct) {
-                direct.start.accept(emission);
+        return new DirectUni<>(emission -> forward(next.get(), emission, item -> emission.emit(() -> item)));
+    }
+
+    /**
+     * What {@code source} emits, turned by {@code map} (what it throws is the failure): Mutiny's {@code map} without
+     * the context it would capture. For the extension's own steps after a decision, each entry point's answer.
+     */
+    public static <T, R> Uni<R> mapped(Uni<T> source, Function<? super T, ? extends R> map) {
+        return new DirectUni<>(emission -> forward(source, emission, item -> emission.emit(() -> map.apply(item))));
+    }
+
+    /**
+     * The {@code Uni} that {@code next} makes of what {@code source} emits (what it throws is the failure): Mutiny's
+     * {@code chain} without the context it would capture.
+     */
+    public static <T, R> Uni<R> chained(Uni<T> source, Function<? super T, Uni<R>> next) {
+        return new DirectUni<>(emission -> forward(source, emission, item -> {
+            Uni<R> then;
+            try {
+                then = next.apply(item);
+            } catch (RuntimeException e) {
+                emission.fail(e);
                 return;
             }
-            uni.subscribe().withSubscriber(new UniSubscriber<T>() {
-                @Override
-                public void onSubscribe(UniSubscription subscription) {
-                    emission.onCancel(subscription::cancel);
-                }
+            forward(then, emission, result -> emission.emit(() -> result));
+        }));
+    }
 
-                @Override
-                public void onItem(T item) {
-                    emission.emit(() -> item);
-                }
+    /**
+     * Subscribes to {@code source} for {@code emission}: its item to {@code onItem}, its failure to the emission, the
+     * emission's cancellation to it. A {@code DirectUni} is started in place, with no Mutiny subscriber in between
+     * (whose subscription would capture the caller's context).
+     */
+    private static <T> void forward(Uni<T> source, Emission<?> emission, Consumer<T> onItem) {
+        UniSubscriber<T> forwarding = new UniSubscriber<>() {
+            @Override
+            public void onSubscribe(UniSubscription subscription) {
+                emission.onCancel(subscription::cancel);
+            }
 
-                @Override
-                public void onFailure(Throwable failure) {
-                    emission.fail(failure);
-                }
-            });
-        });
+            @Override
+            public void onItem(T item) {
+                onItem.accept(item);
+            }
+
+            @Override
+            public void onFailure(Throwable failure) {
+                emission.fail(failure);
+            }
+        };
+        if (source instanceof DirectUni<T> direct) {
+            direct.subscribe(forwarding);
+        } else {
+            source.subscribe().withSubscriber(forwarding);
+        }
     }
 
     @Override

@@ -73,27 +73,28 @@ public class GuardedRedis {
 
     /**
      * Runs a Redis call behind the decision timeout and the circuit breaker; when Redis cannot answer (or the breaker
-     * is open, then {@code failure} is {@code null}), {@code withoutRedis} decides instead. {@code answeredInTime} sees
-     * the reply only when it decided (not a reply that came after the failure mode had).
+     * is open, then {@code failure} is {@code null}), {@code withoutRedis} decides instead (what it throws is the
+     * failure). {@code answeredInTime} sees the reply only when it decided (not a reply that came after the failure
+     * mode had).
      *
      * @param key the key the call decides on, whose node's breaker guards the call
      */
     public <T> Uni<T> guarded(RedisOperation operation, String key, Supplier<Future<T>> redisCall,
             Consumer<T> answeredInTime, Function<Throwable, T> withoutRedis) {
-        return guarded(operation, nodes.forKey(key), redisCall, answeredInTime, withoutRedis, Function.identity());
+        return guarded(operation, nodes.forKey(key), redisCall, answeredInTime, withoutRedis);
     }
 
     /**
-     * As {@link #guarded(RedisOperation, String, Supplier, Consumer, Function)}, the result turned into the call's
-     * answer by {@code shape} within the same step. One {@link DirectUni} around a Vert.x future, and no timer of its
-     * own ({@link PendingDecisions}): this is every decision's path.
+     * As {@link #guarded(RedisOperation, String, Supplier, Consumer, Function)}, on {@code node}. One
+     * {@link DirectUni} around a Vert.x future, and no timer of its own ({@link PendingDecisions}): this is every
+     * decision's path.
      */
-    public <T, R> Uni<R> guarded(RedisOperation operation, GuardedNode node, Supplier<Future<T>> redisCall,
-            Consumer<T> answeredInTime, Function<Throwable, T> withoutRedis, Function<? super T, ? extends R> shape) {
+    public <T> Uni<T> guarded(RedisOperation operation, GuardedNode node, Supplier<Future<T>> redisCall,
+            Consumer<T> answeredInTime, Function<Throwable, T> withoutRedis) {
         return DirectUni.emitting(emission -> {
             CircuitBreaker breaker = node.breaker;
             if (!breaker.tryAcquirePermission()) {
-                emission.emit(() -> shape.apply(withoutRedis.apply(null)));
+                emission.emit(() -> withoutRedis.apply(null));
                 return;
             }
             redisAttempts.increment();
@@ -103,9 +104,9 @@ public class GuardedRedis {
             Pending decision = pending.start((given, timeout) -> {
                 metrics.redisCall(operation, RedisOutcome.TIMEOUT, System.nanoTime() - given.startNanos);
                 if (caller == null) {
-                    failOver(node, emission, withoutRedis, shape, timeout);
+                    failOver(node, emission, withoutRedis, timeout);
                 } else {
-                    caller.runOnContext(ignored -> failOver(node, emission, withoutRedis, shape, timeout));
+                    caller.runOnContext(ignored -> failOver(node, emission, withoutRedis, timeout));
                 }
             });
             Future<T> reply;
@@ -124,22 +125,22 @@ public class GuardedRedis {
                     node.answered(System.nanoTime());
                     breaker.onSuccess();
                     answeredInTime.accept(result.result());
-                    emission.emit(() -> shape.apply(result.result()));
+                    emission.emit(result::result);
                 } else {
-                    failOver(node, emission, withoutRedis, shape, result.cause());
+                    failOver(node, emission, withoutRedis, result.cause());
                 }
             });
         });
     }
 
-    private <T, R> void failOver(GuardedNode node, DirectUni.Emission<R> emission,
-            Function<Throwable, T> withoutRedis, Function<? super T, ? extends R> shape, Throwable failure) {
+    private <T> void failOver(GuardedNode node, DirectUni.Emission<T> emission, Function<Throwable, T> withoutRedis,
+            Throwable failure) {
         if (node.counts(System.nanoTime()) || node.breaker.state() != CircuitBreakerTransition.State.CLOSED) {
             node.breaker.onFailure(failure);
         }
         cluster.refreshSoon(); // in a cluster, a replica may have taken the failing master's slots
         LOG.debugf(failure, "Redis could not decide; using the failure mode");
-        emission.emit(() -> shape.apply(withoutRedis.apply(failure)));
+        emission.emit(() -> withoutRedis.apply(failure));
     }
 
     @PreDestroy

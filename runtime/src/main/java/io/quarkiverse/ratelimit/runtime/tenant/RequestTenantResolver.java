@@ -2,7 +2,6 @@ package io.quarkiverse.ratelimit.runtime.tenant;
 
 import java.util.Map;
 import java.util.Set;
-import java.util.function.Function;
 
 import jakarta.inject.Singleton;
 
@@ -12,6 +11,7 @@ import io.quarkiverse.ratelimit.TenantSource;
 import io.quarkiverse.ratelimit.runtime.config.RateLimitConfig;
 import io.quarkiverse.ratelimit.runtime.key.TenantTags;
 import io.quarkiverse.ratelimit.runtime.limit.TenantRule;
+import io.quarkiverse.ratelimit.runtime.reactive.DirectUni;
 import io.quarkus.arc.Arc;
 import io.quarkus.arc.InjectableInstance;
 import io.quarkus.runtime.configuration.ConfigurationException;
@@ -84,24 +84,19 @@ public class RequestTenantResolver {
     }
 
     /**
-     * Resolves the tenant, then continues with {@code next}. A tenant that comes at once (a header, a parameter) is
-     * passed to {@code next} directly, without a {@code Uni} whose every operator would capture and restore the
-     * caller's context; a security identity or the application's resolver may have to wait, and is chained. Either
-     * way a failure (a required tenant missing, or what {@code next} throws) is the returned {@code Uni}'s failure.
+     * The call's tenant. One that comes at once (a header, a parameter) is computed when the {@code Uni} is
+     * subscribed, in a {@link DirectUni} that captures no context; a security identity or the application's resolver
+     * may have to wait, and is mapped. A required tenant missing is the {@code Uni}'s failure.
      *
      * @param request the current HTTP request, {@code null} when the call is not part of one
      * @param arguments the method's arguments (for the path-parameter source), {@code null} when unknown
      * @param parameters the positions of the method's named parameters
      */
-    public <T> Uni<T> resolve(TenantRule rule, RoutingContext request, Object[] arguments,
-            Map<String, Integer> parameters, Function<ResolvedTenant, Uni<T>> next) {
+    public Uni<ResolvedTenant> resolve(TenantRule rule, RoutingContext request, Object[] arguments,
+            Map<String, Integer> parameters) {
         TenantSource source = rule.source();
         if (source == TenantSource.HEADER || source == TenantSource.PATH_PARAMETER) {
-            try {
-                return next.apply(resolved(rule, request, immediate(source, request, arguments, parameters)));
-            } catch (RuntimeException e) {
-                return Uni.createFrom().failure(e);
-            }
+            return DirectUni.computed(() -> resolved(rule, request, immediate(source, request, arguments, parameters)));
         }
         Uni<String> deferred = switch (source) {
             case PRINCIPAL -> identity().map(id -> isAuthenticated(id) ? id.getPrincipal().getName() : null);
@@ -110,7 +105,7 @@ public class RequestTenantResolver {
             case RESOLVER -> resolver.get().resolve(request);
             case HEADER, PATH_PARAMETER, DEFAULT -> throw new IllegalStateException("A tenant rule has a concrete source");
         };
-        return deferred.flatMap(id -> next.apply(resolved(rule, request, id)));
+        return deferred.map(id -> resolved(rule, request, id));
     }
 
     /** The tenant from a header or a parameter: known at once. */

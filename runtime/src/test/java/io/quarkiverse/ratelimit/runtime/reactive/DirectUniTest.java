@@ -76,6 +76,63 @@ class DirectUniTest {
         assertThat(signals.received).containsExactly("subscribed");
     }
 
+    @Test
+    void aMappedUniMapsEachSubscriptionsItemAndFailsWithWhatTheMapThrows() {
+        AtomicInteger runs = new AtomicInteger();
+        Uni<String> mapped = DirectUni.mapped(DirectUni.computed(runs::incrementAndGet), n -> "call " + n);
+        assertThat(runs).hasValue(0);
+        assertThat(mapped.await().atMost(Duration.ofSeconds(1))).isEqualTo("call 1");
+        assertThat(mapped.await().atMost(Duration.ofSeconds(1))).isEqualTo("call 2");
+
+        Uni<String> refused = DirectUni.mapped(Uni.createFrom().item(1), n -> {
+            throw new IllegalStateException("refused " + n);
+        });
+        assertThatThrownBy(() -> refused.await().atMost(Duration.ofSeconds(1))).hasMessage("refused 1");
+        Uni<String> failed = DirectUni.mapped(Uni.createFrom().<Integer> failure(new IllegalStateException("down")),
+                n -> "never");
+        assertThatThrownBy(() -> failed.await().atMost(Duration.ofSeconds(1))).hasMessage("down");
+    }
+
+    @Test
+    void aChainedUniSubscribesToWhatTheStepMakesOfTheItem() {
+        Uni<String> direct = DirectUni.chained(DirectUni.computed(() -> 2), n -> DirectUni.computed(() -> "x" + n));
+        Uni<String> other = DirectUni.chained(Uni.createFrom().item(3), n -> Uni.createFrom().item("y" + n));
+        assertThat(direct.await().atMost(Duration.ofSeconds(1))).isEqualTo("x2");
+        assertThat(other.await().atMost(Duration.ofSeconds(1))).isEqualTo("y3");
+        Uni<String> refused = DirectUni.chained(DirectUni.computed(() -> 2), n -> {
+            throw new IllegalStateException("blocked");
+        });
+        assertThatThrownBy(() -> refused.await().atMost(Duration.ofSeconds(1))).hasMessage("blocked");
+    }
+
+    @Test
+    void cancellingAMappedOrChainedUniCancelsTheStepItWaitsOn() {
+        AtomicReference<DirectUni.Emission<String>> first = new AtomicReference<>();
+        AtomicInteger cancelled = new AtomicInteger();
+        Uni<String> source = DirectUni.emitting(emission -> {
+            first.set(emission);
+            emission.onCancel(cancelled::incrementAndGet);
+        });
+        Recorder signals = new Recorder();
+        ((DirectUni<String>) DirectUni.mapped(source, String::toUpperCase)).subscribe(signals);
+        signals.subscription.cancel();
+        first.get().emit(() -> "too late");
+        assertThat(cancelled).hasValue(1);
+        assertThat(signals.received).containsExactly("subscribed");
+
+        AtomicReference<DirectUni.Emission<String>> second = new AtomicReference<>();
+        Recorder chainedSignals = new Recorder();
+        ((DirectUni<String>) DirectUni.chained(DirectUni.computed(() -> "a"), item -> DirectUni.<String> emitting(
+                emission -> {
+                    second.set(emission);
+                    emission.onCancel(cancelled::incrementAndGet);
+                }))).subscribe(chainedSignals);
+        chainedSignals.subscription.cancel();
+        second.get().emit(() -> "too late");
+        assertThat(cancelled).hasValue(2);
+        assertThat(chainedSignals.received).containsExactly("subscribed");
+    }
+
     /** Every signal, as it comes: no Mutiny subscriber in between, which would drop late signals itself. */
     private static final class Recorder implements UniSubscriber<String> {
 

@@ -1,0 +1,56 @@
+package io.quarkiverse.ratelimit.runtime.decide;
+
+import java.util.List;
+
+import jakarta.inject.Singleton;
+
+import io.quarkiverse.ratelimit.runtime.limit.LimitDefinition;
+import io.quarkiverse.ratelimit.runtime.limit.MethodLimits;
+import io.quarkiverse.ratelimit.runtime.limit.ReturnKind;
+import io.vertx.ext.web.RoutingContext;
+
+/**
+ * Makes an admitted call's {@link Admission}: what it can give back, settle, or tell an upstream's answer to. Most calls
+ * need none ({@link Admission#NONE}): no refund, no settlement, no later slot, or decided without Redis.
+ */
+@Singleton
+public class Admissions {
+
+    private final DecisionGuard guard;
+    private final UpstreamAnswers upstream;
+    private final CallCosts costs;
+
+    Admissions(DecisionGuard guard, UpstreamAnswers upstream, CallCosts costs) {
+        this.guard = guard;
+        this.upstream = upstream;
+        this.costs = costs;
+    }
+
+    /**
+     * @param keys the keys of the limits the call recorded
+     * @param limits the limits the call recorded, as configured (an adaptive limit's learned value is what it grows
+     *        back from)
+     * @param degraded whether a limit was decided without Redis (then nothing is given back)
+     * @param waitMillis the wait for a later slot, which a call given up meanwhile gives back
+     */
+    Admission of(ResolvedCall call, List<String> keys, List<LimitDefinition> limits, boolean degraded,
+            long waitMillis) {
+        MethodLimits method = call.method();
+        if (degraded || !method.refunds() && !method.isOutgoing() && waitMillis == 0 || limits.isEmpty()) {
+            return Admission.NONE;
+        }
+        Admission admission = new Admission(guard, keys, limits, method.isOutgoing() ? upstream : null,
+                method.costsFromResults() ? costs : null, method.getReturnKind() == ReturnKind.MULTI);
+        RoutingContext request = call.request();
+        if (request != null && admission.refundsOnServerError()) {
+            // at the end, when the status is final (at headers-end Quarkus REST may not have set it yet)
+            request.addEndHandler(ignored -> {
+                if (request.response().getStatusCode() >= 500) {
+                    admission.refundServerError().subscribe().with(done -> {
+                    });
+                }
+            });
+        }
+        return admission;
+    }
+}
