@@ -24,12 +24,14 @@ import org.junit.jupiter.api.Test;
 class PackageLayersTest {
 
     /** From the bottom up. */
-    static final List<String> LAYERS = List.of("reactive", "cache", "config", "limit", "key", "observe", "redis", "policy",
+    static final List<String> LAYERS = List.of("reactive", "cache", "config", "limit", "key", "store", "observe", "redis",
+            "policy",
             "tenant",
             "resilience", "decide", "http", "grpc", "intercept", "admin", "status", "devui", "startup", "");
 
     private static final Path API = Path.of("src", "main", "java", "io", "quarkiverse", "ratelimit");
     private static final Path RUNTIME = API.resolve("runtime");
+    private static final Path TESTING = API.resolve("testing");
     private static final Pattern INTERNAL_IMPORT = Pattern
             .compile("^import io\\.quarkiverse\\.ratelimit\\.runtime\\.(?:(\\w+)\\.)?[A-Z]\\w*", Pattern.MULTILINE);
 
@@ -67,6 +69,22 @@ class PackageLayersTest {
         }
         circles.addAll(PackageCircles.of(API));
         assertThat(circles).as("classes of one package that refer to one another in a circle").isEmpty();
+    }
+
+    /**
+     * The test support ({@code io.quarkiverse.ratelimit.testing}: the test clock) sits above every layer, as an
+     * application does: it may use the runtime, and nothing of the runtime or the API uses it.
+     */
+    @Test
+    void nothingButTestsImportsTheTestSupport() throws IOException {
+        List<String> users = new ArrayList<>();
+        for (Path source : sources(API)) {
+            if (!source.startsWith(TESTING) && Files.readString(source).contains("import io.quarkiverse.ratelimit.testing.")) {
+                users.add(API.relativize(source).toString());
+            }
+        }
+        assertThat(users).as("classes that import the test support").isEmpty();
+        assertThat(PackageCircles.of(TESTING)).isEmpty();
     }
 
     @Test

@@ -19,23 +19,25 @@ import io.quarkiverse.ratelimit.runtime.observe.RateLimitMetrics;
 import io.quarkiverse.ratelimit.runtime.observe.RedisOperation;
 import io.quarkiverse.ratelimit.runtime.reactive.DirectUni;
 import io.quarkiverse.ratelimit.runtime.redis.InvalidationChannel;
-import io.quarkiverse.ratelimit.runtime.redis.RedisDecisions;
 import io.quarkiverse.ratelimit.runtime.resilience.FailureModes;
 import io.quarkiverse.ratelimit.runtime.resilience.GuardedNode;
 import io.quarkiverse.ratelimit.runtime.resilience.GuardedRedis;
+import io.quarkiverse.ratelimit.runtime.store.CountStore;
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.Future;
 
 /**
  * The decisions of one call's limits, and what gives their units back: a refusal this instance holds answers at once
- * ({@link RefusalCache}); otherwise Redis decides, on the guarded path ({@link GuardedRedis}: timeout and circuit
- * breaker), and each limit's failure mode when Redis cannot ({@link FailureModes}). Every decision is observed here
+ * ({@link RefusalCache}); otherwise the counts decide ({@link CountStore}: Redis), on the guarded path
+ * ({@link GuardedRedis}: timeout and circuit breaker), and each limit's failure mode when they cannot
+ * ({@link FailureModes}). Every operation on the counts (decide, refund, settle, pause, reset, an operator's look)
+ * crosses the same guard. Every decision is observed here
  * (metrics, traces), since only here is it known what decided it.
  */
 @Singleton
 public class DecisionGuard {
 
-    private final RedisDecisions redis;
+    private final CountStore store;
     private final GuardedRedis guarded;
     private final FailureModes failureModes;
     private final RateLimitMetrics metrics;
@@ -46,12 +48,12 @@ public class DecisionGuard {
     /** {@code null} when refusals are not cached ({@code refusal-cache.enabled=false}). */
     private final RefusalCache refusals;
 
-    DecisionGuard(RedisDecisions redis, GuardedRedis guarded, FailureModes failureModes, RateLimitConfig config,
+    DecisionGuard(CountStore store, GuardedRedis guarded, FailureModes failureModes, RateLimitConfig config,
             RateLimitMetrics metrics, DecisionTracing tracing, InvalidationChannel invalidations,
             QuotaThresholds thresholds, UpstreamPauses upstreamPauses) {
         this.thresholds = thresholds;
         this.upstreamPauses = upstreamPauses;
-        this.redis = redis;
+        this.store = store;
         this.guarded = guarded;
         this.failureModes = failureModes;
         this.metrics = metrics;
@@ -93,12 +95,12 @@ public class DecisionGuard {
         GuardedNode node = guarded.nodeFor(keys.get(0)); // a call's keys share one slot
         return guarded.guarded(RedisOperation.DECIDE, node, () -> {
             if (refusals == null) {
-                return redis.decide(keys, limits, shadow);
+                return store.decide(keys, limits, shadow);
             }
             long sent = System.nanoTime();
             long stamp = refusals.stamp(keys);
             // a reply that comes after the failure mode decided is still Redis's word on the refusal
-            return redis.decide(keys, limits, shadow)
+            return store.decide(keys, limits, shadow)
                     .onSuccess(decisions -> refusals.remember(keys, limits, decisions, sent, stamp));
         }, decisions -> {
             decided(decisions, DecidedBy.REDIS, shadow, tenant, span);
@@ -144,7 +146,7 @@ public class DecisionGuard {
      */
     public Uni<Void> refund(List<String> keys, List<LimitDefinition> limits) {
         forget(keys);
-        return unlessUnavailable(RedisOperation.REFUND, keys, limits, () -> redis.refund(keys, limits));
+        return unlessUnavailable(RedisOperation.REFUND, keys, limits, () -> store.refund(keys, limits));
     }
 
     /**
@@ -156,7 +158,7 @@ public class DecisionGuard {
         if (limits.stream().anyMatch(limit -> limit.getCost() < 0)) {
             forget(keys);
         }
-        return unlessUnavailable(RedisOperation.SETTLE, keys, limits, () -> redis.settle(keys, limits));
+        return unlessUnavailable(RedisOperation.SETTLE, keys, limits, () -> store.settle(keys, limits));
     }
 
     /**
@@ -179,7 +181,7 @@ public class DecisionGuard {
      * look at them is never answered by a failure mode, which would claim a state nobody read.
      */
     public Uni<List<RateLimitDecision>> look(List<String> keys, List<LimitDefinition> limits) {
-        return unlessUnavailable(RedisOperation.ADMIN, keys, limits, () -> redis.decide(keys, limits, ShadowMask.NONE));
+        return unlessUnavailable(RedisOperation.ADMIN, keys, limits, () -> store.decide(keys, limits, ShadowMask.NONE));
     }
 
     /** Counts a reservation of {@code limit} (its cost: the estimate) settled at {@code actualUnits}. */
@@ -196,7 +198,7 @@ public class DecisionGuard {
         // this instance's calls stop now, not once Redis announces it; its waiting calls take their next slot once
         // Redis holds the pause (before, Redis would give them one inside it)
         upstreamPauses.hold(keys, Math.max(1, pause.toMillis()));
-        return this.<Void> unlessUnavailable(RedisOperation.ADMIN, keys, limits, () -> redis.pause(keys, limits, pause))
+        return this.<Void> unlessUnavailable(RedisOperation.ADMIN, keys, limits, () -> store.pause(keys, limits, pause))
                 .invoke(() -> upstreamPauses.wake(keys));
     }
 
@@ -206,7 +208,7 @@ public class DecisionGuard {
      */
     public Uni<Integer> reset(List<String> keys, List<LimitDefinition> limits) {
         forget(keys);
-        return unlessUnavailable(RedisOperation.ADMIN, keys, limits, () -> redis.reset(keys));
+        return unlessUnavailable(RedisOperation.ADMIN, keys, limits, () -> store.reset(keys));
     }
 
     private void forget(List<String> keys) {

@@ -11,16 +11,18 @@ import io.quarkiverse.ratelimit.runtime.limit.AlgorithmSet;
 import io.quarkiverse.ratelimit.runtime.limit.LimitDefinition;
 import io.quarkiverse.ratelimit.runtime.limit.ShadowMask;
 import io.quarkiverse.ratelimit.runtime.limit.WaitingCalls;
+import io.quarkiverse.ratelimit.runtime.store.CountStore;
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.Future;
 import io.vertx.redis.client.Response;
 
 /**
- * Takes the decisions of one call on Redis: every limit of the call in one atomic script call ({@code rate_limit.lua}),
- * which records the call in every limit or, if any limit refuses, in none.
+ * The counts kept in Redis ({@link CountStore}): every operation on one call's limits is one atomic call of the
+ * function library ({@code lua/}), which records a call in every limit or, if any limit refuses, in none, and announces
+ * what gives units back to every instance ({@link InvalidationChannel}).
  */
 @Singleton
-public class RedisDecisions {
+public class RedisDecisions implements CountStore {
 
     private final ScriptRunner scripts;
     private final InvalidationChannel invalidations;
@@ -42,6 +44,7 @@ public class RedisDecisions {
      *
      * @param limitKeys the key of each limit ({@code RateLimitKeys}), all in one hash slot
      */
+    @Override
     public Future<List<RateLimitDecision>> decide(List<String> limitKeys, List<LimitDefinition> limits,
             ShadowMask shadow) {
         // when the request left bounds when Redis decided, which only a call that may wait needs
@@ -68,6 +71,7 @@ public class RedisDecisions {
      * Gives back, in one atomic call, what an admitted call consumed of each limit (clamped by every algorithm), and
      * announces it to every instance ({@link InvalidationChannel}).
      */
+    @Override
     public Future<Void> refund(List<String> limitKeys, List<LimitDefinition> limits) {
         return scripts.write(scripts.scripts().refund(AlgorithmSet.of(limits)), limitKeys,
                 ScriptArguments.refund(clock.now(), limits, invalidations.channel())).mapEmpty();
@@ -78,6 +82,7 @@ public class RedisDecisions {
      * reserved, given back when below zero and charged (beyond the limit if need be) when above; emits each limit's
      * state after it. A refund is announced to every instance ({@link InvalidationChannel}).
      */
+    @Override
     public Future<List<RateLimitDecision>> settle(List<String> limitKeys, List<LimitDefinition> limits) {
         return scripts.write(scripts.scripts().settle(AlgorithmSet.of(limits)), limitKeys,
                 ScriptArguments.settle(clock.now(), limits, invalidations.channel()))
@@ -89,6 +94,7 @@ public class RedisDecisions {
      * on any instance, and every instance hears of it ({@link InvalidationChannel}); the limits that cannot pause
      * (counting windows) are left alone.
      */
+    @Override
     public Future<Void> pause(List<String> limitKeys, List<LimitDefinition> limits, Duration pause) {
         return scripts.write(scripts.scripts().pause(AlgorithmSet.of(limits)), limitKeys,
                 ScriptArguments.pause(clock.now(), limits, Math.max(1, pause.toMillis()),
@@ -114,6 +120,7 @@ public class RedisDecisions {
      * Deletes the state of the given limits' keys (all in one hash slot), and announces it to every instance; emits
      * how many keys held state.
      */
+    @Override
     public Future<Integer> reset(List<String> limitKeys) {
         return scripts.write(scripts.scripts().reset(), limitKeys, ScriptArguments.reset(invalidations.channel()))
                 .map(Response::toInteger);
