@@ -40,6 +40,7 @@ import io.quarkiverse.ratelimit.runtime.decide.DecisionGuard;
 import io.quarkiverse.ratelimit.runtime.decide.LateSettlements;
 import io.quarkiverse.ratelimit.runtime.decide.ProgrammaticRateLimiter;
 import io.quarkiverse.ratelimit.runtime.decide.QuotaThresholds;
+import io.quarkiverse.ratelimit.runtime.decide.ShadowRefusals;
 import io.quarkiverse.ratelimit.runtime.decide.SlotWaits;
 import io.quarkiverse.ratelimit.runtime.decide.UpstreamAnswers;
 import io.quarkiverse.ratelimit.runtime.decide.UpstreamPauses;
@@ -58,6 +59,9 @@ import io.quarkiverse.ratelimit.runtime.limit.DeclaredConcurrencyLimits;
 import io.quarkiverse.ratelimit.runtime.limit.DeclaredLimits;
 import io.quarkiverse.ratelimit.runtime.limit.EffectiveLimits;
 import io.quarkiverse.ratelimit.runtime.limit.MethodLimits;
+import io.quarkiverse.ratelimit.runtime.observe.DecisionMetrics;
+import io.quarkiverse.ratelimit.runtime.observe.DecisionObservers;
+import io.quarkiverse.ratelimit.runtime.observe.DecisionTraces;
 import io.quarkiverse.ratelimit.runtime.policy.AdaptiveLimits;
 import io.quarkiverse.ratelimit.runtime.policy.CodeLimits;
 import io.quarkiverse.ratelimit.runtime.policy.LimitModes;
@@ -140,7 +144,8 @@ class RateLimitProcessor {
         return AdditionalBeanBuildItem.builder()
                 .addBeanClasses(RateLimitInterceptor.class, CallResolver.class, CallAdmitter.class, Admissions.class,
                         RedisDecisions.class, RedisClockReadings.class,
-                        DecisionGuard.class, QuotaThresholds.class, GuardedRedis.class, FailureModes.class,
+                        DecisionGuard.class, QuotaThresholds.class, ShadowRefusals.class, DecisionObservers.class,
+                        DecisionMetrics.class, DecisionTraces.class, GuardedRedis.class, FailureModes.class,
                         ProgrammaticRateLimiter.class, SlotWaits.class, UpstreamPauses.class, UpstreamAnswers.class,
                         CallCosts.class, LateSettlements.class,
                         ConcurrencyLeases.class,

@@ -28,7 +28,6 @@ public class CallAdmitter {
     private final SlotWaits waits;
     private final AdaptiveLimits adaptive;
     private final Admissions admissions;
-    private final ShadowRefusals shadowRefusals = new ShadowRefusals();
 
     CallAdmitter(DecisionGuard guard, SlotWaits waits, AdaptiveLimits adaptive, Admissions admissions) {
         this.guard = guard;
@@ -94,8 +93,8 @@ public class CallAdmitter {
     }
 
     /**
-     * A call some limits of which are off or in shadow mode: a shadow limit's refusal refuses nothing (it is logged and
-     * counted), and the client sees the shadow limits' decisions only when configured to.
+     * A call some limits of which are off or in shadow mode: a shadow limit's refusal refuses nothing (observers log
+     * and count it), and the client sees the shadow limits' decisions only when configured to.
      */
     private CallDecision decisionByMode(ResolvedCall call, List<RateLimitDecision> decisions) {
         ShadowMask shadowed = call.shadow();
@@ -111,8 +110,7 @@ public class CallAdmitter {
                 if (!shadowed.contains(i)) {
                     return CallDecision.refused(shown, enforced, perLimit);
                 }
-                shadowRefusals.refused(decision, call.tenant());
-                continue; // recorded nothing: nothing to refund
+                continue; // recorded nothing: nothing to refund (ShadowRefusals logs it)
             }
             degraded |= decision.degraded();
             recorded.add(call.limits().get(i));

@@ -12,8 +12,9 @@ import io.quarkiverse.ratelimit.RateLimiterUnavailableException;
 import io.quarkiverse.ratelimit.runtime.config.RateLimitConfig;
 import io.quarkiverse.ratelimit.runtime.limit.LimitDefinition;
 import io.quarkiverse.ratelimit.runtime.limit.ShadowMask;
-import io.quarkiverse.ratelimit.runtime.limit.WaitingCalls;
 import io.quarkiverse.ratelimit.runtime.observe.DecidedBy;
+import io.quarkiverse.ratelimit.runtime.observe.DecidedCall;
+import io.quarkiverse.ratelimit.runtime.observe.DecisionObservers;
 import io.quarkiverse.ratelimit.runtime.observe.DecisionTracing;
 import io.quarkiverse.ratelimit.runtime.observe.RateLimitMetrics;
 import io.quarkiverse.ratelimit.runtime.observe.RedisOperation;
@@ -31,8 +32,8 @@ import io.vertx.core.Future;
  * ({@link RefusalCache}); otherwise the counts decide ({@link CountStore}: Redis), on the guarded path
  * ({@link GuardedRedis}: timeout and circuit breaker), and each limit's failure mode when they cannot
  * ({@link FailureModes}). Every operation on the counts (decide, refund, settle, pause, reset, an operator's look)
- * crosses the same guard. Every decision is observed here
- * (metrics, traces), since only here is it known what decided it.
+ * crosses the same guard. Every decision is told to the observers here ({@link DecisionObservers}: metrics, traces,
+ * thresholds, shadow-mode logging), since only here is it known what decided it.
  */
 @Singleton
 public class DecisionGuard {
@@ -42,7 +43,7 @@ public class DecisionGuard {
     private final FailureModes failureModes;
     private final RateLimitMetrics metrics;
     private final DecisionTracing tracing;
-    private final QuotaThresholds thresholds;
+    private final DecisionObservers observers;
     private final UpstreamPauses upstreamPauses;
     private final LongAdder cachedRefusals = new LongAdder();
     /** {@code null} when refusals are not cached ({@code refusal-cache.enabled=false}). */
@@ -50,8 +51,8 @@ public class DecisionGuard {
 
     DecisionGuard(CountStore store, GuardedRedis guarded, FailureModes failureModes, RateLimitConfig config,
             RateLimitMetrics metrics, DecisionTracing tracing, InvalidationChannel invalidations,
-            QuotaThresholds thresholds, UpstreamPauses upstreamPauses) {
-        this.thresholds = thresholds;
+            DecisionObservers observers, UpstreamPauses upstreamPauses) {
+        this.observers = observers;
         this.upstreamPauses = upstreamPauses;
         this.store = store;
         this.guarded = guarded;
@@ -102,13 +103,8 @@ public class DecisionGuard {
             // a reply that comes after the failure mode decided is still Redis's word on the refusal
             return store.decide(keys, limits, shadow)
                     .onSuccess(decisions -> refusals.remember(keys, limits, decisions, sent, stamp));
-        }, decisions -> {
-            decided(decisions, DecidedBy.REDIS, shadow, tenant, span);
-            thresholds.decided(keys, limits, decisions, shadow, tenant);
-            if (WaitingCalls.maxWaitMillis(limits) > 0) {
-                metrics.waitDecided(decisions);
-            }
-        }, failure -> failureModes.decide(keys, limits, failure, tenant, span, shadow, node.retryAfter()));
+        }, decisions -> observers.decided(new DecidedCall(keys, limits, decisions, DecidedBy.REDIS, null, shadow,
+                tenant, span)), failure -> failureModes.decide(keys, limits, failure, tenant, span, shadow, node.retryAfter()));
     }
 
     /**
@@ -130,14 +126,8 @@ public class DecisionGuard {
             return null;
         }
         cachedRefusals.increment();
-        decided(refused, DecidedBy.LOCAL_CACHE, shadow, tenant, span);
+        observers.decided(new DecidedCall(keys, limits, refused, DecidedBy.LOCAL_CACHE, null, shadow, tenant, span));
         return refused;
-    }
-
-    private void decided(List<RateLimitDecision> decisions, DecidedBy by, ShadowMask shadow, String tenant,
-            Object span) {
-        metrics.decided(decisions, by, shadow, tenant);
-        tracing.decided(span, decisions, by);
     }
 
     /**

@@ -14,6 +14,9 @@ import io.quarkiverse.ratelimit.runtime.config.RateLimitConfig;
 import io.quarkiverse.ratelimit.runtime.key.RateLimitKeys;
 import io.quarkiverse.ratelimit.runtime.limit.LimitDefinition;
 import io.quarkiverse.ratelimit.runtime.limit.ShadowMask;
+import io.quarkiverse.ratelimit.runtime.observe.DecidedBy;
+import io.quarkiverse.ratelimit.runtime.observe.DecidedCall;
+import io.quarkiverse.ratelimit.runtime.observe.DecisionObserver;
 import io.quarkiverse.ratelimit.runtime.observe.RateLimitMetrics;
 import io.quarkiverse.ratelimit.runtime.redis.RedisTransport;
 import io.vertx.mutiny.redis.client.Command;
@@ -31,7 +34,7 @@ import io.vertx.mutiny.redis.client.Request;
  * marker that cannot be written (Redis unavailable) loses that event, never the decision.
  */
 @Singleton
-public class QuotaThresholds {
+public class QuotaThresholds implements DecisionObserver {
 
     private static final Logger LOG = Logger.getLogger(QuotaThresholds.class);
 
@@ -50,11 +53,16 @@ public class QuotaThresholds {
     }
 
     /** Looks for thresholds crossed by Redis's decisions of one call (limits in shadow mode are not reported). */
-    void decided(List<String> keys, List<LimitDefinition> limits, List<RateLimitDecision> decisions, ShadowMask shadow,
-            String tenant) {
-        if (percents.length == 0) {
+    @Override
+    public void decided(DecidedCall call) {
+        if (percents.length == 0 || call.by() != DecidedBy.REDIS) {
             return;
         }
+        List<String> keys = call.keys();
+        List<LimitDefinition> limits = call.limits();
+        List<RateLimitDecision> decisions = call.decisions();
+        ShadowMask shadow = call.shadow();
+        String tenant = call.tenant();
         for (int i = 0; i < decisions.size(); i++) {
             if (!decisions.get(i).allowed() && !shadow.contains(i)) {
                 return; // a refused call consumed nothing: its limits that would have admitted it show their use as is

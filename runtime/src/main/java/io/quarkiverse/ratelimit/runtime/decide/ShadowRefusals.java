@@ -1,20 +1,29 @@
 package io.quarkiverse.ratelimit.runtime.decide;
 
+import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongSupplier;
 
+import jakarta.inject.Inject;
+import jakarta.inject.Singleton;
+
 import org.jboss.logging.Logger;
 
 import io.quarkiverse.ratelimit.RateLimitDecision;
+import io.quarkiverse.ratelimit.runtime.limit.ShadowMask;
+import io.quarkiverse.ratelimit.runtime.observe.DecidedCall;
+import io.quarkiverse.ratelimit.runtime.observe.DecisionObserver;
 
 /**
  * Logs the refusals of limits in shadow mode at INFO, at most once per limit every ten seconds with the number of
- * refusals since the last line: a dark launch shows what it would refuse without flooding the log.
+ * refusals since the last line: a dark launch shows what it would refuse without flooding the log. Only the refusals
+ * of calls that proceeded: a call an enforced limit refused is refused, whatever its shadow limits said.
  */
-final class ShadowRefusals {
+@Singleton
+public final class ShadowRefusals implements DecisionObserver {
 
     private static final Logger LOG = Logger.getLogger(ShadowRefusals.class);
     static final long INTERVAL_NANOS = TimeUnit.SECONDS.toNanos(10);
@@ -32,12 +41,32 @@ final class ShadowRefusals {
     private final ConcurrentMap<String, Window> byLimit = new ConcurrentHashMap<>();
     private final LongSupplier nanoClock;
 
+    @Inject
     ShadowRefusals() {
         this(System::nanoTime);
     }
 
     ShadowRefusals(LongSupplier nanoClock) {
         this.nanoClock = nanoClock;
+    }
+
+    @Override
+    public void decided(DecidedCall call) {
+        ShadowMask shadow = call.shadow();
+        if (shadow.isEmpty()) {
+            return;
+        }
+        List<RateLimitDecision> decisions = call.decisions();
+        for (int i = 0; i < decisions.size(); i++) {
+            if (!decisions.get(i).allowed() && !shadow.contains(i)) {
+                return;
+            }
+        }
+        for (int i = 0; i < decisions.size(); i++) {
+            if (!decisions.get(i).allowed()) {
+                refused(decisions.get(i), call.tenant());
+            }
+        }
     }
 
     /** @return whether this refusal wrote a line */

@@ -14,8 +14,8 @@ import io.quarkiverse.ratelimit.runtime.config.RateLimitConfig;
 import io.quarkiverse.ratelimit.runtime.limit.LimitDefinition;
 import io.quarkiverse.ratelimit.runtime.limit.ShadowMask;
 import io.quarkiverse.ratelimit.runtime.observe.DecidedBy;
-import io.quarkiverse.ratelimit.runtime.observe.DecisionTracing;
-import io.quarkiverse.ratelimit.runtime.observe.RateLimitMetrics;
+import io.quarkiverse.ratelimit.runtime.observe.DecidedCall;
+import io.quarkiverse.ratelimit.runtime.observe.DecisionObservers;
 import io.quarkiverse.ratelimit.runtime.policy.LimitModes;
 
 /**
@@ -29,15 +29,13 @@ public class FailureModes {
     private final FailureMode defaultFailureMode;
     private final LocalFallback local;
     private final LimitModes modes;
-    private final RateLimitMetrics metrics;
-    private final DecisionTracing tracing;
+    private final DecisionObservers observers;
     private final LongAdder degradedCalls = new LongAdder();
 
-    FailureModes(RateLimitConfig config, LimitModes modes, RateLimitMetrics metrics, DecisionTracing tracing) {
+    FailureModes(RateLimitConfig config, LimitModes modes, DecisionObservers observers) {
         this.defaultFailureMode = config.failureMode();
         this.modes = modes;
-        this.metrics = metrics;
-        this.tracing = tracing;
+        this.observers = observers;
         this.local = new LocalFallback(config.localFallback().maxEntries(),
                 config.localFallback().expectedInstances(), System::currentTimeMillis);
     }
@@ -66,8 +64,7 @@ public class FailureModes {
             LimitDefinition limit = limits.get(i);
             FailureMode mode = failureMode(limit);
             if (mode == FailureMode.FAIL_CLOSED && !shadow.contains(i)) {
-                metrics.unavailable(limits, tenant);
-                tracing.unavailable(span, limits);
+                observers.unavailable(limits, tenant, span);
                 throw new RateLimiterUnavailableException(limit.getName(), retryAfter, cause);
             }
             if (mode != FailureMode.FAIL_OPEN && mode != FailureMode.FAIL_CLOSED) {
@@ -78,6 +75,7 @@ public class FailureModes {
         List<RateLimitDecision> localDecisions = localLimits.isEmpty() ? List.of()
                 : local.acquire(localKeys, localLimits);
         List<RateLimitDecision> decisions = new ArrayList<>(limits.size());
+        List<DecidedBy> byLimit = new ArrayList<>(limits.size());
         int next = 0;
         for (int i = 0; i < limits.size(); i++) {
             LimitDefinition limit = limits.get(i);
@@ -93,10 +91,11 @@ public class FailureModes {
                         limit.window(), retryAfter, true);
                 default -> localDecisions.get(next++);
             };
-            metrics.decided(decision, by, shadow.contains(i), tenant);
             decisions.add(decision);
+            byLimit.add(by);
         }
-        tracing.decided(span, decisions, localLimits.isEmpty() ? DecidedBy.FAIL_OPEN : DecidedBy.FALLBACK);
+        observers.decided(new DecidedCall(keys, limits, decisions,
+                localLimits.isEmpty() ? DecidedBy.FAIL_OPEN : DecidedBy.FALLBACK, byLimit, shadow, tenant, span));
         return decisions;
     }
 
