@@ -3,6 +3,7 @@ package io.quarkiverse.ratelimit.deployment;
 import static io.quarkus.deployment.annotations.ExecutionTime.RUNTIME_INIT;
 import static io.quarkus.deployment.annotations.ExecutionTime.STATIC_INIT;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
@@ -18,6 +19,7 @@ import io.quarkiverse.ratelimit.runtime.config.RateLimitBuildConfig;
 import io.quarkiverse.ratelimit.runtime.http.EarlyRefusalFilter;
 import io.quarkiverse.ratelimit.runtime.http.EarlyRefusals;
 import io.quarkiverse.ratelimit.runtime.http.OpenEndpoints;
+import io.quarkiverse.ratelimit.runtime.http.RestSteps;
 import io.quarkus.arc.deployment.AdditionalBeanBuildItem;
 import io.quarkus.arc.deployment.SyntheticBeanBuildItem;
 import io.quarkus.deployment.Capabilities;
@@ -26,11 +28,16 @@ import io.quarkus.deployment.annotations.BuildProducer;
 import io.quarkus.deployment.annotations.BuildStep;
 import io.quarkus.deployment.annotations.Record;
 import io.quarkus.deployment.builditem.CombinedIndexBuildItem;
+import io.quarkus.resteasy.reactive.spi.AbstractInterceptorBuildItem;
+import io.quarkus.resteasy.reactive.spi.ContainerRequestFilterBuildItem;
+import io.quarkus.resteasy.reactive.spi.ContainerResponseFilterBuildItem;
+import io.quarkus.resteasy.reactive.spi.WriterInterceptorBuildItem;
 import io.quarkus.vertx.http.deployment.FilterBuildItem;
 
 /**
- * A flood's refusals answered before Quarkus REST ({@link EarlyRefusals}): which endpoints Quarkus's security leaves
- * open, and the HTTP filter, where REST endpoints are decided before dispatch.
+ * A flood's refusals answered before Quarkus REST ({@link EarlyRefusals}) and written straight to the response: which
+ * endpoints Quarkus's security leaves open, which the application's filters and interceptors leave alone
+ * ({@link RestSteps}), and the HTTP filter, where REST endpoints are decided before dispatch.
  */
 class EarlyRefusalProcessor {
 
@@ -58,6 +65,33 @@ class EarlyRefusalProcessor {
         }
         return SyntheticBeanBuildItem.configure(OpenEndpoints.class).scope(Singleton.class).unremovable()
                 .supplier(recorder.openEndpoints(open)).done();
+    }
+
+    /**
+     * Each limited endpoint's steps of the application's in Quarkus REST around its decision ({@link RestSteps}):
+     * known here, from the filters and interceptors the application declares and the extensions register, not read
+     * from Quarkus REST's handler chain at run time.
+     */
+    @BuildStep
+    @Record(STATIC_INIT)
+    SyntheticBeanBuildItem recordRestSteps(RateLimitRecorder recorder, CombinedIndexBuildItem index,
+            List<RateLimitedMethodBuildItem> methods, List<ContainerRequestFilterBuildItem> requestFilters,
+            List<ContainerResponseFilterBuildItem> responseFilters, List<WriterInterceptorBuildItem> writers) {
+        List<AbstractInterceptorBuildItem> answerSteps = new ArrayList<>(responseFilters);
+        answerSteps.addAll(writers);
+        RestStepsAroundTheLimiter steps = new RestStepsAroundTheLimiter(index.getIndex(), requestFilters, answerSteps);
+        Set<String> afterRequestSteps = new TreeSet<>();
+        Set<String> withAnswerSteps = new TreeSet<>();
+        for (RateLimitedMethodBuildItem method : methods) {
+            if (steps.stepsBeforeLimiter(method.method())) {
+                afterRequestSteps.add(method.methodId());
+            }
+            if (steps.stepsOnAnswers(method.method())) {
+                withAnswerSteps.add(method.methodId());
+            }
+        }
+        return SyntheticBeanBuildItem.configure(RestSteps.class).scope(Singleton.class).unremovable()
+                .supplier(recorder.restSteps(afterRequestSteps, withAnswerSteps)).done();
     }
 
     @BuildStep

@@ -9,6 +9,7 @@ import io.quarkiverse.ratelimit.runtime.admin.AdminHandler;
 import io.quarkiverse.ratelimit.runtime.config.BuildCapabilities;
 import io.quarkiverse.ratelimit.runtime.http.EarlyRefusalFilter;
 import io.quarkiverse.ratelimit.runtime.http.OpenEndpoints;
+import io.quarkiverse.ratelimit.runtime.http.RestSteps;
 import io.quarkiverse.ratelimit.runtime.limit.ConcurrencyDefinition;
 import io.quarkiverse.ratelimit.runtime.limit.DeclaredConcurrencyLimits;
 import io.quarkiverse.ratelimit.runtime.limit.DeclaredLimits;
@@ -39,6 +40,11 @@ public class RateLimitRecorder {
     public Supplier<OpenEndpoints> openEndpoints(Set<String> methodIds) {
         OpenEndpoints open = new OpenEndpoints(methodIds);
         return () -> open;
+    }
+
+    public Supplier<RestSteps> restSteps(Set<String> afterRequestSteps, Set<String> withAnswerSteps) {
+        RestSteps steps = new RestSteps(afterRequestSteps, withAnswerSteps);
+        return () -> steps;
     }
 
     public Supplier<DeclaredLimits> rateLimitedMethods(Map<String, MethodLimits> byMethodId) {

@@ -2,14 +2,12 @@ package io.quarkiverse.ratelimit.runtime.http;
 
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 import jakarta.inject.Singleton;
 import jakarta.ws.rs.core.Response;
 
 import org.jboss.resteasy.reactive.server.core.ResteasyReactiveRequestContext;
-import org.jboss.resteasy.reactive.server.handlers.ResourceRequestFilterHandler;
 import org.jboss.resteasy.reactive.server.mapping.RuntimeResource;
 import org.jboss.resteasy.reactive.server.spi.ResteasyReactiveContainerRequestContext;
 import org.jboss.resteasy.reactive.server.spi.ResteasyReactiveContainerRequestFilter;
@@ -54,6 +52,7 @@ public class RateLimitRequestFilter implements ResteasyReactiveContainerRequestF
     private final InjectableInstance<CallResolver> configuredCalls;
     private final InjectableInstance<CallAdmitter> configuredAdmitter;
     private final InjectableInstance<EarlyRefusals> configuredEarly;
+    private final InjectableInstance<RestSteps> configuredSteps;
     private final Map<RuntimeResource, Endpoint> endpoints = new ConcurrentHashMap<>();
 
     /**
@@ -61,7 +60,9 @@ public class RateLimitRequestFilter implements ResteasyReactiveContainerRequestF
      * are looked up at the first request of each endpoint, which keeps them.
      */
     RateLimitRequestFilter(InjectableInstance<EffectiveLimits> methods, InjectableInstance<CallResolver> calls,
-            InjectableInstance<CallAdmitter> admitter, InjectableInstance<EarlyRefusals> early) {
+            InjectableInstance<CallAdmitter> admitter, InjectableInstance<EarlyRefusals> early,
+            InjectableInstance<RestSteps> steps) {
+        this.configuredSteps = steps;
         this.configuredMethods = methods;
         this.configuredCalls = calls;
         this.configuredAdmitter = admitter;
@@ -94,7 +95,7 @@ public class RateLimitRequestFilter implements ResteasyReactiveContainerRequestF
         if (endpoint == null) {
             endpoint = endpoints.computeIfAbsent(target,
                     ignored -> Endpoint.of(configuredMethods.get(), configuredCalls.get(), configuredAdmitter.get(),
-                            configuredEarly.get(), request));
+                            configuredEarly.get(), configuredSteps.get(), request));
         }
         return endpoint;
     }
@@ -103,22 +104,6 @@ public class RateLimitRequestFilter implements ResteasyReactiveContainerRequestF
     private static final class Endpoint {
 
         static final Endpoint UNDECIDED = new Endpoint(null, null, null, null, false, false, null);
-
-        /**
-         * What Quarkus REST does with a response it was given, when nothing of the application's takes part: map an
-         * exception (tracing notes it), then write the response. A refusal written straight to the HTTP response does
-         * the same; any other step (a response filter, a writer interceptor) is the application's, and must see it.
-         */
-        private static final Set<String> PLAIN_ANSWER_STEPS = Set.of("AttachExceptionHandler", "ExceptionHandler",
-                "ResponseHandler", "ResponseWriterHandler");
-        /**
-         * What Quarkus REST does before the request filters that cannot answer a request: the abort chain's set-up,
-         * the path template for metrics and traces, and the security check, which finds none to make on an endpoint
-         * {@link OpenEndpoints} holds. Before matching: the security context's set-up only.
-         */
-        private static final Set<String> QUIET_STEPS = Set.of("AbortChainHandler", "ObservabilityHandler",
-                "EagerSecurityHandler");
-        private static final Set<String> QUIET_PRE_MATCH_STEPS = Set.of("SecurityContextOverrideHandler");
 
         final EffectiveMethod method;
         final CallResolver calls;
@@ -144,7 +129,7 @@ public class RateLimitRequestFilter implements ResteasyReactiveContainerRequestF
         }
 
         static Endpoint of(EffectiveLimits methods, CallResolver calls, CallAdmitter admitter, EarlyRefusals early,
-                ResteasyReactiveRequestContext request) {
+                RestSteps steps, ResteasyReactiveRequestContext request) {
             ResteasyReactiveResourceInfo info = request.getResteasyReactiveResourceInfo();
             if (info == null) {
                 return UNDECIDED;
@@ -165,38 +150,10 @@ public class RateLimitRequestFilter implements ResteasyReactiveContainerRequestF
             var mapper = request.getDeployment().getExceptionMapper()
                     .getExceptionMapper(RateLimitExceededException.class, request, sample);
             boolean ownRefusal = mapper != null && mapper.getValue() instanceof RateLimitExceededExceptionMapper;
-            boolean writesRefusal = ownRefusal && plainAnswer(request.getAbortHandlerChain());
-            boolean learns = writesRefusal && early.mayLearn(method, methodId, quietBeforeLimiter(request));
+            boolean writesRefusal = ownRefusal && steps.answersGoStraightOut(methodId);
+            boolean learns = writesRefusal && early.mayLearn(method, methodId, steps.nothingBeforeLimiter(methodId));
             return new Endpoint(method, calls, admitter, method.requestArguments(), ownRefusal, writesRefusal,
                     learns ? early : null);
-        }
-
-        /** Whether nothing but {@link #QUIET_STEPS} runs in Quarkus REST before this filter. */
-        private static boolean quietBeforeLimiter(ResteasyReactiveRequestContext request) {
-            for (ServerRestHandler step : request.getDeployment().getPreMatchHandlers()) {
-                if (!QUIET_PRE_MATCH_STEPS.contains(step.getClass().getSimpleName())) {
-                    return false;
-                }
-            }
-            for (ServerRestHandler step : request.getHandlers()) {
-                if (step instanceof ResourceRequestFilterHandler filter) {
-                    return filter.getFilter() instanceof RateLimitRequestFilter; // the first request filter
-                }
-                if (!QUIET_STEPS.contains(step.getClass().getSimpleName())) {
-                    return false;
-                }
-            }
-            return false;
-        }
-
-        /** Whether an answer given to Quarkus REST goes through none of the application's steps on its way out. */
-        private static boolean plainAnswer(ServerRestHandler[] answerSteps) {
-            for (ServerRestHandler step : answerSteps) {
-                if (!PLAIN_ANSWER_STEPS.contains(step.getClass().getSimpleName())) {
-                    return false;
-                }
-            }
-            return true;
         }
 
         /** The arguments the decision reads, from the request; {@code null} when it reads none. */
