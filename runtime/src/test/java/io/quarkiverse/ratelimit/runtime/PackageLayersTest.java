@@ -27,7 +27,8 @@ class PackageLayersTest {
     static final List<String> LAYERS = List.of("reactive", "cache", "config", "limit", "key", "store", "observe", "redis",
             "policy",
             "tenant",
-            "resilience", "decide", "http", "grpc", "intercept", "admin", "status", "devui", "startup", "");
+            "resilience", "watch", "outgoing", "admitted", "concurrency", "decide", "http", "grpc", "intercept", "admin",
+            "status", "devui", "startup", "");
 
     private static final Path API = Path.of("src", "main", "java", "io", "quarkiverse", "ratelimit");
     private static final Path RUNTIME = API.resolve("runtime");

@@ -19,7 +19,6 @@ import io.quarkiverse.ratelimit.RateLimitSubject;
 import io.quarkiverse.ratelimit.ReactiveRateLimitAdmin;
 import io.quarkiverse.ratelimit.Scope;
 import io.quarkiverse.ratelimit.runtime.config.ConfigSpelling;
-import io.quarkiverse.ratelimit.runtime.decide.DecisionGuard;
 import io.quarkiverse.ratelimit.runtime.key.RateLimitKeys;
 import io.quarkiverse.ratelimit.runtime.key.TenantTags;
 import io.quarkiverse.ratelimit.runtime.limit.EffectiveLimits;
@@ -29,6 +28,7 @@ import io.quarkiverse.ratelimit.runtime.policy.LimitModes;
 import io.quarkiverse.ratelimit.runtime.policy.RunTimeLimits;
 import io.quarkiverse.ratelimit.runtime.policy.RunTimeSwitches;
 import io.quarkiverse.ratelimit.runtime.policy.TenantPlans;
+import io.quarkiverse.ratelimit.runtime.resilience.DecisionGuard;
 import io.quarkiverse.ratelimit.runtime.tenant.ClientAddresses;
 import io.smallrye.mutiny.Uni;
 

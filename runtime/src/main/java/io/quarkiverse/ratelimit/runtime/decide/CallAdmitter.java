@@ -6,11 +6,13 @@ import java.util.List;
 import jakarta.inject.Singleton;
 
 import io.quarkiverse.ratelimit.RateLimitDecision;
+import io.quarkiverse.ratelimit.runtime.admitted.Admissions;
 import io.quarkiverse.ratelimit.runtime.limit.LimitDefinition;
 import io.quarkiverse.ratelimit.runtime.limit.ShadowMask;
 import io.quarkiverse.ratelimit.runtime.limit.WaitingCalls;
-import io.quarkiverse.ratelimit.runtime.policy.AdaptiveLimits;
+import io.quarkiverse.ratelimit.runtime.outgoing.AdaptiveLimits;
 import io.quarkiverse.ratelimit.runtime.reactive.DirectUni;
+import io.quarkiverse.ratelimit.runtime.resilience.DecisionGuard;
 import io.smallrye.mutiny.Uni;
 
 /**
@@ -88,7 +90,7 @@ public class CallAdmitter {
             }
             degraded |= decision.degraded();
         }
-        return CallDecision.admitted(admissions.of(call, call.keys(), call.limits(), degraded,
+        return CallDecision.admitted(admissions.of(call.method(), call.request(), call.keys(), call.limits(), degraded,
                 CallDecision.waitMillis(decisions)), decisions);
     }
 
@@ -116,7 +118,7 @@ public class CallAdmitter {
             recorded.add(call.limits().get(i));
             recordedKeys.add(call.keys().get(i));
         }
-        return CallDecision.admitted(admissions.of(call, recordedKeys, recorded, degraded,
+        return CallDecision.admitted(admissions.of(call.method(), call.request(), recordedKeys, recorded, degraded,
                 CallDecision.waitMillis(decisions)), decisions, shown, perLimit);
     }
 

@@ -6,6 +6,7 @@ import java.util.List;
 
 import io.quarkiverse.ratelimit.RateLimitDecision;
 import io.quarkiverse.ratelimit.RateLimitExceededException;
+import io.quarkiverse.ratelimit.runtime.admitted.Admission;
 import io.quarkiverse.ratelimit.runtime.limit.LimitDefinition;
 import io.quarkiverse.ratelimit.runtime.redis.TimedDecisions;
 

@@ -1,5 +1,6 @@
 package io.quarkiverse.ratelimit.runtime.decide;
 
+import io.quarkiverse.ratelimit.runtime.admitted.Admission;
 import io.quarkiverse.ratelimit.runtime.limit.EffectiveMethod;
 import io.vertx.ext.web.RoutingContext;
 

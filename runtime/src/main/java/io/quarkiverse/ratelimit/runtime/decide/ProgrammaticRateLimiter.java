@@ -18,6 +18,8 @@ import io.quarkiverse.ratelimit.RateLimit;
 import io.quarkiverse.ratelimit.RateLimitDecision;
 import io.quarkiverse.ratelimit.RateLimiter;
 import io.quarkiverse.ratelimit.Reservation;
+import io.quarkiverse.ratelimit.runtime.admitted.LateSettlements;
+import io.quarkiverse.ratelimit.runtime.concurrency.ConcurrencyLeases;
 import io.quarkiverse.ratelimit.runtime.config.RateLimitConfig;
 import io.quarkiverse.ratelimit.runtime.key.RateLimitKeys;
 import io.quarkiverse.ratelimit.runtime.key.TenantTags;
@@ -30,6 +32,7 @@ import io.quarkiverse.ratelimit.runtime.policy.CodeLimits;
 import io.quarkiverse.ratelimit.runtime.policy.RunTimeLimits;
 import io.quarkiverse.ratelimit.runtime.reactive.DirectUni;
 import io.quarkiverse.ratelimit.runtime.redis.ScriptClock;
+import io.quarkiverse.ratelimit.runtime.resilience.DecisionGuard;
 import io.quarkiverse.ratelimit.runtime.tenant.ResolvedTenant;
 import io.smallrye.mutiny.Uni;
 

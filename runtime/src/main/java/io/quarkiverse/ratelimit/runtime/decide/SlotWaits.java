@@ -13,6 +13,7 @@ import jakarta.inject.Singleton;
 import io.quarkiverse.ratelimit.runtime.config.RateLimitConfig;
 import io.quarkiverse.ratelimit.runtime.limit.LimitDefinition;
 import io.quarkiverse.ratelimit.runtime.limit.WaitingCalls;
+import io.quarkiverse.ratelimit.runtime.outgoing.UpstreamPauses;
 import io.quarkiverse.ratelimit.runtime.reactive.DirectUni;
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.Vertx;

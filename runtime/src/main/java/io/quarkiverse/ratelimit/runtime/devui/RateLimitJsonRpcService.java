@@ -15,7 +15,7 @@ import io.quarkiverse.ratelimit.runtime.limit.DeclaredLimits;
 import io.quarkiverse.ratelimit.runtime.limit.EffectiveLimits;
 import io.quarkiverse.ratelimit.runtime.limit.EffectiveMethod;
 import io.quarkiverse.ratelimit.runtime.limit.LimitDefinition;
-import io.quarkiverse.ratelimit.runtime.policy.AdaptiveLimits;
+import io.quarkiverse.ratelimit.runtime.outgoing.AdaptiveLimits;
 import io.quarkiverse.ratelimit.runtime.policy.CodeLimits;
 import io.quarkiverse.ratelimit.runtime.status.LimiterStatus;
 import io.smallrye.common.annotation.NonBlocking;

@@ -6,8 +6,8 @@ import jakarta.interceptor.Interceptor;
 import jakarta.interceptor.InvocationContext;
 
 import io.quarkiverse.ratelimit.ConcurrencyLimited;
-import io.quarkiverse.ratelimit.runtime.decide.ConcurrencyLeases;
-import io.quarkiverse.ratelimit.runtime.decide.GuardedCall;
+import io.quarkiverse.ratelimit.runtime.admitted.GuardedCall;
+import io.quarkiverse.ratelimit.runtime.concurrency.ConcurrencyLeases;
 import io.quarkiverse.ratelimit.runtime.limit.ConcurrencyDefinition;
 import io.quarkiverse.ratelimit.runtime.limit.DeclaredConcurrencyLimits;
 import io.quarkiverse.ratelimit.runtime.limit.EffectiveLimits;

@@ -6,11 +6,11 @@ import jakarta.interceptor.Interceptor;
 import jakarta.interceptor.InvocationContext;
 
 import io.quarkiverse.ratelimit.RateLimited;
-import io.quarkiverse.ratelimit.runtime.decide.Admission;
+import io.quarkiverse.ratelimit.runtime.admitted.Admission;
+import io.quarkiverse.ratelimit.runtime.admitted.GuardedCall;
 import io.quarkiverse.ratelimit.runtime.decide.CallAdmitter;
 import io.quarkiverse.ratelimit.runtime.decide.CallResolver;
 import io.quarkiverse.ratelimit.runtime.decide.DispatchDecisions;
-import io.quarkiverse.ratelimit.runtime.decide.GuardedCall;
 import io.quarkiverse.ratelimit.runtime.http.RateLimitHeaders;
 import io.quarkiverse.ratelimit.runtime.limit.EffectiveLimits;
 import io.quarkiverse.ratelimit.runtime.limit.EffectiveMethod;

@@ -8,7 +8,7 @@ import io.quarkiverse.ratelimit.TenantBlockedException;
  * The one gate every limited call crosses before any limit is looked at, whatever way it came in: a
  * {@code @RateLimited} method (REST endpoint, CDI bean, REST Client), a {@code @ConcurrencyLimited} method, or any
  * {@code RateLimiter} method that takes units or a slot. A blocked tenant is refused here, before Redis; an exempt one
- * is waved through, unlimited. Its two callers are the funnels of their kind: {@code CallAdmitter} for rate limits and
+ * is waved through, unlimited. Its two callers are the funnels of their kind: {@code CallResolver} for rate limits and
  * {@code ConcurrencyLeases} for concurrency limits.
  * <p>
  * Blocked are the tenants of {@code quarkus.rate-limit.blocked-tenants} and those blocked at run time

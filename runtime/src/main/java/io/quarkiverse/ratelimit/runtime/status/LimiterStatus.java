@@ -8,9 +8,9 @@ import java.util.stream.Collectors;
 import jakarta.inject.Singleton;
 
 import io.quarkiverse.ratelimit.CircuitBreakerTransition;
-import io.quarkiverse.ratelimit.runtime.decide.DecisionGuard;
 import io.quarkiverse.ratelimit.runtime.redis.InvalidationChannel;
 import io.quarkiverse.ratelimit.runtime.redis.ScriptRunner;
+import io.quarkiverse.ratelimit.runtime.resilience.DecisionGuard;
 import io.quarkiverse.ratelimit.runtime.resilience.FailureModes;
 import io.quarkiverse.ratelimit.runtime.resilience.GuardedRedis;
 

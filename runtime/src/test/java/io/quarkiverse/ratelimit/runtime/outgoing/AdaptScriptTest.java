@@ -1,4 +1,4 @@
-package io.quarkiverse.ratelimit.runtime.policy;
+package io.quarkiverse.ratelimit.runtime.outgoing;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;

@@ -1,4 +1,4 @@
-package io.quarkiverse.ratelimit.runtime.decide;
+package io.quarkiverse.ratelimit.runtime.resilience;
 
 import java.time.Duration;
 import java.util.List;
@@ -20,9 +20,6 @@ import io.quarkiverse.ratelimit.runtime.observe.RateLimitMetrics;
 import io.quarkiverse.ratelimit.runtime.observe.RedisOperation;
 import io.quarkiverse.ratelimit.runtime.reactive.DirectUni;
 import io.quarkiverse.ratelimit.runtime.redis.InvalidationChannel;
-import io.quarkiverse.ratelimit.runtime.resilience.FailureModes;
-import io.quarkiverse.ratelimit.runtime.resilience.GuardedNode;
-import io.quarkiverse.ratelimit.runtime.resilience.GuardedRedis;
 import io.quarkiverse.ratelimit.runtime.store.CountStore;
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.Future;
@@ -44,16 +41,14 @@ public class DecisionGuard {
     private final RateLimitMetrics metrics;
     private final DecisionTracing tracing;
     private final DecisionObservers observers;
-    private final UpstreamPauses upstreamPauses;
     private final LongAdder cachedRefusals = new LongAdder();
     /** {@code null} when refusals are not cached ({@code refusal-cache.enabled=false}). */
     private final RefusalCache refusals;
 
     DecisionGuard(CountStore store, GuardedRedis guarded, FailureModes failureModes, RateLimitConfig config,
             RateLimitMetrics metrics, DecisionTracing tracing, InvalidationChannel invalidations,
-            DecisionObservers observers, UpstreamPauses upstreamPauses) {
+            DecisionObservers observers) {
         this.observers = observers;
-        this.upstreamPauses = upstreamPauses;
         this.store = store;
         this.guarded = guarded;
         this.failureModes = failureModes;
@@ -175,7 +170,7 @@ public class DecisionGuard {
     }
 
     /** Counts a reservation of {@code limit} (its cost: the estimate) settled at {@code actualUnits}. */
-    void settled(LimitDefinition limit, long actualUnits) {
+    public void settled(LimitDefinition limit, long actualUnits) {
         metrics.settled(limit.getName(), limit.getCost(), actualUnits);
     }
 
@@ -184,12 +179,7 @@ public class DecisionGuard {
      * {@link #unlessUnavailable} writes. It only makes refusals: no refusal this instance holds ends early.
      */
     public Uni<Void> pause(List<String> keys, List<LimitDefinition> limits, Duration pause) {
-        metrics.upstreamPaused(limits);
-        // this instance's calls stop now, not once Redis announces it; its waiting calls take their next slot once
-        // Redis holds the pause (before, Redis would give them one inside it)
-        upstreamPauses.hold(keys, Math.max(1, pause.toMillis()));
-        return this.<Void> unlessUnavailable(RedisOperation.ADMIN, keys, limits, () -> store.pause(keys, limits, pause))
-                .invoke(() -> upstreamPauses.wake(keys));
+        return unlessUnavailable(RedisOperation.ADMIN, keys, limits, () -> store.pause(keys, limits, pause));
     }
 
     /**

@@ -1,4 +1,4 @@
-package io.quarkiverse.ratelimit.runtime.decide;
+package io.quarkiverse.ratelimit.runtime.admitted;
 
 import java.util.List;
 
@@ -7,6 +7,8 @@ import jakarta.inject.Singleton;
 import io.quarkiverse.ratelimit.runtime.limit.LimitDefinition;
 import io.quarkiverse.ratelimit.runtime.limit.MethodLimits;
 import io.quarkiverse.ratelimit.runtime.limit.ReturnKind;
+import io.quarkiverse.ratelimit.runtime.outgoing.UpstreamAnswers;
+import io.quarkiverse.ratelimit.runtime.resilience.DecisionGuard;
 import io.vertx.ext.web.RoutingContext;
 
 /**
@@ -27,21 +29,21 @@ public class Admissions {
     }
 
     /**
+     * @param method the call's limits as applied: what it refunds, settles, and whether it goes upstream
+     * @param request the HTTP request of the call (a 5xx answer refunds it), {@code null} when it is not part of one
      * @param keys the keys of the limits the call recorded
      * @param limits the limits the call recorded, as configured (an adaptive limit's learned value is what it grows
      *        back from)
      * @param degraded whether a limit was decided without Redis (then nothing is given back)
      * @param waitMillis the wait for a later slot, which a call given up meanwhile gives back
      */
-    Admission of(ResolvedCall call, List<String> keys, List<LimitDefinition> limits, boolean degraded,
-            long waitMillis) {
-        MethodLimits method = call.method();
+    public Admission of(MethodLimits method, RoutingContext request, List<String> keys, List<LimitDefinition> limits,
+            boolean degraded, long waitMillis) {
         if (degraded || !method.refunds() && !method.isOutgoing() && waitMillis == 0 || limits.isEmpty()) {
             return Admission.NONE;
         }
         Admission admission = new Admission(guard, keys, limits, method.isOutgoing() ? upstream : null,
                 method.costsFromResults() ? costs : null, method.getReturnKind() == ReturnKind.MULTI);
-        RoutingContext request = call.request();
         if (request != null && admission.refundsOnServerError()) {
             // at the end, when the status is final (at headers-end Quarkus REST may not have set it yet)
             request.addEndHandler(ignored -> {

@@ -1,4 +1,4 @@
-package io.quarkiverse.ratelimit.runtime.decide;
+package io.quarkiverse.ratelimit.runtime.admitted;
 
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -17,6 +17,8 @@ import org.jboss.logging.Logger;
 import io.quarkiverse.ratelimit.LimitRules;
 import io.quarkiverse.ratelimit.RateLimitDecision;
 import io.quarkiverse.ratelimit.runtime.limit.LimitDefinition;
+import io.quarkiverse.ratelimit.runtime.outgoing.UpstreamAnswers;
+import io.quarkiverse.ratelimit.runtime.resilience.DecisionGuard;
 import io.smallrye.mutiny.Uni;
 
 /**
@@ -30,7 +32,7 @@ public final class Admission implements GuardedCall.Guard {
     private static final Logger LOG = Logger.getLogger(Admission.class);
 
     /** A call that has nothing to give back: no refund configured, or decided without Redis. */
-    static final Admission NONE = new Admission(null, List.of(), List.of(), null, null, false);
+    public static final Admission NONE = new Admission(null, List.of(), List.of(), null, null, false);
 
     private final DecisionGuard guard;
     private final List<String> keys;
@@ -190,7 +192,7 @@ public final class Admission implements GuardedCall.Guard {
      * or stays as it is where that is {@code null}; emits, by limit name, the state after it of each limit the call
      * recorded (none for a call decided without Redis: nothing to settle).
      */
-    Uni<Map<String, RateLimitDecision>> settle(Function<LimitDefinition, Long> actualOf) {
+    public Uni<Map<String, RateLimitDecision>> settle(Function<LimitDefinition, Long> actualOf) {
         if (limits.isEmpty()) {
             return Uni.createFrom().item(Map.of());
         }

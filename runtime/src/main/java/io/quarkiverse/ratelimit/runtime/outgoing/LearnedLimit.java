@@ -1,4 +1,4 @@
-package io.quarkiverse.ratelimit.runtime.policy;
+package io.quarkiverse.ratelimit.runtime.outgoing;
 
 /**
  * What the fleet learned of one adaptive limit key, as {@code lua/adapt.lua} writes it

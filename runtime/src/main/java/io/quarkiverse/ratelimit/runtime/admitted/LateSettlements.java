@@ -1,4 +1,4 @@
-package io.quarkiverse.ratelimit.runtime.decide;
+package io.quarkiverse.ratelimit.runtime.admitted;
 
 import java.util.List;
 import java.util.Set;
@@ -29,7 +29,7 @@ public class LateSettlements {
     }
 
     /** A reservation of these limits was settled after its lease ({@code quarkus.rate-limit.reservation-lease}). */
-    void settledLate(List<RateLimitDecision> reserved) {
+    public void settledLate(List<RateLimitDecision> reserved) {
         for (RateLimitDecision limit : reserved) {
             metrics.settledLate(limit.limitName());
             String message = "A reservation of '%s' was settled after quarkus.rate-limit.reservation-lease and changed"

@@ -1,4 +1,4 @@
-package io.quarkiverse.ratelimit.runtime.decide;
+package io.quarkiverse.ratelimit.runtime.concurrency;
 
 import java.time.Duration;
 import java.util.List;
@@ -17,6 +17,7 @@ import io.quarkiverse.ratelimit.ConcurrencyLimitExceededException;
 import io.quarkiverse.ratelimit.ConcurrencySlot;
 import io.quarkiverse.ratelimit.Mode;
 import io.quarkiverse.ratelimit.RateLimiterUnavailableException;
+import io.quarkiverse.ratelimit.runtime.admitted.GuardedCall;
 import io.quarkiverse.ratelimit.runtime.cache.CacheBuiltOnFirstWrite;
 import io.quarkiverse.ratelimit.runtime.config.RateLimitConfig;
 import io.quarkiverse.ratelimit.runtime.key.RateLimitKeys;

@@ -1,4 +1,4 @@
-package io.quarkiverse.ratelimit.runtime.decide;
+package io.quarkiverse.ratelimit.runtime.outgoing;
 
 import java.time.Duration;
 import java.time.Instant;

@@ -1,4 +1,4 @@
-package io.quarkiverse.ratelimit.runtime.decide;
+package io.quarkiverse.ratelimit.runtime.admitted;
 
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;

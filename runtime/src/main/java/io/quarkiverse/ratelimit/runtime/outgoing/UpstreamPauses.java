@@ -1,4 +1,4 @@
-package io.quarkiverse.ratelimit.runtime.decide;
+package io.quarkiverse.ratelimit.runtime.outgoing;
 
 import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
@@ -13,14 +13,14 @@ import io.quarkiverse.ratelimit.runtime.redis.InvalidationChannel;
  * The pauses upstream services asked for (a 429 or 503 with a retry time to an outgoing call): those this instance's
  * own calls were answered with, at once, and every instance's as heard on the invalidation channel. In Redis a pause
  * only moves the next slot later: calls that already hold a slot inside it would still go. So the calls waiting for a
- * slot are woken when a pause is heard ({@link SlotWaits}), and a call looks here again when its slot comes. Holds only
+ * slot are woken when a pause is heard ({@code SlotWaits}), and a call looks here again when its slot comes. Holds only
  * paused keys, until their pause ends.
  */
 @Singleton
 public class UpstreamPauses {
 
     private final ConcurrentMap<String, Long> untilNanos = new ConcurrentHashMap<>();
-    /** Told of every pause as soon as it is heard ({@link SlotWaits}: the calls waiting on its keys). */
+    /** Told of every pause as soon as it is heard ({@code SlotWaits}: the calls waiting on its keys). */
     private volatile Consumer<List<String>> onPause = keys -> {
     };
 
@@ -50,7 +50,7 @@ public class UpstreamPauses {
         onPause.accept(keys);
     }
 
-    void onPause(Consumer<List<String>> listener) {
+    public void onPause(Consumer<List<String>> listener) {
         this.onPause = listener;
     }
 
@@ -58,7 +58,7 @@ public class UpstreamPauses {
      * Until when ({@link System#nanoTime()}) the longest pause of {@code keys} lasts; {@code now} or earlier when none
      * does.
      */
-    long pausedUntilNanos(List<String> keys, long now) {
+    public long pausedUntilNanos(List<String> keys, long now) {
         long until = now;
         if (untilNanos.isEmpty()) {
             return until;

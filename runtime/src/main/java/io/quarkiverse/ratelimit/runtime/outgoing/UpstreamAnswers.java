@@ -1,4 +1,4 @@
-package io.quarkiverse.ratelimit.runtime.decide;
+package io.quarkiverse.ratelimit.runtime.outgoing;
 
 import java.time.Duration;
 import java.time.Instant;
@@ -9,7 +9,8 @@ import jakarta.inject.Singleton;
 import org.jboss.logging.Logger;
 
 import io.quarkiverse.ratelimit.runtime.limit.LimitDefinition;
-import io.quarkiverse.ratelimit.runtime.policy.AdaptiveLimits;
+import io.quarkiverse.ratelimit.runtime.observe.RateLimitMetrics;
+import io.quarkiverse.ratelimit.runtime.resilience.DecisionGuard;
 import io.smallrye.mutiny.Uni;
 
 /**
@@ -24,10 +25,14 @@ public class UpstreamAnswers {
 
     private final DecisionGuard guard;
     private final AdaptiveLimits adaptive;
+    private final UpstreamPauses pauses;
+    private final RateLimitMetrics metrics;
 
-    UpstreamAnswers(DecisionGuard guard, AdaptiveLimits adaptive) {
+    UpstreamAnswers(DecisionGuard guard, AdaptiveLimits adaptive, UpstreamPauses pauses, RateLimitMetrics metrics) {
         this.guard = guard;
         this.adaptive = adaptive;
+        this.pauses = pauses;
+        this.metrics = metrics;
     }
 
     /**
@@ -35,7 +40,7 @@ public class UpstreamAnswers {
      * @param limits the call's limits as configured
      * @param decidedAtMillis when Redis decided the call (wall clock, ms)
      */
-    Uni<Void> answered(Object outcome, List<String> keys, List<LimitDefinition> limits, long decidedAtMillis) {
+    public Uni<Void> answered(Object outcome, List<String> keys, List<LimitDefinition> limits, long decidedAtMillis) {
         int status = UpstreamRetryTimes.status(outcome);
         if (status != 429 && status != 503) {
             return Uni.createFrom().voidItem();
@@ -56,7 +61,11 @@ public class UpstreamAnswers {
         if (retry == null) {
             return Uni.createFrom().voidItem();
         }
-        return guard.pause(keys, limits, retry).onFailure().recoverWithItem(failure -> {
+        metrics.upstreamPaused(limits);
+        // this instance's calls stop now, not once Redis announces it; its waiting calls take their next slot once
+        // Redis holds the pause (before, Redis would give them one inside it)
+        pauses.hold(keys, Math.max(1, retry.toMillis()));
+        return guard.pause(keys, limits, retry).invoke(() -> pauses.wake(keys)).onFailure().recoverWithItem(failure -> {
             LOG.debugf(failure, "Could not pause %s for %s", limits, retry);
             return null;
         });

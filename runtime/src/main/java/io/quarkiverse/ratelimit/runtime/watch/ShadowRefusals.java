@@ -1,4 +1,4 @@
-package io.quarkiverse.ratelimit.runtime.decide;
+package io.quarkiverse.ratelimit.runtime.watch;
 
 import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;

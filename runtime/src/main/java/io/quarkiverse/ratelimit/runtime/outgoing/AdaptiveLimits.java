@@ -1,4 +1,4 @@
-package io.quarkiverse.ratelimit.runtime.policy;
+package io.quarkiverse.ratelimit.runtime.outgoing;
 
 import java.util.ArrayList;
 import java.util.List;
