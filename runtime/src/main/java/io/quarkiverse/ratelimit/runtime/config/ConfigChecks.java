@@ -39,7 +39,7 @@ public final class ConfigChecks {
         }
     }
 
-    private static void adaptive(RateLimitConfig.Adaptive adaptive) {
+    private static void adaptive(AdaptiveConfig adaptive) {
         share("quarkus.rate-limit.adaptive.decrease-factor", adaptive.decreaseFactor(), "the share of the learned"
                 + " limit a 429 leaves");
         share("quarkus.rate-limit.adaptive.increase-step", adaptive.increaseStep(), "the share of the configured"

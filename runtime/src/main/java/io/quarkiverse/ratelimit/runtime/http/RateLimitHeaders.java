@@ -7,7 +7,8 @@ import java.util.List;
 import jakarta.ws.rs.core.Response;
 
 import io.quarkiverse.ratelimit.RateLimitDecision;
-import io.quarkiverse.ratelimit.runtime.config.RateLimitConfig;
+import io.quarkiverse.ratelimit.runtime.config.HeaderStyle;
+import io.quarkiverse.ratelimit.runtime.config.HeadersConfig;
 import io.quarkiverse.ratelimit.runtime.decide.CallDecision;
 import io.vertx.core.MultiMap;
 import io.vertx.ext.web.RoutingContext;
@@ -38,10 +39,10 @@ public final class RateLimitHeaders {
 
     /** Whether the limits' state is written, and how ({@code quarkus.rate-limit.headers.*}; set at start-up). */
     private static volatile boolean enabled = true;
-    private static volatile RateLimitConfig.HeaderStyle style = RateLimitConfig.HeaderStyle.IETF;
+    private static volatile HeaderStyle style = HeaderStyle.IETF;
 
     /** Takes the application's {@code quarkus.rate-limit.headers.*} at start-up. */
-    static void configure(RateLimitConfig.Headers headers) {
+    static void configure(HeadersConfig headers) {
         enabled = headers.enabled();
         style = headers.style();
     }
@@ -117,7 +118,7 @@ public final class RateLimitHeaders {
 
     /** The names and values of the headers of {@code decisions}, in the configured style. */
     private static String[] headers(List<RateLimitDecision> decisions) {
-        if (style == RateLimitConfig.HeaderStyle.IETF) {
+        if (style == HeaderStyle.IETF) {
             return new String[] { POLICY, policy(decisions), RATE_LIMIT, rateLimit(decisions) };
         }
         RateLimitDecision least = decisions.get(0);

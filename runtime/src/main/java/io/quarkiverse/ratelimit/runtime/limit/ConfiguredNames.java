@@ -6,7 +6,7 @@ import java.util.TreeSet;
 import org.jboss.logging.Logger;
 
 import io.quarkiverse.ratelimit.runtime.config.RateLimitConfig;
-import io.quarkiverse.ratelimit.runtime.config.RateLimitConfig.UnusedPolicies;
+import io.quarkiverse.ratelimit.runtime.config.UnusedPolicies;
 import io.quarkus.runtime.configuration.ConfigurationException;
 
 /**

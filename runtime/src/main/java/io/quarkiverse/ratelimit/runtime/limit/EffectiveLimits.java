@@ -18,9 +18,10 @@ import io.quarkiverse.ratelimit.LimitRules;
 import io.quarkiverse.ratelimit.Scope;
 import io.quarkiverse.ratelimit.TenantSource;
 import io.quarkiverse.ratelimit.runtime.config.ConfigChecks;
+import io.quarkiverse.ratelimit.runtime.config.PlanLimitConfig;
+import io.quarkiverse.ratelimit.runtime.config.PolicyConfig;
 import io.quarkiverse.ratelimit.runtime.config.RateLimitConfig;
-import io.quarkiverse.ratelimit.runtime.config.RateLimitConfig.PlanLimit;
-import io.quarkiverse.ratelimit.runtime.config.RateLimitConfig.Policy;
+import io.quarkiverse.ratelimit.runtime.config.TenantConfig;
 import io.quarkus.runtime.configuration.ConfigurationException;
 
 /**
@@ -91,7 +92,7 @@ public class EffectiveLimits {
         if (policyName == null) {
             return declared;
         }
-        Policy policy = config.policies().get(policyName);
+        PolicyConfig policy = config.policies().get(policyName);
         String property = PREFIX + "policies." + policyName + ".";
         long limit = declared.getLimit();
         long windowMillis = declared.getWindowMillis();
@@ -124,7 +125,7 @@ public class EffectiveLimits {
             tenantSource = policy.tenant().source().orElse(tenantSource);
         }
         if (plan != null) {
-            PlanLimit planLimit = config.plans().get(plan).get(policyName);
+            PlanLimitConfig planLimit = config.plans().get(plan).get(policyName);
             if (planLimit != null) {
                 property = PREFIX + "plans." + plan + "." + policyName + ".";
                 limit = planLimit.limit().orElse(limit);
@@ -239,8 +240,8 @@ public class EffectiveLimits {
                 limit.getPolicy() == null ? null : config.policies().get(limit.getPolicy()), limit.getName());
     }
 
-    private TenantRule tenantRule(TenantSource declared, Policy policy, String limitName) {
-        RateLimitConfig.Tenant global = config.tenant();
+    private TenantRule tenantRule(TenantSource declared, PolicyConfig policy, String limitName) {
+        TenantConfig global = config.tenant();
         TenantRule rule = TenantRule.of(declared,
                 new TenantRule.Settings(global.source(), global.header().isPresent(), global.missing(),
                         global.missingStatus()),

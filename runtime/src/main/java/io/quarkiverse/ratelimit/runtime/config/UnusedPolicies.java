@@ -1,0 +1,7 @@
+package io.quarkiverse.ratelimit.runtime.config;
+
+/** {@link #unusedPolicies()}. */
+public enum UnusedPolicies {
+    FAIL,
+    WARN
+}
