@@ -12,11 +12,12 @@ import io.quarkiverse.ratelimit.runtime.limit.ShadowMask;
 import io.quarkiverse.ratelimit.runtime.limit.WaitingCalls;
 import io.quarkiverse.ratelimit.runtime.outgoing.AdaptiveLimits;
 import io.quarkiverse.ratelimit.runtime.reactive.DirectUni;
-import io.quarkiverse.ratelimit.runtime.resilience.DecisionGuard;
+import io.quarkiverse.ratelimit.runtime.resilience.GuardedDecisions;
 import io.smallrye.mutiny.Uni;
 
 /**
- * Decides a {@link ResolvedCall}, whichever way it came in: its limits on Redis ({@link DecisionGuard}), an adaptive
+ * Decides a {@link ResolvedCall}, whichever way it came in: its limits on the counts, guarded ({@link GuardedDecisions}), an
+ * adaptive
  * one at what its key learned, and the call admitted or refused as a value ({@link CallDecision}), after the wait for
  * its slot when Redis reserved a later one ({@link SlotWaits}). It writes no response: each entry point answers the
  * decision in its own way.
@@ -26,12 +27,12 @@ public class CallAdmitter {
 
     private static final Uni<CallDecision> UNLIMITED = DirectUni.item(CallDecision.UNLIMITED);
 
-    private final DecisionGuard guard;
+    private final GuardedDecisions guard;
     private final SlotWaits waits;
     private final AdaptiveLimits adaptive;
     private final Admissions admissions;
 
-    CallAdmitter(DecisionGuard guard, SlotWaits waits, AdaptiveLimits adaptive, Admissions admissions) {
+    CallAdmitter(GuardedDecisions guard, SlotWaits waits, AdaptiveLimits adaptive, Admissions admissions) {
         this.guard = guard;
         this.waits = waits;
         this.adaptive = adaptive;

@@ -33,7 +33,7 @@ import io.vertx.core.Future;
  * thresholds, shadow-mode logging), since only here is it known what decided it.
  */
 @Singleton
-public class DecisionGuard {
+public class DecisionGuard implements GuardedDecisions {
 
     private final CountStore store;
     private final GuardedRedis guarded;
@@ -81,6 +81,7 @@ public class DecisionGuard {
      *
      * @param tenant the tenant's id, for the metrics; {@code null} when the limits have none
      */
+    @Override
     public Uni<List<RateLimitDecision>> acquire(List<String> keys, List<LimitDefinition> limits, String tenant,
             ShadowMask shadow) {
         Object span = tracing.currentSpan();
@@ -106,6 +107,7 @@ public class DecisionGuard {
      * The refusal this instance holds for the call, as {@link #acquire} answers it from the refusal cache (counted and
      * traced the same way); {@code null} when it holds none, and Redis would have to decide. Sends nothing to Redis.
      */
+    @Override
     public List<RateLimitDecision> heldRefusal(List<String> keys, List<LimitDefinition> limits, String tenant,
             ShadowMask shadow) {
         return held(keys, limits, tenant, shadow, tracing.currentSpan());
