@@ -32,6 +32,7 @@ import io.quarkiverse.ratelimit.runtime.admin.RedisRateLimitAdmin;
 import io.quarkiverse.ratelimit.runtime.admitted.Admissions;
 import io.quarkiverse.ratelimit.runtime.admitted.CallCosts;
 import io.quarkiverse.ratelimit.runtime.admitted.LateSettlements;
+import io.quarkiverse.ratelimit.runtime.clock.VertxClock;
 import io.quarkiverse.ratelimit.runtime.concurrency.ConcurrencyLeases;
 import io.quarkiverse.ratelimit.runtime.config.BuildCapabilities;
 import io.quarkiverse.ratelimit.runtime.config.RateLimitBuildConfig;
@@ -143,6 +144,7 @@ class RateLimitProcessor {
     AdditionalBeanBuildItem beans() {
         return AdditionalBeanBuildItem.builder()
                 .addBeanClasses(RateLimitInterceptor.class, CallResolver.class, CallAdmitter.class, Admissions.class,
+                        VertxClock.class,
                         RedisDecisions.class, RedisClockReadings.class,
                         DecisionGuard.class, QuotaThresholds.class, ShadowRefusals.class, DecisionObservers.class,
                         DecisionMetrics.class, DecisionTraces.class, GuardedRedis.class, FailureModes.class,

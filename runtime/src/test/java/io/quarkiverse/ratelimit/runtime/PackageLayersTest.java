@@ -24,7 +24,8 @@ import org.junit.jupiter.api.Test;
 class PackageLayersTest {
 
     /** From the bottom up. */
-    static final List<String> LAYERS = List.of("reactive", "cache", "config", "limit", "key", "store", "observe", "redis",
+    static final List<String> LAYERS = List.of("clock", "reactive", "cache", "config", "limit", "key", "store", "observe",
+            "redis",
             "policy",
             "tenant",
             "resilience", "watch", "outgoing", "admitted", "concurrency", "decide", "http", "grpc", "intercept", "admin",

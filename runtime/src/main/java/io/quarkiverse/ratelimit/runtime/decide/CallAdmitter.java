@@ -7,6 +7,7 @@ import jakarta.inject.Singleton;
 
 import io.quarkiverse.ratelimit.RateLimitDecision;
 import io.quarkiverse.ratelimit.runtime.admitted.Admissions;
+import io.quarkiverse.ratelimit.runtime.clock.InstanceClock;
 import io.quarkiverse.ratelimit.runtime.limit.LimitDefinition;
 import io.quarkiverse.ratelimit.runtime.limit.ShadowMask;
 import io.quarkiverse.ratelimit.runtime.limit.WaitingCalls;
@@ -31,8 +32,11 @@ public class CallAdmitter {
     private final SlotWaits waits;
     private final AdaptiveLimits adaptive;
     private final Admissions admissions;
+    private final InstanceClock clock;
 
-    CallAdmitter(GuardedDecisions guard, SlotWaits waits, AdaptiveLimits adaptive, Admissions admissions) {
+    CallAdmitter(GuardedDecisions guard, SlotWaits waits, AdaptiveLimits adaptive, Admissions admissions,
+            InstanceClock clock) {
+        this.clock = clock;
         this.guard = guard;
         this.waits = waits;
         this.adaptive = adaptive;
@@ -92,7 +96,7 @@ public class CallAdmitter {
             degraded |= decision.degraded();
         }
         return CallDecision.admitted(admissions.of(call.method(), call.request(), call.keys(), call.limits(), degraded,
-                CallDecision.waitMillis(decisions)), decisions);
+                CallDecision.waitMillis(decisions)), decisions, clock);
     }
 
     /**
@@ -120,7 +124,7 @@ public class CallAdmitter {
             recordedKeys.add(call.keys().get(i));
         }
         return CallDecision.admitted(admissions.of(call.method(), call.request(), recordedKeys, recorded, degraded,
-                CallDecision.waitMillis(decisions)), decisions, shown, perLimit);
+                CallDecision.waitMillis(decisions)), decisions, shown, perLimit, clock);
     }
 
     /** Every limit's decision as the call sees it ({@link CallDecision#perLimit}). */

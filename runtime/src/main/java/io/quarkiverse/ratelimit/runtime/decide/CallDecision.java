@@ -7,6 +7,7 @@ import java.util.List;
 import io.quarkiverse.ratelimit.RateLimitDecision;
 import io.quarkiverse.ratelimit.RateLimitExceededException;
 import io.quarkiverse.ratelimit.runtime.admitted.Admission;
+import io.quarkiverse.ratelimit.runtime.clock.InstanceClock;
 import io.quarkiverse.ratelimit.runtime.limit.LimitDefinition;
 import io.quarkiverse.ratelimit.runtime.redis.TimedDecisions;
 
@@ -29,7 +30,7 @@ public final class CallDecision {
     /** Every limit's decision in the call's order, as code that asked for them sees it; {@code null}: unlimited. */
     private final List<RateLimitDecision> perLimit;
     private final long waitMillis;
-    /** When the call's slot comes, in {@link System#nanoTime()}'s clock; meaningless when it does not wait. */
+    /** When the call's slot comes, in the {@link InstanceClock}'s time; meaningless when it does not wait. */
     private final long slotNanos;
 
     private CallDecision(Admission admission, List<RateLimitDecision> shown, List<RateLimitDecision> enforced,
@@ -46,17 +47,19 @@ public final class CallDecision {
      * A call every limit of which was decided and enforced.
      *
      * @param decided the decisions as taken: a wait counts from when Redis took them ({@link TimedDecisions})
+     * @param clock the instance's clock, read only for a call that waits (when its decision does not say when)
      */
-    static CallDecision admitted(Admission admission, List<RateLimitDecision> decided) {
+    static CallDecision admitted(Admission admission, List<RateLimitDecision> decided, InstanceClock clock) {
         long waitMillis = waitMillis(decided);
-        return new CallDecision(admission, decided, decided, decided, waitMillis, slotNanos(decided, waitMillis));
+        return new CallDecision(admission, decided, decided, decided, waitMillis,
+                slotNanos(decided, waitMillis, clock));
     }
 
-    /** A call some limits of which were off or in shadow mode ({@link #admitted(Admission, List)}). */
+    /** A call some limits of which were off or in shadow mode ({@link #admitted(Admission, List, InstanceClock)}). */
     static CallDecision admitted(Admission admission, List<RateLimitDecision> decided, List<RateLimitDecision> shown,
-            List<RateLimitDecision> perLimit) {
+            List<RateLimitDecision> perLimit, InstanceClock clock) {
         long waitMillis = waitMillis(decided);
-        return new CallDecision(admission, shown, shown, perLimit, waitMillis, slotNanos(decided, waitMillis));
+        return new CallDecision(admission, shown, shown, perLimit, waitMillis, slotNanos(decided, waitMillis, clock));
     }
 
     /** A call a limit refused, every limit decided and enforced. */
@@ -65,8 +68,9 @@ public final class CallDecision {
     }
 
     /** When the slot of a call that waits {@code waitMillis} comes: counted from Redis's decision when it says when. */
-    private static long slotNanos(List<RateLimitDecision> decided, long waitMillis) {
-        return waitMillis == 0 ? 0 : TimedDecisions.decidedAtNanos(decided, System.nanoTime()) + waitMillis * 1_000_000;
+    private static long slotNanos(List<RateLimitDecision> decided, long waitMillis, InstanceClock clock) {
+        return waitMillis == 0 ? 0
+                : TimedDecisions.decidedAtNanos(decided, clock.nanoTime()) + waitMillis * 1_000_000;
     }
 
     /**
@@ -144,7 +148,7 @@ public final class CallDecision {
         return waitMillis;
     }
 
-    /** When the slot of a call that waits comes, in {@link System#nanoTime()}'s clock; {@link #GOES_AT_ONCE}. */
+    /** When the slot of a call that waits comes, in the {@link InstanceClock}'s time; {@link #GOES_AT_ONCE}. */
     long slotNanos() {
         return waitMillis == 0 ? GOES_AT_ONCE : slotNanos;
     }

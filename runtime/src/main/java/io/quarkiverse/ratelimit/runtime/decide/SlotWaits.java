@@ -8,18 +8,20 @@ import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.LongFunction;
 
+import jakarta.inject.Inject;
 import jakarta.inject.Singleton;
 
+import io.quarkiverse.ratelimit.runtime.clock.InstanceClock;
 import io.quarkiverse.ratelimit.runtime.config.RateLimitConfig;
 import io.quarkiverse.ratelimit.runtime.limit.LimitDefinition;
 import io.quarkiverse.ratelimit.runtime.limit.WaitingCalls;
 import io.quarkiverse.ratelimit.runtime.outgoing.UpstreamPauses;
 import io.quarkiverse.ratelimit.runtime.reactive.DirectUni;
 import io.smallrye.mutiny.Uni;
-import io.vertx.core.Vertx;
 
 /**
- * The wait of a call Redis admitted for a later slot ({@code maxWait}): on a Vert.x timer, so no thread is held
+ * The wait of a call Redis admitted for a later slot ({@code maxWait}): on a timer of the instance's clock
+ * ({@link InstanceClock}: Vert.x's), so no thread is held
  * meanwhile (a blocking caller waits on its own thread, for the {@code Uni}). The slot is counted from Redis's decision
  * placed in this instance's clock ({@code RedisClockReadings}), not from when its reply was read. A call goes at its
  * slot, never late and never into a pause:
@@ -37,7 +39,7 @@ import io.vertx.core.Vertx;
 @Singleton
 public class SlotWaits {
 
-    private final Vertx vertx;
+    private final InstanceClock clock;
     private final UpstreamPauses pauses;
     /** {@code quarkus.rate-limit.late-slot-tolerance}: for limits that set none of their own. */
     private final long defaultToleranceNanos;
@@ -45,10 +47,16 @@ public class SlotWaits {
     /** The calls waiting now, by the keys of their limits: what a pause wakes. */
     private final ConcurrentMap<String, Set<Waiting>> byKey = new ConcurrentHashMap<>();
 
-    SlotWaits(Vertx vertx, UpstreamPauses pauses, RateLimitConfig config) {
-        this.vertx = vertx;
+    @Inject
+    SlotWaits(InstanceClock clock, UpstreamPauses pauses, RateLimitConfig config) {
+        this(clock, pauses, config.lateSlotTolerance());
+    }
+
+    /** @param lateSlotTolerance {@code quarkus.rate-limit.late-slot-tolerance} */
+    SlotWaits(InstanceClock clock, UpstreamPauses pauses, Duration lateSlotTolerance) {
+        this.clock = clock;
         this.pauses = pauses;
-        this.defaultToleranceNanos = config.lateSlotTolerance().toNanos();
+        this.defaultToleranceNanos = lateSlotTolerance.toNanos();
         pauses.onPause(this::paused);
     }
 
@@ -70,7 +78,7 @@ public class SlotWaits {
      */
     Uni<CallDecision> waited(Uni<CallDecision> decided, List<String> keys, List<LimitDefinition> limits,
             LongFunction<Uni<CallDecision>> requeue) {
-        long deadline = System.nanoTime() + WaitingCalls.maxWaitMillis(limits) * 1_000_000;
+        long deadline = clock.nanoTime() + WaitingCalls.maxWaitMillis(limits) * 1_000_000;
         long tolerance = WaitingCalls.lateSlotToleranceNanos(limits, defaultToleranceNanos);
         return DirectUni.emitting(emission -> {
             Waiting call = new Waiting(emission, keys, deadline, tolerance, requeue);
@@ -130,7 +138,7 @@ public class SlotWaits {
                 end(decided);
                 return;
             }
-            long now = System.nanoTime();
+            long now = clock.nanoTime();
             synchronized (this) {
                 if (ended) {
                     giveBack(decided); // given up while Redis decided
@@ -144,7 +152,7 @@ public class SlotWaits {
                         byKey.computeIfAbsent(key, ignored -> ConcurrentHashMap.newKeySet()).add(this);
                     }
                     // never before the slot: a timer fires at the earliest after its delay
-                    timer = vertx.setTimer(Math.max(1, (slot - now + 999_999) / 1_000_000), fired -> slotCame());
+                    timer = clock.setTimer(Math.max(1, (slot - now + 999_999) / 1_000_000), this::slotCame);
                     return;
                 }
             }
@@ -164,7 +172,7 @@ public class SlotWaits {
                 slot = slotNanos;
             }
             stopWaiting();
-            long now = System.nanoTime();
+            long now = clock.nanoTime();
             long pausedUntil = pauses.pausedUntilNanos(keys, now);
             if (inPause(slot, pausedUntil, toleranceNanos)) {
                 again(current, Duration.ofNanos(pausedUntil - now));
@@ -178,10 +186,10 @@ public class SlotWaits {
         /** A pause of one of the call's keys was heard: a call whose slot lies in it does not wait for it. */
         void pauseHeard() {
             CallDecision current;
-            long now = System.nanoTime();
+            long now = clock.nanoTime();
             long pausedUntil = pauses.pausedUntilNanos(keys, now);
             synchronized (this) {
-                if (ended || timer < 0 || !inPause(slotNanos, pausedUntil, toleranceNanos) || !vertx.cancelTimer(timer)) {
+                if (ended || timer < 0 || !inPause(slotNanos, pausedUntil, toleranceNanos) || !clock.cancelTimer(timer)) {
                     return;
                 }
                 timer = -1;
@@ -196,7 +204,7 @@ public class SlotWaits {
          * call's slot has passed unused. A call with nothing left of its wait is refused.
          */
         private void again(CallDecision current, Duration paused) {
-            long leftMillis = (deadlineNanos - System.nanoTime()) / 1_000_000;
+            long leftMillis = (deadlineNanos - clock.nanoTime()) / 1_000_000;
             if (leftMillis <= 0 && paused != null) {
                 end(current.admitted() ? current.revoked(paused) : current);
                 return;
@@ -215,7 +223,7 @@ public class SlotWaits {
             CallDecision held;
             synchronized (this) {
                 ended = true;
-                if (timer < 0 || !vertx.cancelTimer(timer)) {
+                if (timer < 0 || !clock.cancelTimer(timer)) {
                     return;
                 }
                 timer = -1;

@@ -5,8 +5,10 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 import java.util.function.Consumer;
 
+import jakarta.inject.Inject;
 import jakarta.inject.Singleton;
 
+import io.quarkiverse.ratelimit.runtime.clock.InstanceClock;
 import io.quarkiverse.ratelimit.runtime.redis.InvalidationChannel;
 
 /**
@@ -24,7 +26,11 @@ public class UpstreamPauses {
     private volatile Consumer<List<String>> onPause = keys -> {
     };
 
-    UpstreamPauses(InvalidationChannel invalidations) {
+    private final InstanceClock clock;
+
+    @Inject
+    UpstreamPauses(InvalidationChannel invalidations, InstanceClock clock) {
+        this(clock);
         invalidations.listen(new InvalidationChannel.Listener() {
             @Override
             public void paused(List<String> keys, long pauseMillis) {
@@ -34,12 +40,17 @@ public class UpstreamPauses {
         });
     }
 
+    /** The pauses of this instance's own calls only, heard from no other instance. */
+    UpstreamPauses(InstanceClock clock) {
+        this.clock = clock;
+    }
+
     /**
      * Nothing of this instance goes to {@code keys}' limits for {@code pauseMillis} from now: a call whose slot comes
      * meanwhile does not go ({@link #pausedUntilNanos}).
      */
     void hold(List<String> keys, long pauseMillis) {
-        long until = System.nanoTime() + pauseMillis * 1_000_000;
+        long until = clock.nanoTime() + pauseMillis * 1_000_000;
         for (String key : keys) {
             untilNanos.merge(key, until, (held, now) -> now - held > 0 ? now : held);
         }
@@ -55,7 +66,7 @@ public class UpstreamPauses {
     }
 
     /**
-     * Until when ({@link System#nanoTime()}) the longest pause of {@code keys} lasts; {@code now} or earlier when none
+     * Until when (the {@link InstanceClock}'s time) the longest pause of {@code keys} lasts; {@code now} or earlier when none
      * does.
      */
     public long pausedUntilNanos(List<String> keys, long now) {

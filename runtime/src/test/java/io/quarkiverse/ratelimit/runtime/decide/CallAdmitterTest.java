@@ -51,7 +51,7 @@ class CallAdmitterTest {
                 ShadowMask shadow) {
             return held.get(keys.get(0));
         }
-    }, null, null, AdmissionsForTests.givingNothingBack());
+    }, null, null, AdmissionsForTests.givingNothingBack(), null);
 
     @Test
     void aCallEveryLimitEnforcesIsAdmittedUntilOneRefusesAndTheRefusedCallTakesNothing() {

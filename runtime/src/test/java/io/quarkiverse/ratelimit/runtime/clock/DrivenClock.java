@@ -1,0 +1,81 @@
+package io.quarkiverse.ratelimit.runtime.clock;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * An {@link InstanceClock} a unit test drives: time stands still until {@link #advance}, which runs the timers that
+ * came due, in order, each at its own time. No thread, no real time.
+ */
+public final class DrivenClock implements InstanceClock {
+
+    private record Timer(long dueNanos, long id) {
+    }
+
+    private long nowNanos = 1_000_000_000L;
+    private long nextId;
+    private final TreeMap<Long, List<Timer>> due = new TreeMap<>();
+    private final Map<Long, Runnable> actions = new HashMap<>();
+
+    @Override
+    public synchronized long nanoTime() {
+        return nowNanos;
+    }
+
+    @Override
+    public synchronized long setTimer(long delayMillis, Runnable action) {
+        long id = nextId++;
+        long at = nowNanos + delayMillis * 1_000_000;
+        due.computeIfAbsent(at, ignored -> new ArrayList<>()).add(new Timer(at, id));
+        actions.put(id, action);
+        return id;
+    }
+
+    @Override
+    public synchronized boolean cancelTimer(long id) {
+        return actions.remove(id) != null;
+    }
+
+    /** How many timers are pending. */
+    public synchronized int pendingTimers() {
+        return actions.size();
+    }
+
+    /**
+     * Moves time forward by {@code millis} and runs no timer meanwhile, as a stalled event loop: the timers that came
+     * due run late, at the next {@link #advanceMillis}.
+     */
+    public synchronized void stallMillis(long millis) {
+        nowNanos += millis * 1_000_000;
+    }
+
+    /** Moves time forward by {@code millis}, running each timer that comes due at its time. */
+    public void advanceMillis(long millis) {
+        long until;
+        synchronized (this) {
+            until = nowNanos + millis * 1_000_000;
+        }
+        while (true) {
+            Runnable action;
+            synchronized (this) {
+                Map.Entry<Long, List<Timer>> next = due.firstEntry();
+                if (next == null || next.getKey() > until) {
+                    nowNanos = until;
+                    return;
+                }
+                nowNanos = Math.max(nowNanos, next.getKey()); // an overdue timer runs now, late
+                Timer timer = next.getValue().remove(0);
+                if (next.getValue().isEmpty()) {
+                    due.remove(next.getKey());
+                }
+                action = actions.remove(timer.id());
+            }
+            if (action != null) {
+                action.run();
+            }
+        }
+    }
+}
