@@ -64,9 +64,12 @@ public class CallResolver {
         if (method.tenantRule() == null) {
             return DirectUni.computed(() -> withKeys(request, method.limits(), null, arguments));
         }
-        return DirectUni.chained(
-                tenants.resolve(method.tenantRule(), request, arguments, method.limits().getParameters()),
-                tenant -> forTenant(method, request, tenant, arguments));
+        Uni<ResolvedTenant> tenant = tenants.resolve(method.tenantRule(), request, arguments,
+                method.limits().getParameters());
+        // mapped, not chained, where no plan is looked up: a tenant that comes at once (a header) is then resolved in
+        // place when the call's decision is subscribed, with no step in between
+        return method.dependsOnPlan() ? DirectUni.chained(tenant, found -> withPlan(method, request, found, arguments))
+                : DirectUni.mapped(tenant, found -> withoutPlan(method, request, found, arguments));
     }
 
     /**
@@ -84,18 +87,25 @@ public class CallResolver {
         return byMode(null, tenant, applied, keys.keys(tag, applied.getLimits()));
     }
 
-    /** An annotated method's call with its tenant found: the gate, then the tenant's plan and run-time limits. */
-    private Uni<ResolvedCall> forTenant(EffectiveMethod method, RoutingContext request, ResolvedTenant tenant,
+    /** An annotated method's call with its tenant found, its limits not by plan: the gate, then run-time limits. */
+    private ResolvedCall withoutPlan(EffectiveMethod method, RoutingContext request, ResolvedTenant tenant,
+            Object[] arguments) {
+        if (!gate.limits(tenant.id(), tenant.tag())) {
+            return ResolvedCall.UNLIMITED;
+        }
+        MethodLimits limits = tenant.id() == null ? method.limits()
+                : runTimeLimits.apply(method.limits(), tenant.tag());
+        return withKeys(request, limits, tenant, arguments);
+    }
+
+    /** As {@link #withoutPlan}, the limits of the tenant's plan, which may have to be looked up. */
+    private Uni<ResolvedCall> withPlan(EffectiveMethod method, RoutingContext request, ResolvedTenant tenant,
             Object[] arguments) {
         if (!gate.limits(tenant.id(), tenant.tag())) {
             return UNLIMITED;
         }
         if (tenant.id() == null) {
             return DirectUni.item(withKeys(request, method.limits(), tenant, arguments));
-        }
-        if (!method.dependsOnPlan()) {
-            return DirectUni.item(withKeys(request, runTimeLimits.apply(method.limits(), tenant.tag()), tenant,
-                    arguments));
         }
         return DirectUni.mapped(plans.plan(tenant.id(), request),
                 plan -> withKeys(request, runTimeLimits.apply(method.limits(plan), tenant.tag()), tenant, arguments));

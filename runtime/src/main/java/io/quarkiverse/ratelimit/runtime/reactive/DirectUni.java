@@ -21,24 +21,31 @@ import io.smallrye.mutiny.subscription.UniSubscription;
 public final class DirectUni<T> extends AbstractUni<T> {
 
     private final Consumer<Emission<T>> start;
+    /**
+     * For a {@code Uni} whose value is computed at subscription without waiting ({@link #item}, {@link #computed}):
+     * that computation, which {@link #mapped} and {@link #chained} run in place instead of subscribing; {@code null}
+     * for the others.
+     */
+    private final Supplier<T> atOnce;
 
-    private DirectUni(Consumer<Emission<T>> start) {
+    private DirectUni(Consumer<Emission<T>> start, Supplier<T> atOnce) {
         this.start = start;
+        this.atOnce = atOnce;
     }
 
     /** A {@code Uni} whose subscription calls {@code start}, which emits once through the {@link Emission}. */
     public static <T> Uni<T> emitting(Consumer<Emission<T>> start) {
-        return new DirectUni<>(start);
+        return new DirectUni<>(start, null);
     }
 
     /** {@code value}, emitted to each subscriber. */
     public static <T> Uni<T> item(T value) {
-        return new DirectUni<>(emission -> emission.emit(() -> value));
+        return computed(() -> value);
     }
 
     /** The value {@code value} computes when subscribed, or its exception as the failure. */
     public static <T> Uni<T> computed(Supplier<T> value) {
-        return new DirectUni<>(emission -> emission.emit(value));
+        return new DirectUni<>(emission -> emission.emit(value), value);
     }
 
     /**
@@ -46,7 +53,7 @@ public final class DirectUni<T> extends AbstractUni<T> {
      * subscription, not when the {@code Uni} is built.
      */
     public static <T> Uni<T> deferred(Supplier<Uni<T>> next) {
-        return new DirectUni<>(emission -> forward(next.get(), emission, item -> emission.emit(() -> item)));
+        return new DirectUni<>(emission -> continueWith(next.get(), emission), null);
     }
 
     /**
@@ -54,7 +61,12 @@ public final class DirectUni<T> extends AbstractUni<T> {
      * the context it would capture. For the extension's own steps after a decision, each entry point's answer.
      */
     public static <T, R> Uni<R> mapped(Uni<T> source, Function<? super T, ? extends R> map) {
-        return new DirectUni<>(emission -> forward(source, emission, item -> emission.emit(() -> map.apply(item))));
+        if (source instanceof DirectUni<T> direct && direct.atOnce != null) {
+            Supplier<T> value = direct.atOnce;
+            return computed(() -> map.apply(value.get()));
+        }
+        return new DirectUni<>(emission -> forward(source, emission, item -> emission.emit(() -> map.apply(item))),
+                null);
     }
 
     /**
@@ -62,16 +74,29 @@ public final class DirectUni<T> extends AbstractUni<T> {
      * {@code chain} without the context it would capture.
      */
     public static <T, R> Uni<R> chained(Uni<T> source, Function<? super T, Uni<R>> next) {
+        if (source instanceof DirectUni<T> direct && direct.atOnce != null) {
+            Supplier<T> value = direct.atOnce;
+            return deferred(() -> next.apply(value.get()));
+        }
         return new DirectUni<>(emission -> forward(source, emission, item -> {
-            Uni<R> then;
             try {
-                then = next.apply(item);
+                continueWith(next.apply(item), emission);
             } catch (RuntimeException e) {
                 emission.fail(e);
-                return;
             }
-            forward(then, emission, result -> emission.emit(() -> result));
-        }));
+        }), null);
+    }
+
+    /**
+     * Lets {@code next} emit through {@code emission}: a {@code DirectUni} is started on it in place, with nothing in
+     * between.
+     */
+    private static <T> void continueWith(Uni<T> next, Emission<T> emission) {
+        if (next instanceof DirectUni<T> direct) {
+            direct.start.accept(emission);
+        } else {
+            forward(next, emission, item -> emission.emit(() -> item));
+        }
     }
 
     /**
