@@ -24,7 +24,12 @@ while True:
         pass'
 }
 
+# BENCH_SKIP_BUILD=1 runs the application built last (its extension jars are copied into it): to compare two builds
+# interleaved, build each once (in its own work tree), then run the script in each in turn with it set.
 build_bench_app() {
+  if [[ -n "${BENCH_SKIP_BUILD:-}" && -f bench/decisions-app/target/quarkus-app/quarkus-run.jar ]]; then
+    return
+  fi
   ./mvnw -q -B install -DskipTests
   ./mvnw -q -B -f bench/decisions-app/pom.xml package
 }
