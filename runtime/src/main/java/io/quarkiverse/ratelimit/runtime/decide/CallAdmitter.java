@@ -17,11 +17,10 @@ import io.quarkiverse.ratelimit.runtime.resilience.GuardedDecisions;
 import io.smallrye.mutiny.Uni;
 
 /**
- * Decides a {@link ResolvedCall}, whichever way it came in: its limits on the counts, guarded ({@link GuardedDecisions}), an
- * adaptive
- * one at what its key learned, and the call admitted or refused as a value ({@link CallDecision}), after the wait for
- * its slot when Redis reserved a later one ({@link SlotWaits}). It writes no response: each entry point answers the
- * decision in its own way.
+ * Decides a {@link ResolvedCall}, whichever way it came in: its limits on the counts, guarded
+ * ({@link GuardedDecisions}), an adaptive one at what its key learned, and the call admitted or refused as a value
+ * ({@link CallDecision}), after the wait for its slot when Redis reserved a later one ({@link SlotWaits}). It writes no
+ * response: each entry point answers the decision in its own way.
  */
 @Singleton
 public class CallAdmitter {
