@@ -9,6 +9,7 @@ import jakarta.inject.Singleton;
 
 import io.quarkiverse.ratelimit.RateLimitDecision;
 import io.quarkiverse.ratelimit.RateLimiterUnavailableException;
+import io.quarkiverse.ratelimit.runtime.clock.InstanceClock;
 import io.quarkiverse.ratelimit.runtime.config.RateLimitConfig;
 import io.quarkiverse.ratelimit.runtime.limit.LimitDefinition;
 import io.quarkiverse.ratelimit.runtime.limit.ShadowMask;
@@ -41,21 +42,24 @@ public class DecisionGuard implements GuardedDecisions {
     private final RateLimitMetrics metrics;
     private final DecisionTracing tracing;
     private final DecisionObservers observers;
+    /** The refusal cache's time, and when a decision was sent by it. */
+    private final InstanceClock clock;
     private final LongAdder cachedRefusals = new LongAdder();
     /** {@code null} when refusals are not cached ({@code refusal-cache.enabled=false}). */
     private final RefusalCache refusals;
 
     DecisionGuard(CountStore store, GuardedRedis guarded, FailureModes failureModes, RateLimitConfig config,
             RateLimitMetrics metrics, DecisionTracing tracing, InvalidationChannel invalidations,
-            DecisionObservers observers) {
+            DecisionObservers observers, InstanceClock clock) {
         this.observers = observers;
+        this.clock = clock;
         this.store = store;
         this.guarded = guarded;
         this.failureModes = failureModes;
         this.metrics = metrics;
         this.tracing = tracing;
         this.refusals = config.refusalCache().enabled()
-                ? new RefusalCache(config.refusalCache().maxEntries(), System::nanoTime, invalidations::live)
+                ? new RefusalCache(config.refusalCache().maxEntries(), clock::nanoTime, invalidations::live)
                 : null;
         if (refusals != null) {
             invalidations.listen(new InvalidationChannel.Listener() {
@@ -94,7 +98,7 @@ public class DecisionGuard implements GuardedDecisions {
             if (refusals == null) {
                 return store.decide(keys, limits, shadow);
             }
-            long sent = System.nanoTime();
+            long sent = clock.nanoTime();
             long stamp = refusals.stamp(keys);
             // a reply that comes after the failure mode decided is still Redis's word on the refusal
             return store.decide(keys, limits, shadow)

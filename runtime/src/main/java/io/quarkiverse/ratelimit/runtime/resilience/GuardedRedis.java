@@ -14,6 +14,7 @@ import jakarta.inject.Singleton;
 import org.jboss.logging.Logger;
 
 import io.quarkiverse.ratelimit.CircuitBreakerTransition;
+import io.quarkiverse.ratelimit.runtime.clock.InstanceClock;
 import io.quarkiverse.ratelimit.runtime.config.RateLimitConfig;
 import io.quarkiverse.ratelimit.runtime.observe.RateLimitMetrics;
 import io.quarkiverse.ratelimit.runtime.observe.RedisOperation;
@@ -39,6 +40,8 @@ public class GuardedRedis {
     private static final Logger LOG = Logger.getLogger(GuardedRedis.class);
 
     private final Vertx vertx;
+    /** The instance's time: the breaker's, the pending decisions', and what the metrics time calls by. */
+    private final InstanceClock clock;
     private final long sweeper;
     private final GuardedNodes nodes;
     private final ClusterNodes cluster;
@@ -46,7 +49,8 @@ public class GuardedRedis {
     private final LongAdder redisAttempts = new LongAdder();
 
     GuardedRedis(RedisTransport transport, ClusterNodes cluster, RateLimitConfig config,
-            Event<CircuitBreakerTransition> transitions, Vertx vertx, RateLimitMetrics metrics) {
+            Event<CircuitBreakerTransition> transitions, Vertx vertx, RateLimitMetrics metrics, InstanceClock clock) {
+        this.clock = clock;
         this.cluster = cluster;
         this.metrics = metrics;
         this.vertx = vertx;
@@ -54,10 +58,10 @@ public class GuardedRedis {
         // fine: the next decision, or the breaker's probe, opens new ones instead of waiting on them for ever
         this.nodes = new GuardedNodes(cluster,
                 listener -> new CircuitBreaker(config.circuitBreaker().failureThreshold(),
-                        config.circuitBreaker().openDuration(), System::nanoTime, listener),
+                        config.circuitBreaker().openDuration(), clock::nanoTime, listener),
                 lastReply -> new PendingDecisions(config.decisionTimeout().toNanos(), config.busyTimeout().toNanos(),
-                        System::nanoTime, lastReply, transport::renewConnections),
-                transport::lastReplyNanos, System::nanoTime, transition -> {
+                        clock::nanoTime, lastReply, transport::renewConnections),
+                transport::lastReplyNanos, clock::nanoTime, transition -> {
                     log(transition);
                     transitions.fire(transition);
                 });
@@ -102,7 +106,7 @@ public class GuardedRedis {
             Context caller = Vertx.currentContext();
             PendingDecisions pending = node.pending;
             Pending decision = pending.start((given, timeout) -> {
-                metrics.redisCall(operation, RedisOutcome.TIMEOUT, System.nanoTime() - given.startNanos);
+                metrics.redisCall(operation, RedisOutcome.TIMEOUT, clock.nanoTime() - given.startNanos);
                 if (caller == null) {
                     failOver(node, emission, withoutRedis, timeout);
                 } else {
@@ -120,9 +124,9 @@ public class GuardedRedis {
                     return; // given up already: the failure mode decided
                 }
                 metrics.redisCall(operation, result.succeeded() ? RedisOutcome.SUCCESS : RedisOutcome.of(result.cause()),
-                        System.nanoTime() - decision.startNanos);
+                        clock.nanoTime() - decision.startNanos);
                 if (result.succeeded()) {
-                    node.answered(System.nanoTime());
+                    node.answered(clock.nanoTime());
                     breaker.onSuccess();
                     answeredInTime.accept(result.result());
                     emission.emit(result::result);
@@ -135,7 +139,7 @@ public class GuardedRedis {
 
     private <T> void failOver(GuardedNode node, DirectUni.Emission<T> emission, Function<Throwable, T> withoutRedis,
             Throwable failure) {
-        if (node.counts(System.nanoTime()) || node.breaker.state() != CircuitBreakerTransition.State.CLOSED) {
+        if (node.counts(clock.nanoTime()) || node.breaker.state() != CircuitBreakerTransition.State.CLOSED) {
             node.breaker.onFailure(failure);
         }
         cluster.refreshSoon(); // in a cluster, a replica may have taken the failing master's slots

@@ -13,6 +13,7 @@ import jakarta.inject.Singleton;
 import org.jboss.logging.Logger;
 
 import io.quarkiverse.ratelimit.RateLimitDecision;
+import io.quarkiverse.ratelimit.runtime.clock.InstanceClock;
 import io.quarkiverse.ratelimit.runtime.limit.ShadowMask;
 import io.quarkiverse.ratelimit.runtime.observe.DecidedCall;
 import io.quarkiverse.ratelimit.runtime.observe.DecisionObserver;
@@ -42,8 +43,8 @@ public final class ShadowRefusals implements DecisionObserver {
     private final LongSupplier nanoClock;
 
     @Inject
-    ShadowRefusals() {
-        this(System::nanoTime);
+    ShadowRefusals(InstanceClock clock) {
+        this(clock::nanoTime);
     }
 
     ShadowRefusals(LongSupplier nanoClock) {
