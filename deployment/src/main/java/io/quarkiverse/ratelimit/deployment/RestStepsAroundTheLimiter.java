@@ -1,5 +1,6 @@
 package io.quarkiverse.ratelimit.deployment;
 
+import java.lang.reflect.Modifier;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -88,7 +89,7 @@ final class RestStepsAroundTheLimiter {
         List<ClassInfo> providers = new ArrayList<>();
         for (ClassInfo implementor : index.getAllKnownImplementors(type)) {
             if (implementor.declaredAnnotation(PROVIDER) != null && !implementor.isInterface()
-                    && !java.lang.reflect.Modifier.isAbstract(implementor.flags())) {
+                    && !Modifier.isAbstract(implementor.flags())) {
                 providers.add(implementor);
             }
         }

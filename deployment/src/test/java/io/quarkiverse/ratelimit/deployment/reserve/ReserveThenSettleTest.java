@@ -152,11 +152,10 @@ class ReserveThenSettleTest {
     @Test
     void concurrentReservationsNeverAdmitBeyondTheBudgetAndTheNextWindowPaysTheOverrunBack() {
         String tenant = tenant();
-        // The scenario starts at a window's start (the limits' clock moved there), so that the reservations, their
-        // settlements and the reservation in debt all fall in one window: the hour is over long before the test is.
-        long windowMillis = HOURLY.window().toMillis();
-        long limitsNow = System.currentTimeMillis() + clock.offset().toMillis();
-        clock.advance(Duration.ofMillis(windowMillis - limitsNow % windowMillis));
+        // The scenario starts at a window's start (the limits' clock moved there, by what is left of the window now), so
+        // that the reservations, their settlements and the reservation in debt all fall in one window: the hour is over
+        // long before the test is.
+        clock.advance(limiter.status(HOURLY, tenant).await().indefinitely().resetAfter());
         List<Uni<Reservation>> calls = new ArrayList<>();
         for (int i = 0; i < 50; i++) {
             calls.add(limiter.reserve(HOURLY, tenant, 100));

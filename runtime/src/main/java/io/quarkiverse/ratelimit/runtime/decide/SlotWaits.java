@@ -34,7 +34,7 @@ import io.smallrye.mutiny.Uni;
  * slot: each takes a slot after the pause, or is refused when that lies beyond its {@code maxWait}.</li>
  * </ul>
  * A wait given up (the subscriber cancels) gives the slot back at once, so that the calls queued behind it move up. Only
- * calls whose limits may wait come here: the others are answered in the decision's own step.
+ * calls whose limits may wait come here: the others' decisions are emitted as Redis gives them.
  */
 @Singleton
 public class SlotWaits {

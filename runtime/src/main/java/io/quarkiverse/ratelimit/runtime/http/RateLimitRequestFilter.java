@@ -3,6 +3,7 @@ package io.quarkiverse.ratelimit.runtime.http;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Function;
 
 import jakarta.inject.Singleton;
 import jakarta.ws.rs.core.Response;
@@ -19,12 +20,14 @@ import io.quarkiverse.ratelimit.runtime.decide.CallAdmitter;
 import io.quarkiverse.ratelimit.runtime.decide.CallDecision;
 import io.quarkiverse.ratelimit.runtime.decide.CallResolver;
 import io.quarkiverse.ratelimit.runtime.decide.DispatchDecisions;
+import io.quarkiverse.ratelimit.runtime.decide.ResolvedCall;
 import io.quarkiverse.ratelimit.runtime.limit.EffectiveLimits;
 import io.quarkiverse.ratelimit.runtime.limit.EffectiveMethod;
 import io.quarkiverse.ratelimit.runtime.limit.MethodIds;
 import io.quarkiverse.ratelimit.runtime.limit.RequestParameter;
 import io.quarkiverse.ratelimit.runtime.reactive.DirectUni;
 import io.quarkus.arc.InjectableInstance;
+import io.smallrye.mutiny.Uni;
 import io.smallrye.mutiny.subscription.UniSubscriber;
 import io.smallrye.mutiny.subscription.UniSubscription;
 import io.vertx.ext.web.RoutingContext;
@@ -80,7 +83,7 @@ public class RateLimitRequestFilter implements ResteasyReactiveContainerRequestF
         context.suspend();
         try {
             DirectUni.chained(endpoint.calls.resolve(endpoint.method, routing, endpoint.arguments(request)),
-                    endpoint.admitter::decide).subscribe().withSubscriber(new Answer(context, request, routing, endpoint));
+                    endpoint.decide).subscribe().withSubscriber(new Answer(context, request, routing, endpoint));
         } catch (RuntimeException e) {
             context.resume(e); // a suspended request must go on, whatever failed
         }
@@ -107,7 +110,8 @@ public class RateLimitRequestFilter implements ResteasyReactiveContainerRequestF
 
         final EffectiveMethod method;
         final CallResolver calls;
-        final CallAdmitter admitter;
+        /** The endpoint's decision of a resolved call: one function for all its requests. */
+        final Function<ResolvedCall, Uni<CallDecision>> decide;
         /** The request parameter to read for each argument position the decision reads (null: not read). */
         final RequestParameter[] requestArguments;
         /** Whether this extension's mapper answers a refusal here (else the application's own does). */
@@ -121,7 +125,7 @@ public class RateLimitRequestFilter implements ResteasyReactiveContainerRequestF
                 RequestParameter[] requestArguments, boolean ownRefusal, boolean writesRefusal, EarlyRefusals early) {
             this.method = method;
             this.calls = calls;
-            this.admitter = admitter;
+            this.decide = admitter == null ? null : admitter::decide;
             this.requestArguments = requestArguments;
             this.ownRefusal = ownRefusal;
             this.writesRefusal = writesRefusal;

@@ -12,12 +12,9 @@ import java.util.TreeMap;
  */
 public final class DrivenClock implements InstanceClock {
 
-    private record Timer(long dueNanos, long id) {
-    }
-
     private long nowNanos = 1_000_000_000L;
     private long nextId;
-    private final TreeMap<Long, List<Timer>> due = new TreeMap<>();
+    private final TreeMap<Long, List<Long>> due = new TreeMap<>();
     private final Map<Long, Runnable> actions = new HashMap<>();
 
     @Override
@@ -29,7 +26,7 @@ public final class DrivenClock implements InstanceClock {
     public synchronized long setTimer(long delayMillis, Runnable action) {
         long id = nextId++;
         long at = nowNanos + delayMillis * 1_000_000;
-        due.computeIfAbsent(at, ignored -> new ArrayList<>()).add(new Timer(at, id));
+        due.computeIfAbsent(at, ignored -> new ArrayList<>()).add(id);
         actions.put(id, action);
         return id;
     }
@@ -61,17 +58,17 @@ public final class DrivenClock implements InstanceClock {
         while (true) {
             Runnable action;
             synchronized (this) {
-                Map.Entry<Long, List<Timer>> next = due.firstEntry();
+                Map.Entry<Long, List<Long>> next = due.firstEntry();
                 if (next == null || next.getKey() > until) {
                     nowNanos = until;
                     return;
                 }
                 nowNanos = Math.max(nowNanos, next.getKey()); // an overdue timer runs now, late
-                Timer timer = next.getValue().remove(0);
+                long id = next.getValue().remove(0);
                 if (next.getValue().isEmpty()) {
                     due.remove(next.getKey());
                 }
-                action = actions.remove(timer.id());
+                action = actions.remove(id);
             }
             if (action != null) {
                 action.run();
