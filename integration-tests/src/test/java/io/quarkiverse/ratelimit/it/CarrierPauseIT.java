@@ -26,6 +26,9 @@ import org.junit.jupiter.params.provider.CsvSource;
  * seconds or as an HTTP date). From the moment the answer left the carrier, no call of either instance reaches it
  * until the outage ends (but those already on their way, {@code CarrierOutages.IN_FLIGHT_MILLIS}: 250 ms); then the calls go
  * on.
+ * <p>
+ * Real time is this test's subject (the carrier times its outage on the wall clock, across processes): it reads the wall clock
+ * on purpose.
  */
 class CarrierPauseIT {
 

@@ -31,6 +31,9 @@ import io.quarkiverse.ratelimit.localredis.LocalRedisServer;
  * once. The share of the quota the fleet uses is the machine's figure (a call whose timer fires late loses its slot
  * rather than bunch calls at the carrier): {@code bench/carrier-quota.sh} measures it; here it only has to show the queue
  * working (more than 0.3; 0.5 to 0.95 on the machines it ran on).
+ * <p>
+ * Real time is this test's subject (the carrier counts its quota per wall-clock second, across processes): it reads the wall
+ * clock on purpose.
  */
 class CarrierQuotaIT {
 

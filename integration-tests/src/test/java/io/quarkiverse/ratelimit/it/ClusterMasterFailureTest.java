@@ -41,6 +41,9 @@ import io.quarkus.test.junit.QuarkusTest;
  * Run by {@code bench/cluster-master-failure.sh}, not by the build: in about one run of ten a round on a healthy master
  * had calls fail over too (once 2 of 6 calls 3 ms after the kill; once while the client refreshed its slot map from the
  * paused master), which the build must not turn into a red main; the script counts such runs.
+ * <p>
+ * Real time is this test's subject (how soon each master's tenants are decided again): it reads the wall clock on
+ * purpose.
  */
 @QuarkusTest
 @EnabledIfSystemProperty(named = "cluster-master-failure", matches = "true")

@@ -40,10 +40,7 @@ class ExactUnderConcurrencyTest {
     void admitsExactlyTheLimitOf300ConcurrentRequests(String endpoint) {
         String tenant = "burst-" + UUID.randomUUID();
         long degradedBefore = limiter.decisionsWithoutRedis();
-        long started = System.nanoTime();
         Map<Integer, Integer> byStatus = ConcurrentRequests.send(REQUESTS, i -> exact.resolve(endpoint), tenant);
-        long millis = (System.nanoTime() - started) / 1_000_000;
-        System.out.printf("%s: %d concurrent requests answered %s in %d ms%n", endpoint, REQUESTS, byStatus, millis);
 
         assertThat(byStatus).containsExactlyInAnyOrderEntriesOf(Map.of(
                 200, ExactnessResource.LIMIT,

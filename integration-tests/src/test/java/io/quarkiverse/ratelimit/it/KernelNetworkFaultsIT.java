@@ -31,6 +31,9 @@ import org.junit.jupiter.api.Test;
  * answers the calls on that link at once, without waiting out the timeout; and the other instance, on its healthy
  * link, goes on being decided by Redis, exactly. Skipped, saying why, where the machine cannot make a namespace
  * (not root, no iproute2 or iptables).
+ * <p>
+ * Real time is this test's subject (the bounds of the failure-modes page are durations a caller sees): it reads the wall clock
+ * on purpose.
  */
 class KernelNetworkFaultsIT {
 

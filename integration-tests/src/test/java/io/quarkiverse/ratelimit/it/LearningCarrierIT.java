@@ -30,6 +30,9 @@ import io.quarkiverse.ratelimit.localredis.LocalRedisServer;
  * again and the fleet climbs back.
  * The carrier's accepted and refused calls are sampled every second. The learning is quickened for the test: the
  * learned limit holds 1 s after a 429, at most 10 s, and grows every second.
+ * <p>
+ * Real time is this test's subject (the carrier grants a rate per wall-clock second, across processes): it reads the wall clock
+ * on purpose.
  */
 class LearningCarrierIT {
 

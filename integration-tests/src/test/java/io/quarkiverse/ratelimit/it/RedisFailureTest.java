@@ -42,6 +42,8 @@ import io.vertx.core.http.PoolOptions;
 /**
  * Redis killed, paused and restarted under the application: every failure mode answers as configured, no request waits
  * longer than the decision timeout, the breaker keeps requests off a dead Redis, and exact limiting resumes by itself.
+ * <p>
+ * Real time is this test's subject (no request waits longer than the decision timeout): it reads the wall clock on purpose.
  */
 @QuarkusTest
 @WithTestResource(value = ControllableRedisResource.class, scope = TestResourceScope.RESTRICTED_TO_CLASS)

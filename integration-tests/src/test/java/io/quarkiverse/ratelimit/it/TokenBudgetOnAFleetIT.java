@@ -35,9 +35,6 @@ class TokenBudgetOnAFleetIT {
     @RegisterExtension
     static final Fleet fleet = Fleet.of(AppInstance::startTwoWithOperator);
 
-    /** The budget's window ({@link TokenBudgetResource#BUDGET}). */
-    private static final long WINDOW_MILLIS = 10_000;
-
     private static final Pattern STATUS = Pattern.compile("remaining=(\\d+) inDebt=(\\w+) resetMs=(\\d+)");
 
     private final HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
@@ -108,7 +105,7 @@ class TokenBudgetOnAFleetIT {
                 .isEqualTo(settledTotal > 1000);
 
         long debt = Math.max(0, settledTotal - 1000);
-        long nextWindowIn = WINDOW_MILLIS - System.currentTimeMillis() % WINDOW_MILLIS;
+        long nextWindowIn = after.resetMs();
         Awaitility.await("the next window").pollDelay(Duration.ofMillis(nextWindowIn + 250))
                 .atMost(Duration.ofMillis(nextWindowIn + 5000)).untilAsserted(() -> {
                     Status next = status(tenant, 1);
@@ -147,12 +144,12 @@ class TokenBudgetOnAFleetIT {
     }
 
     /**
-     * Waits, if need be, for a window with at least 6 s left, so a test's calls all fall in one window (windows are
-     * aligned to the Unix epoch on Redis's clock, which is this machine's).
+     * Waits, if need be, for a window with at least 6 s left, so a test's calls all fall in one window: windows are
+     * aligned to the Unix epoch on Redis's clock, so every tenant's window ends when the status of one nobody uses says.
      */
-    private static void awaitAFreshWindow() {
+    private void awaitAFreshWindow() {
         Awaitility.await("a window with 6 s left").atMost(Duration.ofSeconds(12)).pollInterval(Duration.ofMillis(50))
-                .until(() -> WINDOW_MILLIS - System.currentTimeMillis() % WINDOW_MILLIS > 6000);
+                .until(() -> status("nobody", 0).resetMs() > 6000);
     }
 
     private Status status(String tenant, int instance) throws Exception {

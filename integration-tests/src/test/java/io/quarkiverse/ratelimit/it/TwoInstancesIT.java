@@ -22,11 +22,8 @@ class TwoInstancesIT {
     @ValueSource(strings = { "sliding", "fixed", "log", "token-bucket", "gcra", "reactive" })
     void twoInstancesAdmitExactlyTheLimitBetweenThem(String endpoint) {
         String tenant = "two-instances-" + UUID.randomUUID();
-        long started = System.nanoTime();
         Map<Integer, Integer> byStatus = ConcurrentRequests.send(300,
                 i -> fleet.instance(i % 2).uri().resolve("/exact/" + endpoint), tenant);
-        System.out.printf("two instances, %s: 300 concurrent requests answered %s in %d ms%n", endpoint, byStatus,
-                (System.nanoTime() - started) / 1_000_000);
 
         assertThat(byStatus).containsExactlyInAnyOrderEntriesOf(Map.of(
                 200, ExactnessResource.LIMIT,

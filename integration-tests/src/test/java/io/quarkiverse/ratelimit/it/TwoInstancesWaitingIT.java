@@ -16,6 +16,9 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * Waiting calls on a fleet: two instances of the packaged application share the label printer's limit (2 a second,
  * one at a time, {@code maxWait} 3 s). A burst sent to both at once is served in one queue: one call every 500 ms,
  * whichever instance it reached, and what would wait longer than 3 s is refused at once.
+ * <p>
+ * Real time is this test's subject (the queue's pace, one call every 500 ms, as a client times it): it reads the wall clock on
+ * purpose.
  */
 class TwoInstancesWaitingIT {
 

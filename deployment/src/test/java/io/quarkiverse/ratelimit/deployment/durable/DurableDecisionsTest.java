@@ -29,6 +29,9 @@ import io.vertx.mutiny.redis.client.Redis;
  * Durable decisions on a master with one replica: a decision is answered once the replica acknowledged its write, one
  * {@code WAIT} acknowledging a whole group of decisions in flight; while the replica does not acknowledge, the limit's
  * failure mode decides.
+ * <p>
+ * Real time is this test's subject (the decision that no replica acknowledged fails within its wait, as a caller times it): it
+ * reads the wall clock on purpose.
  */
 class DurableDecisionsTest {
 

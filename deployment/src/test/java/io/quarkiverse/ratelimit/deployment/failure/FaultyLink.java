@@ -26,6 +26,8 @@ import java.util.function.Consumer;
  * connection, as on TCP. (The kernel's own faults, {@code tc netem} on a veth pair, are not available on every machine
  * the tests run on.) Shared through the system properties with JDK types only, as {@code QuarkusUnitTest} loads a test
  * class twice.
+ * <p>
+ * Real time is its subject (the latency and the narrow link it makes are durations): it reads the wall clock on purpose.
  */
 public final class FaultyLink {
 

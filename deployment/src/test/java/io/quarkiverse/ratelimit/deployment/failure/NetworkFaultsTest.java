@@ -35,6 +35,9 @@ import io.quarkus.test.QuarkusUnitTest;
  * over within the decision timeout and a sweep, opens the breaker, and the breaker closes again once the path is back;
  * a reset in the middle of a reply fails over the calls on that connection at once, and the next calls are decided by
  * Redis again. No call is answered 500.
+ * <p>
+ * Real time is this test's subject (the bounds of the failure-modes page are durations a caller sees): it reads the wall clock
+ * on purpose.
  */
 class NetworkFaultsTest {
 

@@ -29,6 +29,8 @@ import io.quarkus.test.QuarkusUnitTest;
  * (SIGSTOP), the breaker that opened on the decisions fails them at once, where each waited out the decision timeout
  * before (a reset and a look had no timeout at all), holding a worker thread (or the caller's response) that long
  * during an outage; and they count for the breaker like decisions.
+ * <p>
+ * Real time is this test's subject ("at once" is measured against the decision timeout): it reads the wall clock on purpose.
  */
 class WritesBehindTheBreakerTest {
 

@@ -23,6 +23,7 @@ import io.quarkiverse.ratelimit.RateLimit;
 import io.quarkiverse.ratelimit.RateLimitDecision;
 import io.quarkiverse.ratelimit.RateLimiter;
 import io.quarkiverse.ratelimit.deployment.DecisionsInFlight;
+import io.quarkiverse.ratelimit.runtime.clock.InstanceClock;
 import io.quarkus.test.QuarkusUnitTest;
 import io.vertx.mutiny.redis.client.Command;
 import io.vertx.mutiny.redis.client.Redis;
@@ -65,6 +66,10 @@ class ThresholdEventsTest {
     @Inject
     Redis redis;
 
+    /** The instance's clock, whose wall time a threshold's period is aligned by. */
+    @Inject
+    InstanceClock clock;
+
     @Test
     void eachThresholdIsReportedOnceHoweverManyCallsRacePastIt() {
         String tenant = UUID.randomUUID().toString();
@@ -81,7 +86,8 @@ class ThresholdEventsTest {
         assertThat(half.used()).isEqualTo(5);
         assertThat(half.limit()).isEqualTo(10);
         assertThat(half.window()).isEqualTo(DAY);
-        assertThat(half.periodStart()).isBeforeOrEqualTo(Instant.now()).isAfter(Instant.now().minus(DAY));
+        Instant now = Instant.ofEpochMilli(clock.currentTimeMillis());
+        assertThat(half.periodStart()).isBeforeOrEqualTo(now).isAfter(now.minus(DAY));
         assertThat(markers(tenant, "daily-quota")).as("one marker per threshold").hasSize(2);
     }
 
@@ -89,7 +95,7 @@ class ThresholdEventsTest {
     void aThresholdAnotherInstanceReportedIsNotReportedAgain() {
         String tenant = UUID.randomUUID().toString();
         RateLimit quota = RateLimit.of("shared-quota", 4, DAY).algorithm(Algorithm.FIXED_WINDOW);
-        long period = System.currentTimeMillis() / DAY.toMillis();
+        long period = clock.currentTimeMillis() / DAY.toMillis(); // the period as the instance's clock has it
         redis.send(Request.cmd(Command.SET).arg("rate-limit:{" + tenant + "}:shared-quota:fw:th50:" + period)
                 .arg("another instance").arg("PX").arg(DAY.toMillis())).await().indefinitely();
 

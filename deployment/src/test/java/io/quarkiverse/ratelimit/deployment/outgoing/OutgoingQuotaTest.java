@@ -31,6 +31,9 @@ import io.smallrye.mutiny.Uni;
  * {@code @RateLimited} on a REST Client method keeps the outgoing calls within the carrier's quota, waiting for a slot;
  * when the carrier still answers 429 with {@code Retry-After}, the limit is paused until then (fleet-wide, in Redis):
  * the next call waits for the pause instead of hammering the carrier.
+ * <p>
+ * Real time is this test's subject (the carrier counts its quota and reads its retry time on the wall clock): it reads the wall
+ * clock on purpose.
  */
 class OutgoingQuotaTest {
 

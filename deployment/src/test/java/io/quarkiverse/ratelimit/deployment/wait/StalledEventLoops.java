@@ -19,7 +19,10 @@ import io.smallrye.mutiny.Uni;
 import io.vertx.core.Vertx;
 import io.vertx.core.impl.VertxInternal;
 
-/** Waiting calls through a stall of every event loop (as a long GC would make): the scenario of the late-slot tests. */
+/**
+ * Waiting calls through a stall of every event loop (as a long GC would make): the scenario of the late-slot tests.
+ * Real time is its subject (the event loops really stall): it reads the wall clock on purpose.
+ */
 final class StalledEventLoops {
 
     private StalledEventLoops() {

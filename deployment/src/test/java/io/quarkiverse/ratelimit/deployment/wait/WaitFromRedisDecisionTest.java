@@ -26,6 +26,9 @@ import io.quarkus.test.QuarkusUnitTest;
  * A waiting call's wait counts from Redis's decision, not from when its reply was read: a reply slow to come back (held
  * 300 ms on its way, as a busy event loop or a slow link would hold it) does not send its call 300 ms after its slot,
  * where it would go together with the calls of the slots after it.
+ * <p>
+ * Real time is this test's subject (when a held reply's call goes, as the carrier would see it): it reads the wall clock on
+ * purpose.
  */
 class WaitFromRedisDecisionTest {
 

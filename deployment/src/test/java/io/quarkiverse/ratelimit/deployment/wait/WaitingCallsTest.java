@@ -35,6 +35,8 @@ import io.smallrye.mutiny.Uni;
  * Calls that may wait (maxWait) are not refused while a slot comes within their wait: each proceeds at its reserved
  * slot, one emission interval after the one before (the limit's rate, exactly), on every channel: a blocking endpoint,
  * a {@code Uni} endpoint, a CDI bean outside HTTP. A call whose slot lies further ahead is refused at once.
+ * <p>
+ * Real time is this test's subject (each call proceeds at its slot, as a client times it): it reads the wall clock on purpose.
  */
 class WaitingCallsTest {
 

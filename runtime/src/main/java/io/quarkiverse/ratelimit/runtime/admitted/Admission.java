@@ -32,7 +32,7 @@ public final class Admission implements GuardedCall.Guard {
     private static final Logger LOG = Logger.getLogger(Admission.class);
 
     /** A call that has nothing to give back: no refund configured, or decided without Redis. */
-    public static final Admission NONE = new Admission(null, List.of(), List.of(), null, null, false);
+    public static final Admission NONE = new Admission(null, List.of(), List.of(), null, null, false, 0);
 
     private final DecisionGuard guard;
     private final List<String> keys;
@@ -61,14 +61,15 @@ public final class Admission implements GuardedCall.Guard {
      *        {@code null} for a call that does not go to another service
      * @param costs the limits' {@code CostOf} beans; {@code null} when no limit reads its cost from the result
      * @param stream whether the call's result is a stream ({@code Multi}): its cost is the sum of its items' costs
+     * @param decidedAtMillis when Redis decided a call to another service (wall clock, ms), 0 for other calls
      */
     Admission(DecisionGuard guard, List<String> keys, List<LimitDefinition> limits, UpstreamAnswers upstream,
-            CallCosts costs, boolean stream) {
+            CallCosts costs, boolean stream, long decidedAtMillis) {
         this.guard = guard;
         this.keys = keys;
         this.limits = limits;
         this.upstream = upstream;
-        this.decidedAtMillis = upstream != null ? System.currentTimeMillis() : 0;
+        this.decidedAtMillis = decidedAtMillis;
         this.costs = costs;
         this.streamedCosts = costs != null && stream ? new AtomicLongArray(limits.size()) : null;
     }

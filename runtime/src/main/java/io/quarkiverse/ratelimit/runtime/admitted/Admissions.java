@@ -4,6 +4,7 @@ import java.util.List;
 
 import jakarta.inject.Singleton;
 
+import io.quarkiverse.ratelimit.runtime.clock.InstanceClock;
 import io.quarkiverse.ratelimit.runtime.limit.LimitDefinition;
 import io.quarkiverse.ratelimit.runtime.limit.MethodLimits;
 import io.quarkiverse.ratelimit.runtime.limit.ReturnKind;
@@ -21,8 +22,10 @@ public class Admissions {
     private final DecisionGuard guard;
     private final UpstreamAnswers upstream;
     private final CallCosts costs;
+    private final InstanceClock clock;
 
-    Admissions(DecisionGuard guard, UpstreamAnswers upstream, CallCosts costs) {
+    Admissions(DecisionGuard guard, UpstreamAnswers upstream, CallCosts costs, InstanceClock clock) {
+        this.clock = clock;
         this.guard = guard;
         this.upstream = upstream;
         this.costs = costs;
@@ -42,8 +45,11 @@ public class Admissions {
         if (degraded || !method.refunds() && !method.isOutgoing() && waitMillis == 0 || limits.isEmpty()) {
             return Admission.NONE;
         }
-        Admission admission = new Admission(guard, keys, limits, method.isOutgoing() ? upstream : null,
-                method.costsFromResults() ? costs : null, method.getReturnKind() == ReturnKind.MULTI);
+        boolean outgoing = method.isOutgoing();
+        // an adaptive limit's rate when Redis decided the call is the one it went at: read only for outgoing calls
+        Admission admission = new Admission(guard, keys, limits, outgoing ? upstream : null,
+                method.costsFromResults() ? costs : null, method.getReturnKind() == ReturnKind.MULTI,
+                outgoing ? clock.currentTimeMillis() : 0);
         if (request != null && admission.refundsOnServerError()) {
             // at the end, when the status is final (at headers-end Quarkus REST may not have set it yet)
             request.addEndHandler(ignored -> {

@@ -11,6 +11,12 @@ public interface InstanceClock {
     /** Monotonic time in nanoseconds, as {@link System#nanoTime()}. */
     long nanoTime();
 
+    /**
+     * Wall time in milliseconds since the epoch, as {@link System#currentTimeMillis()}: for what lines up with the
+     * calendar or with Redis {@code TIME} (a window's start, a date an upstream answered), never for a duration.
+     */
+    long currentTimeMillis();
+
     /** Runs {@code action} once, no earlier than {@code delayMillis} from now; returns the timer's id. */
     long setTimer(long delayMillis, Runnable action);
 

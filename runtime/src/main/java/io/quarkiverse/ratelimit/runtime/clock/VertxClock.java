@@ -4,7 +4,10 @@ import jakarta.inject.Singleton;
 
 import io.vertx.core.Vertx;
 
-/** The instance's clock in an application: {@link System#nanoTime()} and Vert.x timers, which hold no thread. */
+/**
+ * The instance's clock in an application: {@link System#nanoTime()}, {@link System#currentTimeMillis()} and Vert.x timers,
+ * which hold no thread.
+ */
 @Singleton
 public class VertxClock implements InstanceClock {
 
@@ -17,6 +20,11 @@ public class VertxClock implements InstanceClock {
     @Override
     public long nanoTime() {
         return System.nanoTime();
+    }
+
+    @Override
+    public long currentTimeMillis() {
+        return System.currentTimeMillis();
     }
 
     @Override

@@ -12,6 +12,7 @@ import jakarta.inject.Singleton;
 
 import org.jboss.logging.Logger;
 
+import io.quarkiverse.ratelimit.runtime.clock.InstanceClock;
 import io.quarkiverse.ratelimit.runtime.config.RateLimitConfig;
 import io.quarkiverse.ratelimit.runtime.key.RateLimitKeys;
 import io.quarkiverse.ratelimit.runtime.limit.EffectiveLimits;
@@ -19,6 +20,7 @@ import io.quarkiverse.ratelimit.runtime.limit.LimitDefinition;
 import io.quarkiverse.ratelimit.runtime.limit.MethodLimits;
 import io.quarkiverse.ratelimit.runtime.observe.RateLimitMetrics;
 import io.quarkiverse.ratelimit.runtime.redis.InvalidationChannel;
+import io.quarkiverse.ratelimit.runtime.redis.InvalidationListener;
 import io.quarkiverse.ratelimit.runtime.redis.RedisDecisions;
 import io.quarkiverse.ratelimit.runtime.redis.RedisTransport;
 import io.quarkus.runtime.ShutdownEvent;
@@ -60,9 +62,13 @@ public class AdaptiveLimits {
     /** Every adaptive limit of the application, by name, with its configured limit (set at start-up). */
     private volatile Map<String, Long> configuredByName = Map.of();
     private long timer = -1;
+    /** Wall time, as the learned limits' times in Redis are (they are written with Redis {@code TIME}). */
+    private final InstanceClock clock;
 
     AdaptiveLimits(RedisDecisions decisions, RedisTransport redis, RateLimitKeys keys, RateLimitConfig config,
-            EffectiveLimits limits, RateLimitMetrics metrics, InvalidationChannel invalidations, Vertx vertx) {
+            EffectiveLimits limits, RateLimitMetrics metrics, InvalidationChannel invalidations, Vertx vertx,
+            InstanceClock clock) {
+        this.clock = clock;
         this.decisions = decisions;
         this.redis = redis;
         this.limits = limits;
@@ -74,7 +80,7 @@ public class AdaptiveLimits {
         this.increaseStep = config.adaptive().increaseStep();
         this.longestHoldMillis = config.adaptive().longestHold().toMillis();
         this.refreshMillis = config.runTimeLimits().refreshInterval().toMillis();
-        invalidations.listen(new InvalidationChannel.Listener() {
+        invalidations.listen(new InvalidationListener() {
             @Override
             public void learned(String key, String learned) {
                 heard(key, LearnedLimit.parse(learned));
@@ -107,7 +113,7 @@ public class AdaptiveLimits {
         if (byKey.isEmpty()) {
             return limits;
         }
-        long now = System.currentTimeMillis();
+        long now = clock.currentTimeMillis();
         List<LimitDefinition> applied = null;
         for (int i = 0; i < limits.size(); i++) {
             LimitDefinition limit = limits.get(i);
@@ -165,7 +171,7 @@ public class AdaptiveLimits {
      */
     public Map<String, Map<String, Long>> learnedNow() {
         Map<String, Map<String, Long>> learnedByName = new TreeMap<>();
-        long now = System.currentTimeMillis();
+        long now = clock.currentTimeMillis();
         nameByKey.forEach((key, name) -> {
             LearnedLimit learned = byKey.get(key);
             Long configured = configuredByName.get(name);
@@ -192,7 +198,7 @@ public class AdaptiveLimits {
 
     /** The lowest learned limit of a limit name's keys on this instance; the configured one when none is lower. */
     private double lowest(String name, long configured) {
-        long now = System.currentTimeMillis();
+        long now = clock.currentTimeMillis();
         long lowest = configured;
         for (Map.Entry<String, String> key : nameByKey.entrySet()) {
             LearnedLimit learned = name.equals(key.getValue()) ? byKey.get(key.getKey()) : null;
@@ -223,7 +229,7 @@ public class AdaptiveLimits {
     }
 
     private void loaded(Response hash) {
-        long now = System.currentTimeMillis();
+        long now = clock.currentTimeMillis();
         if (hash != null) {
             for (String key : hash.getKeys()) {
                 heard(key, LearnedLimit.parse(hash.get(key).toString()));

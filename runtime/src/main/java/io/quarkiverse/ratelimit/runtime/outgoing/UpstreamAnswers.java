@@ -8,6 +8,7 @@ import jakarta.inject.Singleton;
 
 import org.jboss.logging.Logger;
 
+import io.quarkiverse.ratelimit.runtime.clock.InstanceClock;
 import io.quarkiverse.ratelimit.runtime.limit.LimitDefinition;
 import io.quarkiverse.ratelimit.runtime.observe.RateLimitMetrics;
 import io.quarkiverse.ratelimit.runtime.resilience.DecisionGuard;
@@ -27,8 +28,12 @@ public class UpstreamAnswers {
     private final AdaptiveLimits adaptive;
     private final UpstreamPauses pauses;
     private final RateLimitMetrics metrics;
+    /** Now, as a {@code Retry-After} date is read against. */
+    private final InstanceClock clock;
 
-    UpstreamAnswers(DecisionGuard guard, AdaptiveLimits adaptive, UpstreamPauses pauses, RateLimitMetrics metrics) {
+    UpstreamAnswers(DecisionGuard guard, AdaptiveLimits adaptive, UpstreamPauses pauses, RateLimitMetrics metrics,
+            InstanceClock clock) {
+        this.clock = clock;
         this.guard = guard;
         this.adaptive = adaptive;
         this.pauses = pauses;
@@ -57,7 +62,7 @@ public class UpstreamAnswers {
 
     /** Pauses the limits fleet-wide until the retry time the upstream named, if it named one. */
     private Uni<Void> pause(Object outcome, List<String> keys, List<LimitDefinition> limits) {
-        Duration retry = UpstreamRetryTimes.of(outcome, Instant.now());
+        Duration retry = UpstreamRetryTimes.of(outcome, Instant.ofEpochMilli(clock.currentTimeMillis()));
         if (retry == null) {
             return Uni.createFrom().voidItem();
         }

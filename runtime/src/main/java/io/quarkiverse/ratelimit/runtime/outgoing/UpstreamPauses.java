@@ -10,6 +10,7 @@ import jakarta.inject.Singleton;
 
 import io.quarkiverse.ratelimit.runtime.clock.InstanceClock;
 import io.quarkiverse.ratelimit.runtime.redis.InvalidationChannel;
+import io.quarkiverse.ratelimit.runtime.redis.InvalidationListener;
 
 /**
  * The pauses upstream services asked for (a 429 or 503 with a retry time to an outgoing call): those this instance's
@@ -31,7 +32,7 @@ public class UpstreamPauses {
     @Inject
     UpstreamPauses(InvalidationChannel invalidations, InstanceClock clock) {
         this(clock);
-        invalidations.listen(new InvalidationChannel.Listener() {
+        invalidations.listen(new InvalidationListener() {
             @Override
             public void paused(List<String> keys, long pauseMillis) {
                 hold(keys, pauseMillis);

@@ -13,6 +13,7 @@ import org.jboss.logging.Logger;
 import io.quarkiverse.ratelimit.Algorithm;
 import io.quarkiverse.ratelimit.CalendarPeriod;
 import io.quarkiverse.ratelimit.RateLimit;
+import io.quarkiverse.ratelimit.runtime.clock.InstanceClock;
 import io.quarkiverse.ratelimit.runtime.key.RateLimitKeys;
 import io.quarkiverse.ratelimit.runtime.limit.LimitDefinition;
 import io.quarkiverse.ratelimit.runtime.redis.RedisTransport;
@@ -40,6 +41,8 @@ public class CodeLimits {
 
     private final RedisTransport redis;
     private final String key;
+    /** When a limit was last written, so that it is not written again on every call. */
+    private final InstanceClock clock;
     /** Each name's limit and when this instance last wrote it to Redis. */
     private final Map<String, Recorded> byName = new ConcurrentHashMap<>();
 
@@ -47,7 +50,8 @@ public class CodeLimits {
     private record Recorded(RateLimit source, LimitDefinition limit, long writtenAtNanos) {
     }
 
-    CodeLimits(RedisTransport redis, RateLimitKeys keys) {
+    CodeLimits(RedisTransport redis, RateLimitKeys keys, InstanceClock clock) {
+        this.clock = clock;
         this.redis = redis;
         this.key = keys.codeLimitsKey();
     }
@@ -58,7 +62,7 @@ public class CodeLimits {
      */
     public void used(RateLimit source, LimitDefinition limit) {
         Recorded recorded = byName.get(source.name());
-        long now = System.nanoTime();
+        long now = clock.nanoTime();
         if (recorded != null && now - recorded.writtenAtNanos() < RECORD_AGAIN_NANOS
                 && (recorded.source() == source || sameRecord(recorded.limit(), limit))) {
             return;

@@ -12,6 +12,7 @@ import org.jboss.logging.Logger;
 import io.quarkiverse.ratelimit.runtime.config.RateLimitConfig;
 import io.quarkiverse.ratelimit.runtime.key.RateLimitKeys;
 import io.quarkiverse.ratelimit.runtime.redis.InvalidationChannel;
+import io.quarkiverse.ratelimit.runtime.redis.InvalidationListener;
 import io.quarkiverse.ratelimit.runtime.redis.RedisTransport;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
@@ -63,7 +64,7 @@ public class RunTimeSettings {
 
     void start(@Observes StartupEvent event) {
         // a change announced by any instance is loaded at once, not at the next refresh
-        invalidations.listen(new InvalidationChannel.Listener() {
+        invalidations.listen(new InvalidationListener() {
             @Override
             public void everythingChanged() {
                 refresh().subscribe().with(done -> {

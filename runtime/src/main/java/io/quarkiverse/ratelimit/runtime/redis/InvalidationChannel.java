@@ -10,12 +10,12 @@ import jakarta.inject.Singleton;
 
 import org.jboss.logging.Logger;
 
+import io.quarkiverse.ratelimit.runtime.clock.InstanceClock;
 import io.quarkiverse.ratelimit.runtime.config.RateLimitConfig;
 import io.quarkiverse.ratelimit.runtime.key.RateLimitKeys;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
 import io.smallrye.mutiny.Uni;
-import io.vertx.core.Vertx;
 import io.vertx.redis.client.Command;
 import io.vertx.redis.client.Redis;
 import io.vertx.redis.client.RedisConnection;
@@ -29,13 +29,14 @@ import io.vertx.redis.client.ResponseType;
  * <ul>
  * <li>the scripts that refund or reset publish the keys they changed, in the same atomic step
  * ({@code lua/refund.lua}, {@code lua/reset.lua});</li>
- * <li>a change of run-time limits, blocked tenants or switches publishes {@link #EVERYTHING} once stored.</li>
+ * <li>a change of run-time limits, blocked tenants or switches publishes {@code *} once stored.</li>
  * </ul>
- * Each instance subscribes on a connection of its own and tells its {@link Listener}s. Whether it still hears is
+ * Each instance subscribes on a connection of its own and tells its {@link InvalidationListener}s. Whether it still hears is
  * checked by a {@code PING} on that connection every quarter of {@code refusal-cache.unconfirmed-lifetime}: a reply
  * comes after every message Redis published before it, so while replies come, nothing was missed. {@link #live()} is
  * false from the moment a reply is overdue by that lifetime, or the connection is lost, until it is subscribed again;
- * and then every listener hears {@link Listener#everythingChanged()}, since messages may have been missed meanwhile.
+ * and then every listener hears {@link InvalidationListener#everythingChanged()}, since messages may have been missed
+ * meanwhile.
  * <p>
  * In a cluster, {@code PUBLISH} reaches every node, so a subscription on any node hears every change.
  */
@@ -43,60 +44,33 @@ import io.vertx.redis.client.ResponseType;
 public class InvalidationChannel {
 
     /** The message of a change that concerns every key. */
-    public static final String EVERYTHING = "*";
+    public static final String EVERYTHING = InvalidationMessages.EVERYTHING;
 
     private static final Logger LOG = Logger.getLogger(InvalidationChannel.class);
-
-    /**
-     * What an instance does when Redis changed, each message kind a method that does nothing unless the listener cares.
-     * Called on an event loop: quick, no blocking.
-     */
-    public interface Listener {
-
-        /** The state of these keys changed (a refund, a reset). */
-        default void keysChanged(List<String> keys) {
-        }
-
-        /** Anything may have changed: run-time limits or switches, or messages may have been missed. */
-        default void everythingChanged() {
-        }
-
-        /** These keys' limits were paused for {@code pauseMillis} (an upstream service's retry time). */
-        default void paused(List<String> keys, long pauseMillis) {
-        }
-
-        /** An adaptive limit's key learned a new value ({@code lua/adapt.lua}: {@code "<base> <since> <hold> <ceiling>"}). */
-        default void learned(String key, String learned) {
-        }
-    }
-
-    /** The first line of a pause's message (then {@code <ms>} and the keys, one per line): no key list starts so. */
-    private static final String PAUSE = "\npause ";
-    /** The first line of an adaptive limit's new value (then the value, and the key on the next line). */
-    private static final String LEARNED = "\nlearned ";
 
     private final RedisTransport redis;
     /** The limits' Redis client, for a connection of this channel's own. */
     private final Redis client;
-    private final Vertx vertx;
+    /** When replies came, and the heartbeat's timer. */
+    private final InstanceClock clock;
     private final String channel;
     private final long lifetimeNanos;
     private final long heartbeatMillis;
-    private final List<Listener> listeners = new CopyOnWriteArrayList<>();
+    private final List<InvalidationListener> listeners = new CopyOnWriteArrayList<>();
     /** The current attempt to subscribe; a newer one supersedes an attempt that hangs (a black-holed connect). */
     private final AtomicLong attempts = new AtomicLong();
-    /** When the current attempt started ({@link System#nanoTime()}), while one is under way. */
+    /** When the current attempt started ({@link InstanceClock#nanoTime()}), while one is under way. */
     private volatile Long attemptStartedNanos;
     private volatile RedisConnection connection;
-    /** When a reply last confirmed the subscription ({@link System#nanoTime()}), while {@link #connection} is set. */
+    /** When a reply last confirmed the subscription ({@link InstanceClock#nanoTime()}), while {@link #connection} is set. */
     private volatile long confirmedNanos;
-    private long timer = -1;
+    private volatile long timer = -1;
     private volatile boolean stopped;
 
-    InvalidationChannel(RedisTransport redis, RateLimitKeys keys, RateLimitConfig config, Vertx vertx) {
+    InvalidationChannel(RedisTransport redis, RateLimitKeys keys, RateLimitConfig config, InstanceClock clock) {
         this.redis = redis;
         this.client = redis.client();
-        this.vertx = vertx;
+        this.clock = clock;
         this.channel = keys.invalidationChannel();
         this.lifetimeNanos = config.refusalCache().unconfirmedLifetime().toNanos();
         this.heartbeatMillis = Math.max(1, config.refusalCache().unconfirmedLifetime().toMillis() / 4);
@@ -107,13 +81,13 @@ public class InvalidationChannel {
         return channel;
     }
 
-    public void listen(Listener listener) {
+    public void listen(InvalidationListener listener) {
         listeners.add(listener);
     }
 
     /** Whether this instance hears every invalidation now (subscribed, and confirmed within the lifetime). */
     public boolean live() {
-        return connection != null && System.nanoTime() - confirmedNanos <= lifetimeNanos;
+        return connection != null && clock.nanoTime() - confirmedNanos <= lifetimeNanos;
     }
 
     /**
@@ -133,7 +107,16 @@ public class InvalidationChannel {
     /** Runs after the start-up checks ({@code StartupChecks}): nothing to subscribe for an application that stops. */
     void start(@Observes StartupEvent event) {
         subscribe();
-        timer = vertx.setPeriodic(heartbeatMillis, ignored -> heartbeat());
+        nextHeartbeat();
+    }
+
+    private void nextHeartbeat() {
+        timer = clock.setTimer(heartbeatMillis, () -> {
+            if (!stopped) {
+                heartbeat();
+                nextHeartbeat();
+            }
+        });
     }
 
     private void heartbeat() {
@@ -142,7 +125,7 @@ public class InvalidationChannel {
             subscribe();
             return;
         }
-        long sent = System.nanoTime();
+        long sent = clock.nanoTime();
         if (sent - confirmedNanos > 4 * lifetimeNanos) {
             // silent for long (a half-open connection, a paused Redis): subscribe anew rather than wait on it
             lost(subscribed, null);
@@ -167,11 +150,11 @@ public class InvalidationChannel {
 
     private synchronized void subscribe() {
         Long started = attemptStartedNanos;
-        if (stopped || started != null && System.nanoTime() - started < 4 * lifetimeNanos) {
+        if (stopped || started != null && clock.nanoTime() - started < 4 * lifetimeNanos) {
             return; // under way, and not hanging yet
         }
         long attempt = attempts.incrementAndGet();
-        attemptStartedNanos = System.nanoTime();
+        attemptStartedNanos = clock.nanoTime();
         client.connect().onComplete(connected -> {
             if (connected.failed()) {
                 attemptEnded(attempt);
@@ -186,7 +169,7 @@ public class InvalidationChannel {
             opened.handler(this::message);
             opened.exceptionHandler(failure -> lost(opened, failure));
             opened.endHandler(ignored -> ended(opened));
-            long sent = System.nanoTime();
+            long sent = clock.nanoTime();
             opened.send(Request.cmd(Command.SUBSCRIBE).arg(channel)).onComplete(subscribed -> {
                 if (!attemptEnded(attempt)) {
                     lost(opened, null); // superseded while subscribing
@@ -242,39 +225,11 @@ public class InvalidationChannel {
                 || message.size() < 3 || !"message".equalsIgnoreCase(message.get(0).toString())) {
             return;
         }
-        String payload = message.get(2).toString();
-        if (EVERYTHING.equals(payload)) {
-            everythingChanged();
-            return;
-        }
-        if (payload.startsWith(PAUSE)) {
-            String[] lines = payload.substring(PAUSE.length()).split("\n");
-            long pauseMillis = Long.parseLong(lines[0]);
-            List<String> keys = List.of(lines).subList(1, lines.length);
-            for (Listener listener : listeners) {
-                listener.paused(keys, pauseMillis);
-            }
-            return;
-        }
-        if (payload.startsWith(LEARNED)) {
-            int keyStart = payload.indexOf('\n', LEARNED.length());
-            if (keyStart > 0) {
-                String learned = payload.substring(LEARNED.length(), keyStart);
-                String key = payload.substring(keyStart + 1);
-                for (Listener listener : listeners) {
-                    listener.learned(key, learned);
-                }
-            }
-            return;
-        }
-        List<String> keys = List.of(payload.split("\n"));
-        for (Listener listener : listeners) {
-            listener.keysChanged(keys);
-        }
+        InvalidationMessages.tell(message.get(2).toString(), listeners);
     }
 
     private void everythingChanged() {
-        for (Listener listener : listeners) {
+        for (InvalidationListener listener : listeners) {
             listener.everythingChanged();
         }
     }
@@ -288,7 +243,7 @@ public class InvalidationChannel {
     void stop() {
         stopped = true;
         if (timer >= 0) {
-            vertx.cancelTimer(timer);
+            clock.cancelTimer(timer);
             timer = -1;
         }
         RedisConnection subscribed = connection;

@@ -7,6 +7,7 @@ import java.util.List;
 import jakarta.inject.Singleton;
 
 import io.quarkiverse.ratelimit.RateLimitDecision;
+import io.quarkiverse.ratelimit.runtime.clock.InstanceClock;
 import io.quarkiverse.ratelimit.runtime.limit.AlgorithmSet;
 import io.quarkiverse.ratelimit.runtime.limit.LimitDefinition;
 import io.quarkiverse.ratelimit.runtime.limit.ShadowMask;
@@ -28,9 +29,12 @@ public class RedisDecisions implements CountStore {
     private final InvalidationChannel invalidations;
     private final ScriptClock clock;
     private final RedisClockReadings redisClocks;
+    /** This instance's time, which a waiting call's slot is set in. */
+    private final InstanceClock instanceClock;
 
     RedisDecisions(ScriptRunner scripts, InvalidationChannel invalidations, ScriptClock clock,
-            RedisClockReadings redisClocks) {
+            RedisClockReadings redisClocks, InstanceClock instanceClock) {
+        this.instanceClock = instanceClock;
         this.scripts = scripts;
         this.invalidations = invalidations;
         this.clock = clock;
@@ -48,7 +52,7 @@ public class RedisDecisions implements CountStore {
     public Future<List<RateLimitDecision>> decide(List<String> limitKeys, List<LimitDefinition> limits,
             ShadowMask shadow) {
         // when the request left bounds when Redis decided, which only a call that may wait needs
-        long sent = WaitingCalls.maxWaitMillis(limits) > 0 ? System.nanoTime() : 0;
+        long sent = WaitingCalls.maxWaitMillis(limits) > 0 ? instanceClock.nanoTime() : 0;
         return scripts.decide(scripts.scripts().decide(AlgorithmSet.of(limits)), limitKeys,
                 ScriptArguments.limits(clock.now(), limits, shadow))
                 .map(reply -> decisions(limitKeys, limits, reply, sent));
@@ -64,7 +68,7 @@ public class RedisDecisions implements CountStore {
         long redisMicros = ScriptReplies.decisionClockMicros(limits, reply);
         return redisMicros < 0 ? decisions
                 : new TimedDecisions(decisions,
-                        redisClocks.decidedAtNanos(limitKeys.get(0), sent, System.nanoTime(), redisMicros));
+                        redisClocks.decidedAtNanos(limitKeys.get(0), sent, instanceClock.nanoTime(), redisMicros));
     }
 
     /**

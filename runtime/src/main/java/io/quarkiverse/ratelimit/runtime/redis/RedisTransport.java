@@ -13,6 +13,7 @@ import org.eclipse.microprofile.config.Config;
 import org.eclipse.microprofile.config.ConfigProvider;
 import org.jboss.logging.Logger;
 
+import io.quarkiverse.ratelimit.runtime.clock.InstanceClock;
 import io.quarkiverse.ratelimit.runtime.config.RateLimitBuildConfig;
 import io.quarkiverse.ratelimit.runtime.config.RateLimitConfig;
 import io.quarkiverse.ratelimit.runtime.observe.RateLimitMetrics;
@@ -46,14 +47,19 @@ public class RedisTransport {
     private final InFlightLimit inFlight;
     private final boolean cluster;
     private final RateLimitMetrics metrics;
-    /** Long ago: until Redis has answered once, it has no credit. */
-    private volatile long lastReplyNanos = System.nanoTime() - Duration.ofDays(1).toNanos();
+    /**
+     * When Redis last answered, on the instance's clock (the pending decisions' timeout reads it against that clock);
+     * long ago until Redis has answered once: it has no credit.
+     */
+    private volatile long lastReplyNanos;
     /** Made once, not per request: every decision passes here. */
     private final Function<io.vertx.redis.client.Request, Future<io.vertx.redis.client.Response>> overflow = this::pooled;
-    private final Handler<io.vertx.redis.client.Response> answered = ignored -> lastReplyNanos = System.nanoTime();
+    private final Handler<io.vertx.redis.client.Response> answered;
 
     RedisTransport(@Any Instance<Redis> clients, RateLimitBuildConfig config, RateLimitConfig runTimeConfig,
-            RateLimitMetrics metrics, Vertx vertx, RedisClientOptions clientOptions) {
+            RateLimitMetrics metrics, Vertx vertx, RedisClientOptions clientOptions, InstanceClock clock) {
+        this.lastReplyNanos = clock.nanoTime() - Duration.ofDays(1).toNanos();
+        this.answered = ignored -> lastReplyNanos = clock.nanoTime();
         this.metrics = metrics;
         String clientName = RateLimitBuildConfig.redisClient(config);
         this.redis = config.redisClientName()
@@ -139,7 +145,7 @@ public class RedisTransport {
         return send(io.vertx.redis.client.Request.cmd(io.vertx.redis.client.Command.CLUSTER).arg("SLOTS"));
     }
 
-    /** When Redis last answered on these connections: {@link System#nanoTime()}. */
+    /** When Redis last answered on these connections: {@link InstanceClock#nanoTime()}. */
     public long lastReplyNanos() {
         return lastReplyNanos;
     }

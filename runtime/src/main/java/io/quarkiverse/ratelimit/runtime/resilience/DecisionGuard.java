@@ -21,6 +21,7 @@ import io.quarkiverse.ratelimit.runtime.observe.RateLimitMetrics;
 import io.quarkiverse.ratelimit.runtime.observe.RedisOperation;
 import io.quarkiverse.ratelimit.runtime.reactive.DirectUni;
 import io.quarkiverse.ratelimit.runtime.redis.InvalidationChannel;
+import io.quarkiverse.ratelimit.runtime.redis.InvalidationListener;
 import io.quarkiverse.ratelimit.runtime.store.CountStore;
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.Future;
@@ -62,7 +63,7 @@ public class DecisionGuard implements GuardedDecisions {
                 ? new RefusalCache(config.refusalCache().maxEntries(), clock::nanoTime, invalidations::live)
                 : null;
         if (refusals != null) {
-            invalidations.listen(new InvalidationChannel.Listener() {
+            invalidations.listen(new InvalidationListener() {
                 @Override
                 public void keysChanged(List<String> keys) {
                     refusals.forget(keys);

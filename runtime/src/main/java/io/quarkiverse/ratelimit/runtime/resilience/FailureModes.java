@@ -5,11 +5,13 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.LongAdder;
 
+import jakarta.inject.Inject;
 import jakarta.inject.Singleton;
 
 import io.quarkiverse.ratelimit.FailureMode;
 import io.quarkiverse.ratelimit.RateLimitDecision;
 import io.quarkiverse.ratelimit.RateLimiterUnavailableException;
+import io.quarkiverse.ratelimit.runtime.clock.InstanceClock;
 import io.quarkiverse.ratelimit.runtime.config.RateLimitConfig;
 import io.quarkiverse.ratelimit.runtime.limit.LimitDefinition;
 import io.quarkiverse.ratelimit.runtime.limit.ShadowMask;
@@ -32,12 +34,17 @@ public class FailureModes {
     private final DecisionObservers observers;
     private final LongAdder degradedCalls = new LongAdder();
 
-    FailureModes(RateLimitConfig config, LimitModes modes, DecisionObservers observers) {
-        this.defaultFailureMode = config.failureMode();
+    @Inject
+    FailureModes(RateLimitConfig config, LimitModes modes, DecisionObservers observers, InstanceClock clock) {
+        this(config.failureMode(), new LocalFallback(config.localFallback().maxEntries(),
+                () -> config.localFallback().expectedInstances(), clock), modes, observers);
+    }
+
+    FailureModes(FailureMode defaultFailureMode, LocalFallback local, LimitModes modes, DecisionObservers observers) {
+        this.defaultFailureMode = defaultFailureMode;
+        this.local = local;
         this.modes = modes;
         this.observers = observers;
-        this.local = new LocalFallback(config.localFallback().maxEntries(),
-                config.localFallback().expectedInstances(), System::currentTimeMillis);
     }
 
     /** The failure mode that applies: the declared one, or the configured default. */
@@ -60,6 +67,7 @@ public class FailureModes {
         degradedCalls.increment();
         List<LimitDefinition> localLimits = new ArrayList<>(limits.size());
         List<String> localKeys = new ArrayList<>(limits.size());
+        ShadowMask localShadow = ShadowMask.NONE;
         for (int i = 0; i < limits.size(); i++) {
             LimitDefinition limit = limits.get(i);
             FailureMode mode = failureMode(limit);
@@ -68,12 +76,15 @@ public class FailureModes {
                 throw new RateLimiterUnavailableException(limit.getName(), retryAfter, cause);
             }
             if (mode != FailureMode.FAIL_OPEN && mode != FailureMode.FAIL_CLOSED) {
+                if (shadow.contains(i)) {
+                    localShadow = localShadow.with(localLimits.size());
+                }
                 localLimits.add(limit);
                 localKeys.add(keys.get(i));
             }
         }
         List<RateLimitDecision> localDecisions = localLimits.isEmpty() ? List.of()
-                : local.acquire(localKeys, localLimits);
+                : local.decide(localKeys, localLimits, localShadow).result(); // answered at once, from memory
         List<RateLimitDecision> decisions = new ArrayList<>(limits.size());
         List<DecidedBy> byLimit = new ArrayList<>(limits.size());
         int next = 0;

@@ -18,14 +18,14 @@ public final class GuardedNode {
     final PendingDecisions pending;
     /** Until then, failures do not count against the breaker (see {@link #counts}). */
     private final long settledAtNanos;
-    /** Long ago: until the node has answered once, it has no credit. */
-    private volatile long lastReplyNanos = System.nanoTime() - 86_400_000_000_000L;
+    /** Long ago (a day before it was made): until the node has answered once, it has no credit. */
+    private volatile long lastReplyNanos;
 
     /**
      * @param pendingDecisions the node's pending decisions, given when it last answered
      * @param lastReply when the node last answered, if something else knows better ({@code null}: its own decisions'
      *        replies, {@link #answered})
-     * @param settledAtNanos until when ({@link System#nanoTime()}) the node's failures do not count against its
+     * @param settledAtNanos until when (on the instance's clock) the node's failures do not count against its
      *        breaker
      */
     GuardedNode(String name, CircuitBreaker breaker, Function<LongSupplier, PendingDecisions> pendingDecisions,
@@ -33,6 +33,7 @@ public final class GuardedNode {
         this.name = name;
         this.breaker = breaker;
         this.settledAtNanos = settledAtNanos;
+        this.lastReplyNanos = settledAtNanos - 86_400_000_000_000L;
         this.pending = pendingDecisions.apply(lastReply != null ? lastReply : this::lastReplyNanos);
     }
 

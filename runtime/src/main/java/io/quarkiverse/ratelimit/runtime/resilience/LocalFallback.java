@@ -4,7 +4,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import java.util.function.LongSupplier;
+import java.util.function.IntSupplier;
 
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
@@ -13,22 +13,28 @@ import com.github.benmanes.caffeine.cache.Expiry;
 import io.quarkiverse.ratelimit.Algorithm;
 import io.quarkiverse.ratelimit.RateLimitDecision;
 import io.quarkiverse.ratelimit.runtime.cache.CacheBuiltOnFirstWrite;
+import io.quarkiverse.ratelimit.runtime.clock.InstanceClock;
 import io.quarkiverse.ratelimit.runtime.limit.LimitDefinition;
+import io.quarkiverse.ratelimit.runtime.limit.ShadowMask;
+import io.quarkiverse.ratelimit.runtime.store.CountStore;
+import io.vertx.core.Future;
 
 /**
- * This instance's own limiter, for when Redis cannot decide: the same window semantics as the Lua scripts (a fixed
- * window, or the weighted sliding window counter), on the JVM clock, each instance allowing its share of the limit.
- * Memory is bounded: at most {@code maxEntries} counters, each dropped two windows after its last use.
+ * This instance's own counts, for when Redis cannot decide: a {@link CountStore} with the same window semantics as the
+ * Lua scripts (a fixed window, or the weighted sliding window counter), on this instance's clock, each instance
+ * allowing its share of the limit. Every operation answers at once, from memory. Memory is bounded: at most
+ * {@code maxEntries} counters, each dropped two windows after its last use.
  */
-public final class LocalFallback {
+public final class LocalFallback implements CountStore {
 
     private final CacheBuiltOnFirstWrite<String, Counter> counters;
-    private final int expectedInstances;
-    private final LongSupplier millisClock;
+    /** How many instances share each limit now ({@code FleetSize#sharing}). */
+    private final IntSupplier instances;
+    private final InstanceClock clock;
 
-    public LocalFallback(int maxEntries, int expectedInstances, LongSupplier millisClock) {
-        this.expectedInstances = expectedInstances;
-        this.millisClock = millisClock;
+    public LocalFallback(int maxEntries, IntSupplier instances, InstanceClock clock) {
+        this.instances = instances;
+        this.clock = clock;
         this.counters = new CacheBuiltOnFirstWrite<>(() -> Caffeine.newBuilder()
                 .maximumSize(maxEntries)
                 .expireAfter(new TwoWindowsAfterUse())
@@ -43,36 +49,90 @@ public final class LocalFallback {
         return Math.max(1, limit / instances);
     }
 
-    /** This instance's share of a limit: {@code limit / expected-instances}, at least 1. */
+    /** This instance's share of a limit: {@code limit / instances}, at least 1. */
     public long localLimit(LimitDefinition limit) {
-        return instanceShare(limit.getLimit(), expectedInstances);
+        return instanceShare(limit.getLimit(), instances.getAsInt());
     }
 
     /**
-     * Decides every limit of a call (each counted under its Redis key), all or nothing like the script: the call is recorded in
-     * every counter only if every
-     * limit admits it. One lock for all counters keeps that atomic; this is the degraded path, where simple beats fast.
+     * Decides every limit of a call (each counted under its Redis key), all or nothing like the script: the call is
+     * recorded in every counter only if every limit not in {@code shadow} admits it. One lock for all counters keeps
+     * that atomic; this is the degraded path, where simple beats fast.
      */
-    public synchronized List<RateLimitDecision> acquire(List<String> keys, List<LimitDefinition> limits) {
-        long now = millisClock.getAsLong();
-        Cache<String, Counter> held = this.counters.built();
-        List<Counter> counters = new ArrayList<>(limits.size());
+    @Override
+    public synchronized Future<List<RateLimitDecision>> decide(List<String> keys, List<LimitDefinition> limits,
+            ShadowMask shadow) {
+        long now = clock.currentTimeMillis();
+        List<Counter> counters = counters(keys, limits);
         List<RateLimitDecision> decisions = new ArrayList<>(limits.size());
         boolean admitted = true;
         for (int i = 0; i < limits.size(); i++) {
-            LimitDefinition limit = limits.get(i);
-            Counter counter = held.get(keys.get(i), key -> new Counter(limit.getWindowMillis()));
-            RateLimitDecision decision = counter.check(now, limit, localLimit(limit));
-            counters.add(counter);
+            RateLimitDecision decision = counters.get(i).check(now, limits.get(i), localLimit(limits.get(i)));
             decisions.add(decision);
-            admitted &= decision.allowed();
+            admitted &= decision.allowed() || shadow.contains(i);
         }
         if (admitted) {
             for (int i = 0; i < limits.size(); i++) {
-                counters.get(i).record(limits.get(i).getCost());
+                counters.get(i).add(limits.get(i).getCost());
             }
         }
-        return decisions;
+        return Future.succeededFuture(decisions);
+    }
+
+    @Override
+    public synchronized Future<Void> refund(List<String> keys, List<LimitDefinition> limits) {
+        long now = clock.currentTimeMillis();
+        List<Counter> counters = counters(keys, limits);
+        for (int i = 0; i < limits.size(); i++) {
+            counters.get(i).roll(now);
+            counters.get(i).add(-limits.get(i).getCost());
+        }
+        return Future.succeededFuture();
+    }
+
+    @Override
+    public synchronized Future<List<RateLimitDecision>> settle(List<String> keys, List<LimitDefinition> limits) {
+        long now = clock.currentTimeMillis();
+        List<Counter> counters = counters(keys, limits);
+        List<RateLimitDecision> decisions = new ArrayList<>(limits.size());
+        for (int i = 0; i < limits.size(); i++) {
+            LimitDefinition limit = limits.get(i);
+            counters.get(i).roll(now);
+            counters.get(i).add(limit.getCost());
+            decisions.add(counters.get(i).state(now, limit, localLimit(limit)));
+        }
+        return Future.succeededFuture(decisions);
+    }
+
+    @Override
+    public synchronized Future<Void> pause(List<String> keys, List<LimitDefinition> limits, Duration pause) {
+        long until = clock.currentTimeMillis() + pause.toMillis();
+        for (Counter counter : counters(keys, limits)) {
+            counter.pausedUntil = Math.max(counter.pausedUntil, until);
+        }
+        return Future.succeededFuture();
+    }
+
+    @Override
+    public synchronized Future<Integer> reset(List<String> keys) {
+        Cache<String, Counter> held = this.counters.built();
+        int had = 0;
+        for (String key : keys) {
+            if (held.asMap().remove(key) != null) {
+                had++;
+            }
+        }
+        return Future.succeededFuture(had);
+    }
+
+    private List<Counter> counters(List<String> keys, List<LimitDefinition> limits) {
+        Cache<String, Counter> held = this.counters.built();
+        List<Counter> counters = new ArrayList<>(limits.size());
+        for (int i = 0; i < limits.size(); i++) {
+            long windowMillis = limits.get(i).getWindowMillis();
+            counters.add(held.get(keys.get(i), key -> new Counter(windowMillis)));
+        }
+        return counters;
     }
 
     public long size() {
@@ -85,23 +145,33 @@ public final class LocalFallback {
         private long window = Long.MIN_VALUE;
         private long current;
         private long previous;
+        /** Until when no call is admitted (an upstream's retry time), in wall milliseconds. */
+        private long pausedUntil;
 
         Counter(long windowMillis) {
             this.windowMillis = windowMillis;
         }
 
-        RateLimitDecision check(long nowMillis, LimitDefinition limit, long localLimit) {
+        /** Moves the counts into the window of {@code nowMillis}. */
+        void roll(long nowMillis) {
             long nowWindow = Math.floorDiv(nowMillis, windowMillis);
             if (nowWindow != window) {
                 previous = nowWindow == window + 1 ? current : 0;
                 current = 0;
                 window = nowWindow;
             }
+        }
+
+        RateLimitDecision check(long nowMillis, LimitDefinition limit, long localLimit) {
+            roll(nowMillis);
             long cost = limit.getCost();
-            long windowEnd = (nowWindow + 1) * windowMillis - nowMillis;
+            long windowEnd = (window + 1) * windowMillis - nowMillis;
             boolean sliding = limit.getAlgorithm() != Algorithm.FIXED_WINDOW;
-            double elapsed = nowMillis - nowWindow * windowMillis;
-            double weighted = sliding ? previous * (windowMillis - elapsed) / windowMillis + current : current;
+            double elapsed = nowMillis - window * windowMillis;
+            double weighted = weighted(sliding, elapsed);
+            if (nowMillis < pausedUntil) {
+                return decision(limit, false, 0, windowEnd, pausedUntil - nowMillis);
+            }
             if (weighted + cost > localLimit) {
                 long retryAfter = cost > localLimit ? -1 : retryAfter(sliding, localLimit, cost, elapsed, windowEnd);
                 return decision(limit, false, (long) Math.max(0, localLimit - weighted), windowEnd, retryAfter);
@@ -109,8 +179,20 @@ public final class LocalFallback {
             return decision(limit, true, (long) (localLimit - weighted - cost), windowEnd, 0);
         }
 
-        void record(long cost) {
-            current += cost;
+        /** The limit's state, counting nothing. */
+        RateLimitDecision state(long nowMillis, LimitDefinition limit, long localLimit) {
+            double weighted = weighted(limit.getAlgorithm() != Algorithm.FIXED_WINDOW, nowMillis - window * windowMillis);
+            return decision(limit, weighted <= localLimit, (long) Math.max(0, localLimit - weighted),
+                    (window + 1) * windowMillis - nowMillis, 0);
+        }
+
+        private double weighted(boolean sliding, double elapsed) {
+            return sliding ? previous * (windowMillis - elapsed) / windowMillis + current : current;
+        }
+
+        /** Counts {@code cost} in the current window (a negative cost gives back; never below nothing). */
+        void add(long cost) {
+            current = Math.max(0, current + cost);
         }
 
         /** As in the scripts: when enough of the previous window has slid out, or into the next window. */

@@ -10,12 +10,14 @@ import io.vertx.core.Future;
 
 /**
  * Where the counts of the limits live, and the operations on them: the seam between deciding a call and keeping its
- * counts. Redis's function library is the implementation every application runs ({@code redis/RedisDecisions});
- * another way to keep counts is another implementation, not an edit of the deciding code.
+ * counts. Redis's function library is the implementation every application runs ({@code redis/RedisDecisions}); this
+ * instance's own counts answer for limits whose failure mode is {@code local} while Redis cannot
+ * ({@code resilience/LocalFallback}); the runtime's unit tests run the core on exact in-memory counts
+ * ({@code InMemoryCountStore}). Another way to keep counts is another implementation, not an edit of the deciding code.
  * <p>
  * Each operation takes one call's keys (all in one hash slot) and its limits in the same order, and is atomic across
  * them: no other operation on those keys sees it half done. None guards itself: the decision timeout, the circuit
- * breaker and the failure modes wrap every operation alike ({@code decide/DecisionGuard}).
+ * breaker and the failure modes wrap every operation alike ({@code resilience/DecisionGuard}).
  */
 public interface CountStore {
 

@@ -10,6 +10,7 @@ import org.jboss.logging.Logger;
 
 import io.quarkiverse.ratelimit.QuotaThresholdReached;
 import io.quarkiverse.ratelimit.RateLimitDecision;
+import io.quarkiverse.ratelimit.runtime.clock.InstanceClock;
 import io.quarkiverse.ratelimit.runtime.config.RateLimitConfig;
 import io.quarkiverse.ratelimit.runtime.key.RateLimitKeys;
 import io.quarkiverse.ratelimit.runtime.limit.LimitDefinition;
@@ -42,9 +43,12 @@ public class QuotaThresholds implements DecisionObserver {
     private final RedisTransport redis;
     private final Event<QuotaThresholdReached> events;
     private final RateLimitMetrics metrics;
+    /** Which period a counter is in: its window aligned to the epoch on this instance's wall time. */
+    private final InstanceClock clock;
 
     QuotaThresholds(RateLimitConfig config, RedisTransport redis, Event<QuotaThresholdReached> events,
-            RateLimitMetrics metrics) {
+            RateLimitMetrics metrics, InstanceClock clock) {
+        this.clock = clock;
         this.percents = config.thresholds().orElse(List.of()).stream().mapToInt(Integer::intValue).distinct().sorted()
                 .toArray();
         this.redis = redis;
@@ -88,7 +92,7 @@ public class QuotaThresholds implements DecisionObserver {
 
     private void report(String key, int percent, long used, RateLimitDecision decision, String tenant) {
         long windowMillis = Math.max(1, decision.window().toMillis());
-        long period = System.currentTimeMillis() / windowMillis;
+        long period = clock.currentTimeMillis() / windowMillis;
         Request marker = Request.cmd(Command.SET).arg(RateLimitKeys.thresholdMarker(key, percent, period)).arg("1")
                 .arg("NX").arg("PX").arg(windowMillis);
         redis.command(marker).subscribe().with(written -> {

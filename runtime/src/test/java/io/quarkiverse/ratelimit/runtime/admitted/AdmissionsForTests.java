@@ -7,6 +7,6 @@ public final class AdmissionsForTests {
     }
 
     public static Admissions givingNothingBack() {
-        return new Admissions(null, null, null);
+        return new Admissions(null, null, null, null);
     }
 }

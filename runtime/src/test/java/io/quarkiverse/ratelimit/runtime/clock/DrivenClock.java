@@ -12,7 +12,11 @@ import java.util.TreeMap;
  */
 public final class DrivenClock implements InstanceClock {
 
-    private long nowNanos = 1_000_000_000L;
+    /** Where the wall time stands when the driven time starts: 2023-11-14T22:13:20Z, the start of a whole second. */
+    public static final long EPOCH_MILLIS = 1_700_000_000_000L;
+    private static final long START_NANOS = 1_000_000_000L;
+
+    private long nowNanos = START_NANOS;
     private long nextId;
     private final TreeMap<Long, List<Long>> due = new TreeMap<>();
     private final Map<Long, Runnable> actions = new HashMap<>();
@@ -20,6 +24,12 @@ public final class DrivenClock implements InstanceClock {
     @Override
     public synchronized long nanoTime() {
         return nowNanos;
+    }
+
+    /** Wall time moves with the driven time, from {@link #EPOCH_MILLIS}. */
+    @Override
+    public synchronized long currentTimeMillis() {
+        return EPOCH_MILLIS + (nowNanos - START_NANOS) / 1_000_000;
     }
 
     @Override

@@ -92,7 +92,7 @@ class ReservationScriptTest {
     @EnumSource(value = Algorithm.class, names = { "GCRA", "TOKEN_BUCKET" })
     void theKeyLivesAtLeastUntilTheReservedSlot(Algorithm algorithm) {
         Limit limit = new Limit("ttl:" + algorithm, algorithm, 4, 1);
-        long now = System.currentTimeMillis() * 1000; // the TTL runs on Redis's own clock
+        long now = script.redisTimeMicros(); // the TTL runs on Redis's own clock
         for (int i = 0; i < 8; i++) {
             script.callAllWaiting(now, 2000, limit);
         }

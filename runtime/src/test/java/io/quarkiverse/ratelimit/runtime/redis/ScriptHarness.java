@@ -206,6 +206,13 @@ final class ScriptHarness implements AutoCloseable {
         return redis.command(command);
     }
 
+    /** Redis's own clock ({@code TIME}) in microseconds: what a key's TTL and a calendar's periods run on. */
+    @SuppressWarnings("unchecked")
+    long redisTimeMicros() {
+        List<Object> time = (List<Object>) redis.command("TIME");
+        return Long.parseLong(time.get(0).toString()) * 1_000_000 + Long.parseLong(time.get(1).toString());
+    }
+
     /** The value a key holds (every algorithm but the sliding log keeps one string), {@code null} when absent. */
     String state(String key) {
         return (String) redis.command("GET", key);

@@ -45,7 +45,7 @@ class SettledOverrunsScriptTest {
     @ParameterizedTest(name = "{0} settled at {1}")
     @MethodSource("overruns")
     void aLargeSettlementLeavesTheLimitInDebt(Algorithm algorithm, long realCost) {
-        long now = System.currentTimeMillis() * 1000; // the TTLs run on Redis's own clock, as do a calendar's periods
+        long now = script.redisTimeMicros(); // the TTLs run on Redis's own clock, as do a calendar's periods
         String key = "{overrun}:" + algorithm + ":" + realCost;
         Reply reserved = decide(now, new Limit(key, algorithm, 1000, RESERVED, 0, DAY_MS));
         assertThat(reserved.allowed()).isTrue();

@@ -4,24 +4,25 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import org.junit.jupiter.api.Test;
 
 import io.quarkiverse.ratelimit.Algorithm;
 import io.quarkiverse.ratelimit.FailureMode;
 import io.quarkiverse.ratelimit.RateLimitDecision;
+import io.quarkiverse.ratelimit.runtime.clock.DrivenClock;
 import io.quarkiverse.ratelimit.runtime.limit.LimitDefinition;
+import io.quarkiverse.ratelimit.runtime.limit.ShadowMask;
 
 class LocalFallbackTest {
 
-    static final long WINDOW_START = 1_700_000_000_000L;
-
-    final AtomicLong millis = new AtomicLong(WINDOW_START);
+    /** Starts at the start of a whole second: a window of 1 s starts now. */
+    final DrivenClock clock = new DrivenClock();
 
     @Test
     void eachInstanceAllowsItsShareOfTheLimit() {
-        LocalFallback limiter = new LocalFallback(100, 4, millis::get);
+        LocalFallback limiter = new LocalFallback(100, () -> 4, clock);
         LimitDefinition limit = limit(10, Algorithm.FIXED_WINDOW);
         assertThat(limiter.localLimit(limit)).isEqualTo(2);
         assertThat(one(limiter, "t", limit).allowed()).isTrue();
@@ -33,31 +34,45 @@ class LocalFallbackTest {
     }
 
     @Test
+    void theShareFollowsTheInstancesSharingTheLimitAsTheyChange() {
+        AtomicInteger instances = new AtomicInteger(1);
+        LocalFallback limiter = new LocalFallback(100, instances::get, clock);
+        LimitDefinition limit = limit(12, Algorithm.FIXED_WINDOW);
+        assertThat(limiter.localLimit(limit)).isEqualTo(12);
+        instances.set(3); // two more instances announced themselves
+        assertThat(limiter.localLimit(limit)).isEqualTo(4);
+        for (int i = 0; i < 4; i++) {
+            assertThat(one(limiter, "t", limit).allowed()).isTrue();
+        }
+        assertThat(one(limiter, "t", limit).allowed()).isFalse();
+    }
+
+    @Test
     void aLimitSmallerThanTheInstanceCountStillAllowsOne() {
-        LocalFallback limiter = new LocalFallback(100, 8, millis::get);
+        LocalFallback limiter = new LocalFallback(100, () -> 8, clock);
         assertThat(limiter.localLimit(limit(3, Algorithm.FIXED_WINDOW))).isEqualTo(1);
     }
 
     @Test
     void tenantsAndWindowsAreIndependent() {
-        LocalFallback limiter = new LocalFallback(100, 1, millis::get);
+        LocalFallback limiter = new LocalFallback(100, () -> 1, clock);
         LimitDefinition limit = limit(1, Algorithm.FIXED_WINDOW);
         assertThat(one(limiter, "a", limit).allowed()).isTrue();
         assertThat(one(limiter, "a", limit).allowed()).isFalse();
         assertThat(one(limiter, "b", limit).allowed()).isTrue();
-        millis.addAndGet(1000);
+        clock.advanceMillis(1000);
         assertThat(one(limiter, "a", limit).allowed()).isTrue();
     }
 
     @Test
     void theSlidingWindowWeighsThePreviousWindowLikeTheScript() {
-        LocalFallback limiter = new LocalFallback(100, 1, millis::get);
+        LocalFallback limiter = new LocalFallback(100, () -> 1, clock);
         LimitDefinition limit = limit(10, Algorithm.SLIDING_WINDOW_COUNTER);
-        millis.set(WINDOW_START + 900);
+        clock.advanceMillis(900);
         for (int i = 0; i < 10; i++) {
             assertThat(one(limiter, "t", limit).allowed()).isTrue();
         }
-        millis.set(WINDOW_START + 1300);
+        clock.advanceMillis(400);
         int admitted = 0;
         while (one(limiter, "t", limit).allowed()) {
             admitted++;
@@ -67,7 +82,7 @@ class LocalFallbackTest {
 
     @Test
     void memoryIsBoundedByMaxEntries() {
-        LocalFallback limiter = new LocalFallback(50, 1, millis::get);
+        LocalFallback limiter = new LocalFallback(50, () -> 1, clock);
         LimitDefinition limit = limit(5, Algorithm.FIXED_WINDOW);
         for (int i = 0; i < 1000; i++) {
             one(limiter, "tenant-" + i, limit);
@@ -77,21 +92,83 @@ class LocalFallbackTest {
 
     @Test
     void aCallRefusedByOneLimitConsumesNothingFromTheOthers() {
-        LocalFallback limiter = new LocalFallback(100, 1, millis::get);
+        LocalFallback limiter = new LocalFallback(100, () -> 1, clock);
         LimitDefinition roomy = LimitDefinition.builder("roomy", 10, 1000).algorithm(Algorithm.FIXED_WINDOW)
                 .failureMode(FailureMode.LOCAL).build();
         LimitDefinition tight = LimitDefinition.builder("tight", 1, 1000).algorithm(Algorithm.FIXED_WINDOW)
                 .failureMode(FailureMode.LOCAL).build();
         List<String> keys = List.of("t:roomy", "t:tight");
-        assertThat(limiter.acquire(keys, List.of(roomy, tight))).allMatch(RateLimitDecision::allowed);
-        List<RateLimitDecision> refused = limiter.acquire(keys, List.of(roomy, tight));
+        assertThat(decide(limiter, keys, List.of(roomy, tight), ShadowMask.NONE)).allMatch(RateLimitDecision::allowed);
+        List<RateLimitDecision> refused = decide(limiter, keys, List.of(roomy, tight), ShadowMask.NONE);
         assertThat(refused.get(0).allowed()).isTrue();
         assertThat(refused.get(1).allowed()).isFalse();
         assertThat(one(limiter, "t", roomy).remaining()).as("only the first call counted in roomy").isEqualTo(8);
     }
 
+    @Test
+    void aShadowLimitThatRefusesRefusesNothingAndTheCallIsCountedInTheOthers() {
+        LocalFallback limiter = new LocalFallback(100, () -> 1, clock);
+        LimitDefinition roomy = limit(10, Algorithm.FIXED_WINDOW);
+        LimitDefinition tight = LimitDefinition.builder("tight", 1, 1000).algorithm(Algorithm.FIXED_WINDOW)
+                .failureMode(FailureMode.LOCAL).build();
+        List<String> keys = List.of("t:limit", "t:tight");
+        ShadowMask tightInShadow = ShadowMask.NONE.with(1);
+        decide(limiter, keys, List.of(roomy, tight), tightInShadow);
+        List<RateLimitDecision> second = decide(limiter, keys, List.of(roomy, tight), tightInShadow);
+        assertThat(second.get(1).allowed()).as("the shadow limit's own verdict").isFalse();
+        assertThat(one(limiter, "t", roomy).remaining()).as("both calls counted in the enforced limit").isEqualTo(7);
+    }
+
+    @Test
+    void aRefundGivesBackAndNeverBelowNothing() {
+        LocalFallback limiter = new LocalFallback(100, () -> 1, clock);
+        LimitDefinition limit = limit(2, Algorithm.FIXED_WINDOW);
+        List<String> keys = List.of("t:limit");
+        one(limiter, "t", limit);
+        one(limiter, "t", limit);
+        assertThat(one(limiter, "t", limit).allowed()).isFalse();
+        limiter.refund(keys, List.of(limit));
+        limiter.refund(keys, List.of(limit));
+        limiter.refund(keys, List.of(limit));
+        assertThat(one(limiter, "t", limit).remaining()).as("two back, not three").isEqualTo(1);
+    }
+
+    @Test
+    void aSettlementChargesTheDifferenceAndTellsTheStateAfterIt() {
+        LocalFallback limiter = new LocalFallback(100, () -> 1, clock);
+        LimitDefinition limit = limit(10, Algorithm.FIXED_WINDOW);
+        List<String> keys = List.of("t:limit");
+        one(limiter, "t", limit);
+        LimitDefinition overrun = LimitDefinition.builder("limit", 10, 1000).algorithm(Algorithm.FIXED_WINDOW)
+                .failureMode(FailureMode.LOCAL).cost(4).build();
+        RateLimitDecision after = limiter.settle(keys, List.of(overrun)).result().get(0);
+        assertThat(after.remaining()).isEqualTo(5);
+        assertThat(one(limiter, "t", limit).remaining()).isEqualTo(4);
+    }
+
+    @Test
+    void aPauseRefusesUntilItEndsAndAResetForgetsTheCounts() {
+        LocalFallback limiter = new LocalFallback(100, () -> 1, clock);
+        LimitDefinition limit = limit(5, Algorithm.FIXED_WINDOW);
+        List<String> keys = List.of("t:limit");
+        one(limiter, "t", limit);
+        limiter.pause(keys, List.of(limit), Duration.ofMillis(2500));
+        RateLimitDecision paused = one(limiter, "t", limit);
+        assertThat(paused.allowed()).isFalse();
+        assertThat(paused.retryAfter()).isEqualTo(Duration.ofMillis(2500));
+        clock.advanceMillis(2500);
+        assertThat(one(limiter, "t", limit).allowed()).isTrue();
+        assertThat(limiter.reset(List.of("t:limit", "other:limit")).result()).isEqualTo(1);
+        assertThat(one(limiter, "t", limit).remaining()).isEqualTo(4);
+    }
+
+    private static List<RateLimitDecision> decide(LocalFallback limiter, List<String> keys,
+            List<LimitDefinition> limits, ShadowMask shadow) {
+        return limiter.decide(keys, limits, shadow).result();
+    }
+
     private static RateLimitDecision one(LocalFallback limiter, String tenant, LimitDefinition limit) {
-        return limiter.acquire(List.of(tenant + ":" + limit.getName()), List.of(limit)).get(0);
+        return decide(limiter, List.of(tenant + ":" + limit.getName()), List.of(limit), ShadowMask.NONE).get(0);
     }
 
     private static LimitDefinition limit(long limit, Algorithm algorithm) {

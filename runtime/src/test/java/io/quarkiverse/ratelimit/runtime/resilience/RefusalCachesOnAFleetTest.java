@@ -15,6 +15,7 @@ import io.quarkiverse.ratelimit.Algorithm;
 import io.quarkiverse.ratelimit.RateLimitDecision;
 import io.quarkiverse.ratelimit.localredis.LocalRedisServer;
 import io.quarkiverse.ratelimit.localredis.RespConnection;
+import io.quarkiverse.ratelimit.runtime.clock.DrivenClock;
 import io.quarkiverse.ratelimit.runtime.limit.AlgorithmSet;
 import io.quarkiverse.ratelimit.runtime.limit.LimitDefinition;
 import io.quarkiverse.ratelimit.runtime.redis.InvalidationChannel;
@@ -161,7 +162,9 @@ class RefusalCachesOnAFleetTest {
 
         private final String key;
         private final AtomicLong storedLimit;
-        private final RefusalCache cache = new RefusalCache(100, System::nanoTime, () -> true);
+        /** Stands still, as the scripts' time does ({@code NOW_US}): a refusal holds as long as Redis says it does. */
+        private final DrivenClock clock = new DrivenClock();
+        private final RefusalCache cache = new RefusalCache(100, clock::nanoTime, () -> true);
         private final RespConnection subscription = RespConnection.open("127.0.0.1", redis.port(),
                 Duration.ofMillis(200));
         private final AtomicLong received = new AtomicLong();
@@ -213,7 +216,7 @@ class RefusalCachesOnAFleetTest {
             if (cache.refusal(keys, limits) != null) {
                 return false;
             }
-            long sent = System.nanoTime();
+            long sent = clock.nanoTime();
             long stamp = cache.stamp(keys);
             List<String> command = new ArrayList<>(List.of("EVAL",
                     scripts.decide(AlgorithmSet.of(limits)).source(), "1", key));
