@@ -29,6 +29,8 @@ export class QwcRateLimitBreaker extends LitElement {
         'decisions-without-redis': 'Decisions by failure mode (without Redis)',
         'refusals-from-cache': 'Refusals repeated from the refusal cache',
         'invalidations': 'Invalidations from other instances',
+        'live-instances': 'Live instances (announced in Redis)',
+        'local-fallback-instances': 'Instances a local limit is shared by without Redis',
         'run-time-switches': 'Run-time switches (mode, rollout, failure mode)'
     };
 

@@ -16,9 +16,10 @@ public enum FailureMode {
     FAIL_CLOSED,
 
     /**
-     * Decide with an in-process limiter of this instance (bounded memory), allowing
-     * {@code limit / quarkus.rate-limit.local-fallback.expected-instances} per window, so that the fleet as a whole stays
-     * near the limit. The decision is marked degraded.
+     * Decide with an in-process limiter of this instance (bounded memory), allowing {@code limit / instances} per
+     * window, where {@code instances} is how many instances the fleet last counted in Redis (each announces itself) or
+     * {@code quarkus.rate-limit.local-fallback.expected-instances} when set, so that the fleet as a whole stays near the
+     * limit. The decision is marked degraded.
      */
     LOCAL
 }

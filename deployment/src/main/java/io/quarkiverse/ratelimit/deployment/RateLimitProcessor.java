@@ -40,6 +40,7 @@ import io.quarkiverse.ratelimit.runtime.decide.CallAdmitter;
 import io.quarkiverse.ratelimit.runtime.decide.CallResolver;
 import io.quarkiverse.ratelimit.runtime.decide.ProgrammaticRateLimiter;
 import io.quarkiverse.ratelimit.runtime.decide.SlotWaits;
+import io.quarkiverse.ratelimit.runtime.fleet.FleetSize;
 import io.quarkiverse.ratelimit.runtime.http.ConcurrencyLimitExceededExceptionMapper;
 import io.quarkiverse.ratelimit.runtime.http.HeaderSettings;
 import io.quarkiverse.ratelimit.runtime.http.RateLimitExceededExceptionMapper;
@@ -153,7 +154,7 @@ class RateLimitProcessor {
                         ConcurrencyLeases.class,
                         ConcurrencyLimitInterceptor.class,
                         ScriptRunner.class, RedisTransport.class, RedisClientOptions.class, ClusterNodes.class,
-                        InvalidationChannel.class,
+                        InvalidationChannel.class, FleetSize.class,
                         RateLimitKeys.class,
                         RequestTenantResolver.class,
                         ClientAddresses.class,

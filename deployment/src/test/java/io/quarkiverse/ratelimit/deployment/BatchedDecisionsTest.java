@@ -41,7 +41,8 @@ class BatchedDecisionsTest {
 
     @RegisterExtension
     static final QuarkusUnitTest app = new QuarkusUnitTest()
-            .withApplicationRoot(jar -> jar.addClasses(DecisionsInFlight.class, RedisCommandStats.class));
+            .withApplicationRoot(jar -> jar.addClasses(DecisionsInFlight.class, RedisCommandStats.class))
+            .overrideConfigKey("quarkus.rate-limit.fleet.heartbeat", RedisCommandStats.QUIET_HEARTBEAT);
 
     static final RateLimit LIMIT = RateLimit.of("batched", 150, Duration.ofHours(1));
 

@@ -31,7 +31,8 @@ class RefusalCacheTest {
     @RegisterExtension
     static final QuarkusUnitTest app = new QuarkusUnitTest()
             .withApplicationRoot(jar -> jar.addClasses(Flooded.class, RedisCommandStats.class))
-            .overrideConfigKey("quarkus.rate-limit.tenant.header", "X-Tenant-Id");
+            .overrideConfigKey("quarkus.rate-limit.tenant.header", "X-Tenant-Id")
+            .overrideConfigKey("quarkus.rate-limit.fleet.heartbeat", RedisCommandStats.QUIET_HEARTBEAT);
 
     @Inject
     Redis redis;

@@ -35,7 +35,8 @@ class RefusalInvalidationTest {
     @RegisterExtension
     static final QuarkusUnitTest app = new QuarkusUnitTest()
             .withApplicationRoot(jar -> jar.addClasses(Quota.class, RedisCommandStats.class))
-            .overrideConfigKey("quarkus.rate-limit.tenant.header", "X-Tenant-Id");
+            .overrideConfigKey("quarkus.rate-limit.tenant.header", "X-Tenant-Id")
+            .overrideConfigKey("quarkus.rate-limit.fleet.heartbeat", RedisCommandStats.QUIET_HEARTBEAT);
 
     @Inject
     Redis redis;

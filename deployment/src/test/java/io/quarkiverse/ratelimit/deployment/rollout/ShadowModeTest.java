@@ -40,7 +40,8 @@ class ShadowModeTest {
             .overrideConfigKey("quarkus.rate-limit.tenant.header", "X-Tenant-Id")
             .overrideConfigKey("quarkus.rate-limit.limits.search.mode", "shadow")
             .overrideConfigKey("quarkus.rate-limit.limits.tight.mode", "shadow")
-            .overrideConfigKey("quarkus.rate-limit.limits.export.mode", "off");
+            .overrideConfigKey("quarkus.rate-limit.limits.export.mode", "off")
+            .overrideConfigKey("quarkus.rate-limit.fleet.heartbeat", RedisCommandStats.QUIET_HEARTBEAT);
 
     @Inject
     Redis redis;

@@ -20,6 +20,7 @@ import io.quarkiverse.ratelimit.RateLimiterUnavailableException;
 import io.quarkiverse.ratelimit.runtime.admitted.GuardedCall;
 import io.quarkiverse.ratelimit.runtime.cache.CacheBuiltOnFirstWrite;
 import io.quarkiverse.ratelimit.runtime.config.RateLimitConfig;
+import io.quarkiverse.ratelimit.runtime.fleet.FleetSize;
 import io.quarkiverse.ratelimit.runtime.key.RateLimitKeys;
 import io.quarkiverse.ratelimit.runtime.limit.ConcurrencyDefinition;
 import io.quarkiverse.ratelimit.runtime.observe.RateLimitMetrics;
@@ -40,7 +41,8 @@ import io.smallrye.mutiny.Uni;
 /**
  * Leases for {@code @ConcurrencyLimited} calls: acquired with {@code lua/concurrency.lua}, released with one ZREM,
  * behind the same timeout and circuit breaker as the rate limits. Without Redis, the failure mode decides: admit
- * (fail-open), 503 (fail-closed), or this instance's semaphore allowing {@code limit / expected-instances} (local).
+ * (fail-open), 503 (fail-closed), or this instance's semaphore allowing its share of the limit (local:
+ * {@code limit /} the instances sharing it, {@link FleetSize#sharing}).
  */
 @Singleton
 public class ConcurrencyLeases {
@@ -54,7 +56,8 @@ public class ConcurrencyLeases {
     private final GuardedRedis guarded;
     private final FailureModes failureModes;
     private final Duration timeout;
-    private final int expectedInstances;
+    /** How many instances share a limit without Redis: a local semaphore allows this instance's share. */
+    private final FleetSize fleet;
     private final CacheBuiltOnFirstWrite<String, Semaphore> localSlots;
     private final RateLimitMetrics metrics;
 
@@ -63,7 +66,7 @@ public class ConcurrencyLeases {
 
     ConcurrencyLeases(ScriptRunner scripts, RedisTransport transport, RateLimitKeys keys, GuardedRedis guarded,
             FailureModes failureModes, RateLimitConfig config, RateLimitMetrics metrics, LimitModes modes,
-            TenantGate gate, ScriptClock clock) {
+            TenantGate gate, ScriptClock clock, FleetSize fleet) {
         this.gate = gate;
         this.clock = clock;
         this.scripts = scripts;
@@ -74,7 +77,7 @@ public class ConcurrencyLeases {
         this.guarded = guarded;
         this.failureModes = failureModes;
         this.timeout = config.decisionTimeout();
-        this.expectedInstances = config.localFallback().expectedInstances();
+        this.fleet = fleet;
         int maxSlots = config.localFallback().maxEntries();
         this.localSlots = new CacheBuiltOnFirstWrite<>(() -> Caffeine.newBuilder().maximumSize(maxSlots)
                 .expireAfterAccess(1, TimeUnit.HOURS).<String, Semaphore> build());
@@ -154,7 +157,7 @@ public class ConcurrencyLeases {
             case FAIL_CLOSED -> throw new RateLimiterUnavailableException(limit.getName(), guarded.retryAfter(key), cause);
             case LOCAL, DEFAULT -> {
                 Semaphore slots = localSlots.built().get(tenantTag + '\n' + limit.getName(),
-                        ignored -> new Semaphore((int) LocalFallback.instanceShare(limit.getLimit(), expectedInstances)));
+                        ignored -> new Semaphore((int) LocalFallback.instanceShare(limit.getLimit(), fleet.sharing())));
                 yield new Outcome(slots.tryAcquire() ? new Lease(this, null, null, slots) : null, null);
             }
         };

@@ -101,7 +101,11 @@ public final class ConfigChecks {
         }
         positive("quarkus.rate-limit.circuit-breaker.failure-threshold", config.circuitBreaker().failureThreshold());
         positive("quarkus.rate-limit.circuit-breaker.open-duration", config.circuitBreaker().openDuration().toMillis());
-        positive("quarkus.rate-limit.local-fallback.expected-instances", config.localFallback().expectedInstances());
+        if (config.localFallback().expectedInstances().isPresent()) {
+            positive("quarkus.rate-limit.local-fallback.expected-instances",
+                    config.localFallback().expectedInstances().getAsInt());
+        }
+        positive("quarkus.rate-limit.fleet.heartbeat", config.fleet().heartbeat().toMillis());
         positive("quarkus.rate-limit.local-fallback.max-entries", config.localFallback().maxEntries());
         double nearLimit = config.metrics().nearLimitRatio();
         if (!(nearLimit >= 0 && nearLimit <= 1)) {
@@ -132,7 +136,8 @@ public final class ConfigChecks {
     private static void positive(String property, long value) {
         if (value <= 0) {
             throw new ConfigurationException(property + " must be greater than zero, but is " + value
-                    + (property.endsWith("timeout") || property.endsWith("duration") ? " ms" : ""));
+                    + (property.endsWith("timeout") || property.endsWith("duration") || property.endsWith("heartbeat") ? " ms"
+                            : ""));
         }
     }
 

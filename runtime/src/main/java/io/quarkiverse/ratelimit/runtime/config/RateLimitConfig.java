@@ -172,6 +172,9 @@ public interface RateLimitConfig {
     /** The in-process limiter used by the {@code local} failure mode. */
     LocalFallbackConfig localFallback();
 
+    /** The instances that share the limits: each announces itself in Redis, and every one knows how many are live. */
+    FleetConfig fleet();
+
     /**
      * The refusal cache: when Redis refuses a call until a known time, this instance refuses further calls of the same
      * tenant and limit (at the same or a higher cost) until then without asking Redis. It never admits.

@@ -159,6 +159,14 @@ public class RateLimitKeys {
         return prefix + ":{~code-limits}";
     }
 
+    /**
+     * The sorted set of the live instances, {@code <prefix>:{~fleet}} (member: an instance's id, score: when it last
+     * announced itself, {@code lua/fleet.lua}); its TTL is set by the script.
+     */
+    public String fleetKey() {
+        return prefix + ":{~fleet}";
+    }
+
     /** The counter every change of the run-time limits or switches increments: {@code <run-time limits key>:version}. */
     public String runTimeLimitsVersionKey() {
         return runTimeLimitsKey() + ":version";

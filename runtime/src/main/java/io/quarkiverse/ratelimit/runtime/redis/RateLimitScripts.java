@@ -10,8 +10,8 @@ import io.quarkiverse.ratelimit.runtime.limit.AlgorithmSet;
 /**
  * The scripts as Redis runs them, assembled from the files in {@code lua/}: the entries {@code rate_limit.lua} (every
  * decision), {@code refund.lua} (giving back what a failed call consumed) and {@code concurrency.lua} (a concurrency
- * lease), {@code reset.lua} (forgetting a limit's state), {@code pause.lua} (an upstream's retry time) and {@code adapt.lua}
- * (an adaptive limit lowered by an upstream's 429), each a function of
+ * lease), {@code reset.lua} (forgetting a limit's state), {@code pause.lua} (an upstream's retry time), {@code adapt.lua}
+ * (an adaptive limit lowered by an upstream's 429) and {@code fleet.lua} (an instance announcing itself), each a function of
  * {@code (KEYS, ARGV)} defined after
  * {@code prelude.lua} and, for the first two, the table of
  * algorithm modules ({@code lua/<algorithm>.lua}). Assembled two ways:
@@ -34,6 +34,7 @@ public final class RateLimitScripts {
     static final String RESET = "reset.lua";
     static final String PAUSE = "pause.lua";
     static final String ADAPT = "adapt.lua";
+    static final String FLEET = "fleet.lua";
     static final String SETTLE = "settle.lua";
     static final String PRELUDE = "prelude.lua";
     /** The library's hold of a key's writes for a run of a batch's calls ({@code lua/held_state.lua}). */
@@ -41,11 +42,11 @@ public final class RateLimitScripts {
 
     /** The files that define an entry function: each is registered in the library and has a script of its own. */
     static final List<String> ENTRIES = List.of(DECIDE, DECIDE_BATCH, REFUND, SETTLE, CONCURRENCY, CANCEL_LEASE,
-            RESET, PAUSE, ADAPT);
+            RESET, PAUSE, ADAPT, FLEET);
 
     /** The script files in the runtime jar; the deployment module registers them as native-image resources. */
     public static final List<String> FILES = List.of(DECIDE, DECIDE_BATCH, REFUND, PRELUDE, HELD_STATE, CONCURRENCY,
-            CANCEL_LEASE, RESET, PAUSE, ADAPT, SETTLE,
+            CANCEL_LEASE, RESET, PAUSE, ADAPT, FLEET, SETTLE,
             "fixed_window.lua", "sliding_window_counter.lua", "sliding_window_log.lua", "gcra.lua",
             "calendar_window.lua");
 
@@ -62,6 +63,7 @@ public final class RateLimitScripts {
     private final LuaScript cancelLease;
     private final LuaScript reset;
     private final LuaScript adapt;
+    private final LuaScript fleet;
     /** Immutable scripts published through final fields: a race builds one twice, never half of one. */
     private final LuaScript[] decideBySet = new LuaScript[SETS];
     private final LuaScript[] refundBySet = new LuaScript[SETS];
@@ -78,6 +80,7 @@ public final class RateLimitScripts {
         String cancelLeaseSource = LuaScript.load(CANCEL_LEASE).source();
         String resetSource = LuaScript.load(RESET).source();
         String adaptSource = LuaScript.load(ADAPT).source();
+        String fleetSource = LuaScript.load(FLEET).source();
         String batchSource = LuaScript.load(DECIDE_BATCH).source();
         for (Algorithm algorithm : Algorithm.values()) {
             modules[algorithm.ordinal()] = LuaScript.load(moduleFile(algorithm)).source();
@@ -87,7 +90,7 @@ public final class RateLimitScripts {
         // milliseconds to link (its method handles are built on first use)
         this.library = LuaLibrary.of(String.join("\n", prelude, heldState, algorithms(SETS - 1), decideSource,
                 batchSource, refundSource, settleSource, concurrencySource, cancelLeaseSource, resetSource, pauseSource,
-                adaptSource),
+                adaptSource, fleetSource),
                 ENTRIES.stream().map(RateLimitScripts::entryName).toList(), entryName(DECIDE_BATCH));
         this.concurrency = new LuaScript("concurrency", prelude + "\n" + concurrencySource + entryCall(CONCURRENCY),
                 function(CONCURRENCY));
@@ -95,6 +98,7 @@ public final class RateLimitScripts {
                 function(CANCEL_LEASE));
         this.reset = new LuaScript("reset", prelude + "\n" + resetSource + entryCall(RESET), function(RESET));
         this.adapt = new LuaScript("adapt", prelude + "\n" + adaptSource + entryCall(ADAPT), function(ADAPT));
+        this.fleet = new LuaScript("fleet", prelude + "\n" + fleetSource + entryCall(FLEET), function(FLEET));
     }
 
     /** The function library with every entry and every algorithm ({@code FUNCTION LOAD}, Redis 7). */
@@ -175,6 +179,11 @@ public final class RateLimitScripts {
     /** Lowers an adaptive limit after an upstream's 429, and announces it ({@code lua/adapt.lua}). */
     public LuaScript adapt() {
         return adapt;
+    }
+
+    /** Announces an instance to the fleet, or lets it leave, and counts the live ones ({@code lua/fleet.lua}). */
+    public LuaScript fleet() {
+        return fleet;
     }
 
     /** Deletes limits' state and announces it ({@code lua/reset.lua}). */

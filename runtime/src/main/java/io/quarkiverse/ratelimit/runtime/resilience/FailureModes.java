@@ -13,6 +13,7 @@ import io.quarkiverse.ratelimit.RateLimitDecision;
 import io.quarkiverse.ratelimit.RateLimiterUnavailableException;
 import io.quarkiverse.ratelimit.runtime.clock.InstanceClock;
 import io.quarkiverse.ratelimit.runtime.config.RateLimitConfig;
+import io.quarkiverse.ratelimit.runtime.fleet.FleetSize;
 import io.quarkiverse.ratelimit.runtime.limit.LimitDefinition;
 import io.quarkiverse.ratelimit.runtime.limit.ShadowMask;
 import io.quarkiverse.ratelimit.runtime.observe.DecidedBy;
@@ -35,9 +36,10 @@ public class FailureModes {
     private final LongAdder degradedCalls = new LongAdder();
 
     @Inject
-    FailureModes(RateLimitConfig config, LimitModes modes, DecisionObservers observers, InstanceClock clock) {
-        this(config.failureMode(), new LocalFallback(config.localFallback().maxEntries(),
-                () -> config.localFallback().expectedInstances(), clock), modes, observers);
+    FailureModes(RateLimitConfig config, LimitModes modes, DecisionObservers observers, InstanceClock clock,
+            FleetSize fleet) {
+        this(config.failureMode(), new LocalFallback(config.localFallback().maxEntries(), fleet::sharing, clock),
+                modes, observers);
     }
 
     FailureModes(FailureMode defaultFailureMode, LocalFallback local, LimitModes modes, DecisionObservers observers) {

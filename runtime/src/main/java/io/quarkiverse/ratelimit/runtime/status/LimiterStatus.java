@@ -8,6 +8,7 @@ import java.util.stream.Collectors;
 import jakarta.inject.Singleton;
 
 import io.quarkiverse.ratelimit.CircuitBreakerTransition;
+import io.quarkiverse.ratelimit.runtime.fleet.FleetSize;
 import io.quarkiverse.ratelimit.runtime.redis.InvalidationChannel;
 import io.quarkiverse.ratelimit.runtime.redis.ScriptRunner;
 import io.quarkiverse.ratelimit.runtime.resilience.DecisionGuard;
@@ -27,9 +28,11 @@ public class LimiterStatus {
     private final DecisionGuard guard;
     private final ScriptRunner scripts;
     private final InvalidationChannel invalidations;
+    private final FleetSize fleet;
 
     LimiterStatus(GuardedRedis guarded, FailureModes failureModes, DecisionGuard guard, ScriptRunner scripts,
-            InvalidationChannel invalidations) {
+            InvalidationChannel invalidations, FleetSize fleet) {
+        this.fleet = fleet;
         this.guarded = guarded;
         this.failureModes = failureModes;
         this.guard = guard;
@@ -82,6 +85,9 @@ public class LimiterStatus {
         status.put("decisions-without-redis", decisionsWithoutRedis());
         status.put("refusals-from-cache", guard.cachedRefusals());
         status.put("invalidations", invalidations.live() ? "heard" : "not heard: refusals are not cached");
+        // what the local failure mode divides a limit by: the fleet as last heard, or expected-instances when set
+        status.put("live-instances", fleet.live());
+        status.put("local-fallback-instances", fleet.sharing());
         return status;
     }
 

@@ -64,13 +64,14 @@ class KeyLayoutTest {
     }
 
     @Test
-    void concurrencyLeasesThresholdMarkersRunTimeLimitsSwitchesAndTheInvalidationChannel() {
+    void concurrencyLeasesThresholdMarkersRunTimeLimitsSwitchesTheFleetAndTheInvalidationChannel() {
         assertThat(keys.concurrencyKey("acme", "reports")).isEqualTo("rate-limit:{acme}:reports:cl");
         assertThat(RateLimitKeys.thresholdMarker("rate-limit:{acme}:search:fw", 80, 20416))
                 .isEqualTo("rate-limit:{acme}:search:fw:th80:20416");
         assertThat(keys.runTimeLimitsKey()).isEqualTo("rate-limit:{~run-time-limits}");
         assertThat(keys.runTimeLimitsVersionKey()).isEqualTo("rate-limit:{~run-time-limits}:version");
         assertThat(keys.switchesKey()).isEqualTo("rate-limit:{~run-time-limits}:switches");
+        assertThat(keys.fleetKey()).isEqualTo("rate-limit:{~fleet}");
         assertThat(keys.invalidationChannel()).isEqualTo("rate-limit:invalidations");
     }
 
