@@ -93,10 +93,8 @@ class LocalFallbackTest {
     @Test
     void aCallRefusedByOneLimitConsumesNothingFromTheOthers() {
         LocalFallback limiter = new LocalFallback(100, () -> 1, clock);
-        LimitDefinition roomy = LimitDefinition.builder("roomy", 10, 1000).algorithm(Algorithm.FIXED_WINDOW)
-                .failureMode(FailureMode.LOCAL).build();
-        LimitDefinition tight = LimitDefinition.builder("tight", 1, 1000).algorithm(Algorithm.FIXED_WINDOW)
-                .failureMode(FailureMode.LOCAL).build();
+        LimitDefinition roomy = fixed("roomy", 10);
+        LimitDefinition tight = fixed("tight", 1);
         List<String> keys = List.of("t:roomy", "t:tight");
         assertThat(decide(limiter, keys, List.of(roomy, tight), ShadowMask.NONE)).allMatch(RateLimitDecision::allowed);
         List<RateLimitDecision> refused = decide(limiter, keys, List.of(roomy, tight), ShadowMask.NONE);
@@ -109,8 +107,7 @@ class LocalFallbackTest {
     void aShadowLimitThatRefusesRefusesNothingAndTheCallIsCountedInTheOthers() {
         LocalFallback limiter = new LocalFallback(100, () -> 1, clock);
         LimitDefinition roomy = limit(10, Algorithm.FIXED_WINDOW);
-        LimitDefinition tight = LimitDefinition.builder("tight", 1, 1000).algorithm(Algorithm.FIXED_WINDOW)
-                .failureMode(FailureMode.LOCAL).build();
+        LimitDefinition tight = fixed("tight", 1);
         List<String> keys = List.of("t:limit", "t:tight");
         ShadowMask tightInShadow = ShadowMask.NONE.with(1);
         decide(limiter, keys, List.of(roomy, tight), tightInShadow);
@@ -139,8 +136,7 @@ class LocalFallbackTest {
         LimitDefinition limit = limit(10, Algorithm.FIXED_WINDOW);
         List<String> keys = List.of("t:limit");
         one(limiter, "t", limit);
-        LimitDefinition overrun = LimitDefinition.builder("limit", 10, 1000).algorithm(Algorithm.FIXED_WINDOW)
-                .failureMode(FailureMode.LOCAL).cost(4).build();
+        LimitDefinition overrun = limit.withCost(4);
         RateLimitDecision after = limiter.settle(keys, List.of(overrun)).result().get(0);
         assertThat(after.remaining()).isEqualTo(5);
         assertThat(one(limiter, "t", limit).remaining()).isEqualTo(4);
@@ -169,6 +165,12 @@ class LocalFallbackTest {
 
     private static RateLimitDecision one(LocalFallback limiter, String tenant, LimitDefinition limit) {
         return decide(limiter, List.of(tenant + ":" + limit.getName()), List.of(limit), ShadowMask.NONE).get(0);
+    }
+
+    /** A fixed window of one second, decided locally without Redis. */
+    private static LimitDefinition fixed(String name, long limit) {
+        return LimitDefinition.builder(name, limit, 1000).algorithm(Algorithm.FIXED_WINDOW).failureMode(FailureMode.LOCAL)
+                .build();
     }
 
     private static LimitDefinition limit(long limit, Algorithm algorithm) {
