@@ -31,6 +31,8 @@ public class FleetSize {
     private static final Logger LOG = Logger.getLogger(FleetSize.class);
     /** An announcement holds for this many heartbeats: one lost or late heartbeat does not drop an instance. */
     static final int HEARTBEATS_HELD = 3;
+    /** The most a shutdown waits for this instance to leave the fleet. */
+    private static final long LEAVE_WAIT_MILLIS = 250;
 
     private final ScriptRunner scripts;
     private final InstanceClock clock;
@@ -105,7 +107,8 @@ public class FleetSize {
         stop();
         if (announced) {
             try {
-                send("0").await().atMost(Duration.ofMillis(heartbeatMillis + 100));
+                // bounded: a shutdown never waits long on a Redis that is away (the others stop counting it anyway)
+                send("0").await().atMost(Duration.ofMillis(Math.min(heartbeatMillis, LEAVE_WAIT_MILLIS)));
             } catch (RuntimeException e) {
                 LOG.debugf(e, "Could not leave the fleet; the others stop counting this instance in %d ms",
                         HEARTBEATS_HELD * heartbeatMillis);

@@ -14,7 +14,6 @@ import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
-import io.vertx.redis.client.Command;
 import io.vertx.redis.client.Request;
 import io.vertx.redis.client.Response;
 import io.vertx.redis.client.ResponseType;
@@ -170,7 +169,7 @@ final class DecisionBatches {
                 Pending pending = batch.get(0);
                 alone.send(pending.script, pending.keys, pending.args).onComplete(pending.reply);
             } else {
-                transmit.apply(request(batch)).onComplete(done -> answer(batch, done));
+                transmit.apply(BatchRequests.request(batchFunction, batch)).onComplete(done -> answer(batch, done));
             }
         }
     }
@@ -236,51 +235,6 @@ final class DecisionBatches {
         return at;
     }
 
-    /**
-     * {@code FCALL} of the batch function: the first decision's keys declared (they route the call, and share one
-     * slot), then the count and each decision: whole (its keys and arguments), or short when it repeats the one before
-     * it ({@link #REPEATED}) or has one key and the arguments of the last decision sent whole ({@link #SAME_LIMITS}).
-     */
-    private Request request(List<Pending> batch) {
-        List<String> routing = batch.get(0).keys;
-        Request request = Request.cmd(Command.FCALL).arg(batchFunction).arg(routing.size());
-        for (String key : routing) {
-            request.arg(key);
-        }
-        request.arg(batch.size());
-        Pending whole = null; // the last decision sent whole: its arguments are the reference
-        List<String> previousKeys = null;
-        for (Pending pending : batch) {
-            List<String> keys = pending.keys;
-            if (whole != null && pending.args.equals(whole.args)) {
-                if (keys.equals(previousKeys)) {
-                    request.arg(REPEATED); // a hot tenant's calls
-                    continue;
-                }
-                if (keys.size() == 1) { // so had the whole one: the same arguments, so as many limits and keys
-                    request.arg(SAME_LIMITS).arg(keys.get(0)); // another tenant's call of the same endpoint
-                    previousKeys = keys;
-                    continue;
-                }
-            }
-            whole = pending;
-            previousKeys = keys;
-            request.arg(keys.size()).arg(pending.args.size());
-            for (String key : keys) {
-                request.arg(key);
-            }
-            for (String arg : pending.args) {
-                request.arg(arg);
-            }
-        }
-        return request;
-    }
-
-    /** In a batch, a decision with the same keys and arguments as the one before it ({@code lua/rate_limit_batch.lua}). */
-    private static final String REPEATED = "0";
-    /** In a batch, followed by a key: a decision with the arguments of the last one sent whole. */
-    private static final String SAME_LIMITS = "=";
-
     /** Whether a decision's error says that its keys belong to another node. */
     static boolean isNotLocal(String error) {
         return error.contains("non local key");
@@ -292,6 +246,7 @@ final class DecisionBatches {
     }
 
     /** A decision waiting for its batch's reply. */
-    private record Pending(LuaScript script, List<String> keys, List<String> args, Promise<Response> reply) {
+    private record Pending(LuaScript script, List<String> keys, List<String> args,
+            Promise<Response> reply) implements BatchRequests.Decision {
     }
 }
