@@ -112,9 +112,13 @@ public class InvalidationChannel {
 
     private void nextHeartbeat() {
         timer = clock.setTimer(heartbeatMillis, () -> {
-            if (!stopped) {
+            if (stopped) {
+                return;
+            }
+            try {
                 heartbeat();
-                nextHeartbeat();
+            } finally {
+                nextHeartbeat(); // whatever this beat met, the channel keeps being checked
             }
         });
     }
