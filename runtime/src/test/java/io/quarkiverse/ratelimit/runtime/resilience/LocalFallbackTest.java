@@ -19,6 +19,8 @@ class LocalFallbackTest {
 
     /** Starts at the start of a whole second: a window of 1 s starts now. */
     final DrivenClock clock = new DrivenClock();
+    /** One instance alone: its share is the whole limit. */
+    final LocalFallback alone = new LocalFallback(100, () -> 1, clock);
 
     @Test
     void eachInstanceAllowsItsShareOfTheLimit() {
@@ -55,26 +57,24 @@ class LocalFallbackTest {
 
     @Test
     void tenantsAndWindowsAreIndependent() {
-        LocalFallback limiter = new LocalFallback(100, () -> 1, clock);
         LimitDefinition limit = limit(1, Algorithm.FIXED_WINDOW);
-        assertThat(one(limiter, "a", limit).allowed()).isTrue();
-        assertThat(one(limiter, "a", limit).allowed()).isFalse();
-        assertThat(one(limiter, "b", limit).allowed()).isTrue();
+        assertThat(one(alone, "a", limit).allowed()).isTrue();
+        assertThat(one(alone, "a", limit).allowed()).isFalse();
+        assertThat(one(alone, "b", limit).allowed()).isTrue();
         clock.advanceMillis(1000);
-        assertThat(one(limiter, "a", limit).allowed()).isTrue();
+        assertThat(one(alone, "a", limit).allowed()).isTrue();
     }
 
     @Test
     void theSlidingWindowWeighsThePreviousWindowLikeTheScript() {
-        LocalFallback limiter = new LocalFallback(100, () -> 1, clock);
         LimitDefinition limit = limit(10, Algorithm.SLIDING_WINDOW_COUNTER);
         clock.advanceMillis(900);
         for (int i = 0; i < 10; i++) {
-            assertThat(one(limiter, "t", limit).allowed()).isTrue();
+            assertThat(one(alone, "t", limit).allowed()).isTrue();
         }
         clock.advanceMillis(400);
         int admitted = 0;
-        while (one(limiter, "t", limit).allowed()) {
+        while (one(alone, "t", limit).allowed()) {
             admitted++;
         }
         assertThat(admitted).isEqualTo(3);
@@ -92,70 +92,65 @@ class LocalFallbackTest {
 
     @Test
     void aCallRefusedByOneLimitConsumesNothingFromTheOthers() {
-        LocalFallback limiter = new LocalFallback(100, () -> 1, clock);
         LimitDefinition roomy = fixed("roomy", 10);
         LimitDefinition tight = fixed("tight", 1);
         List<String> keys = List.of("t:roomy", "t:tight");
-        assertThat(decide(limiter, keys, List.of(roomy, tight), ShadowMask.NONE)).allMatch(RateLimitDecision::allowed);
-        List<RateLimitDecision> refused = decide(limiter, keys, List.of(roomy, tight), ShadowMask.NONE);
+        assertThat(decide(alone, keys, List.of(roomy, tight), ShadowMask.NONE)).allMatch(RateLimitDecision::allowed);
+        List<RateLimitDecision> refused = decide(alone, keys, List.of(roomy, tight), ShadowMask.NONE);
         assertThat(refused.get(0).allowed()).isTrue();
         assertThat(refused.get(1).allowed()).isFalse();
-        assertThat(one(limiter, "t", roomy).remaining()).as("only the first call counted in roomy").isEqualTo(8);
+        assertThat(one(alone, "t", roomy).remaining()).as("only the first call counted in roomy").isEqualTo(8);
     }
 
     @Test
     void aShadowLimitThatRefusesRefusesNothingAndTheCallIsCountedInTheOthers() {
-        LocalFallback limiter = new LocalFallback(100, () -> 1, clock);
         LimitDefinition roomy = limit(10, Algorithm.FIXED_WINDOW);
         LimitDefinition tight = fixed("tight", 1);
         List<String> keys = List.of("t:limit", "t:tight");
         ShadowMask tightInShadow = ShadowMask.NONE.with(1);
-        decide(limiter, keys, List.of(roomy, tight), tightInShadow);
-        List<RateLimitDecision> second = decide(limiter, keys, List.of(roomy, tight), tightInShadow);
+        decide(alone, keys, List.of(roomy, tight), tightInShadow);
+        List<RateLimitDecision> second = decide(alone, keys, List.of(roomy, tight), tightInShadow);
         assertThat(second.get(1).allowed()).as("the shadow limit's own verdict").isFalse();
-        assertThat(one(limiter, "t", roomy).remaining()).as("both calls counted in the enforced limit").isEqualTo(7);
+        assertThat(one(alone, "t", roomy).remaining()).as("both calls counted in the enforced limit").isEqualTo(7);
     }
 
     @Test
     void aRefundGivesBackAndNeverBelowNothing() {
-        LocalFallback limiter = new LocalFallback(100, () -> 1, clock);
         LimitDefinition limit = limit(2, Algorithm.FIXED_WINDOW);
         List<String> keys = List.of("t:limit");
-        one(limiter, "t", limit);
-        one(limiter, "t", limit);
-        assertThat(one(limiter, "t", limit).allowed()).isFalse();
-        limiter.refund(keys, List.of(limit));
-        limiter.refund(keys, List.of(limit));
-        limiter.refund(keys, List.of(limit));
-        assertThat(one(limiter, "t", limit).remaining()).as("two back, not three").isEqualTo(1);
+        one(alone, "t", limit);
+        one(alone, "t", limit);
+        assertThat(one(alone, "t", limit).allowed()).isFalse();
+        alone.refund(keys, List.of(limit));
+        alone.refund(keys, List.of(limit));
+        alone.refund(keys, List.of(limit));
+        assertThat(one(alone, "t", limit).remaining()).as("two back, not three").isEqualTo(1);
     }
 
     @Test
     void aSettlementChargesTheDifferenceAndTellsTheStateAfterIt() {
-        LocalFallback limiter = new LocalFallback(100, () -> 1, clock);
         LimitDefinition limit = limit(10, Algorithm.FIXED_WINDOW);
         List<String> keys = List.of("t:limit");
-        one(limiter, "t", limit);
+        one(alone, "t", limit);
         LimitDefinition overrun = limit.withCost(4);
-        RateLimitDecision after = limiter.settle(keys, List.of(overrun)).result().get(0);
+        RateLimitDecision after = alone.settle(keys, List.of(overrun)).result().get(0);
         assertThat(after.remaining()).isEqualTo(5);
-        assertThat(one(limiter, "t", limit).remaining()).isEqualTo(4);
+        assertThat(one(alone, "t", limit).remaining()).isEqualTo(4);
     }
 
     @Test
     void aPauseRefusesUntilItEndsAndAResetForgetsTheCounts() {
-        LocalFallback limiter = new LocalFallback(100, () -> 1, clock);
         LimitDefinition limit = limit(5, Algorithm.FIXED_WINDOW);
         List<String> keys = List.of("t:limit");
-        one(limiter, "t", limit);
-        limiter.pause(keys, List.of(limit), Duration.ofMillis(2500));
-        RateLimitDecision paused = one(limiter, "t", limit);
+        one(alone, "t", limit);
+        alone.pause(keys, List.of(limit), Duration.ofMillis(2500));
+        RateLimitDecision paused = one(alone, "t", limit);
         assertThat(paused.allowed()).isFalse();
         assertThat(paused.retryAfter()).isEqualTo(Duration.ofMillis(2500));
         clock.advanceMillis(2500);
-        assertThat(one(limiter, "t", limit).allowed()).isTrue();
-        assertThat(limiter.reset(List.of("t:limit", "other:limit")).result()).isEqualTo(1);
-        assertThat(one(limiter, "t", limit).remaining()).isEqualTo(4);
+        assertThat(one(alone, "t", limit).allowed()).isTrue();
+        assertThat(alone.reset(List.of("t:limit", "other:limit")).result()).isEqualTo(1);
+        assertThat(one(alone, "t", limit).remaining()).isEqualTo(4);
     }
 
     private static List<RateLimitDecision> decide(LocalFallback limiter, List<String> keys,
