@@ -1,7 +1,5 @@
 package io.quarkiverse.ratelimit.runtime.redis;
 
-import java.util.ArrayList;
-import java.util.List;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 import java.util.function.Function;
 
@@ -36,9 +34,8 @@ import io.vertx.redis.client.Response;
  * futures, not Mutiny: this runs for every decision, and each Mutiny step would capture and restore the caller's
  * context.
  * <p>
- * Durable decisions ({@code quarkus.rate-limit.durable.replicas}) go through each connection's
- * {@link AcknowledgedGroup}: sent in groups, each followed by one {@code WAIT}, and answered only once enough replicas
- * acknowledged them.
+ * Durable decisions ({@code quarkus.rate-limit.durable.replicas}) go through {@link AcknowledgedDecisions}: sent in
+ * groups, each followed by one {@code WAIT}, and answered only once enough replicas acknowledged them.
  */
 final class PipelinedConnections {
 
@@ -49,9 +46,8 @@ final class PipelinedConnections {
     private final ConnectionHomes homes;
     private final AtomicReferenceArray<RedisConnection> open;
     private final AtomicReferenceArray<Future<RedisConnection>> opening;
-    private final AcknowledgedGroup[] acknowledged;
-    private final int replicas;
-    private final long acknowledgementTimeoutMillis;
+    /** Durable decisions' groups and their {@code WAIT}s; {@code null} when decisions are not durable. */
+    private final AcknowledgedDecisions acknowledged;
     /** Cluster connections are replaced in the background rather than dropped. */
     private final boolean cluster;
     private final AtomicReferenceArray<RedisConnection> replacing;
@@ -70,12 +66,19 @@ final class PipelinedConnections {
         this.lastReplacementNanos = new long[connections];
         this.open = new AtomicReferenceArray<>(connections);
         this.opening = new AtomicReferenceArray<>(connections);
-        this.replicas = replicas;
-        this.acknowledgementTimeoutMillis = acknowledgementTimeoutMillis;
-        this.acknowledged = new AcknowledgedGroup[replicas > 0 ? connections : 0];
-        for (int slot = 0; slot < acknowledged.length; slot++) {
-            acknowledged[slot] = new AcknowledgedGroup();
-        }
+        this.acknowledged = replicas == 0 ? null
+                : new AcknowledgedDecisions(new AcknowledgedDecisions.Connections() {
+                    @Override
+                    public Future<RedisConnection> ready(int slot) {
+                        RedisConnection connection = open.get(slot);
+                        return connection != null ? Future.succeededFuture(connection) : connect(slot);
+                    }
+
+                    @Override
+                    public Future<Response> send(int slot, RedisConnection connection, Request request) {
+                        return PipelinedConnections.this.send(slot, connection, request);
+                    }
+                }, connections, replicas, acknowledgementTimeoutMillis);
     }
 
     /**
@@ -100,56 +103,7 @@ final class PipelinedConnections {
      * {@link ReplicasNotAcknowledgedException} when fewer did within the timeout (the write stays on the master).
      */
     Future<Response> sendAcknowledged(Request request) {
-        int slot = homes.slot();
-        AcknowledgedGroup group = acknowledged[slot];
-        Promise<Response> reply = Promise.promise();
-        if (group.add(request, reply)) {
-            sendGroup(slot, group);
-        }
-        return reply.future();
-    }
-
-    /** Sends the next group and its {@code WAIT}, and once all are answered the group after it. */
-    private void sendGroup(int slot, AcknowledgedGroup group) {
-        List<AcknowledgedGroup.Pending> pending = group.next();
-        if (pending == null) {
-            return;
-        }
-        RedisConnection connection = open.get(slot);
-        Future<RedisConnection> ready = connection != null ? Future.succeededFuture(connection) : connect(slot);
-        ready.onComplete(opened -> {
-            if (opened.failed()) {
-                pending.forEach(call -> call.promise().fail(opened.cause()));
-                sendGroup(slot, group);
-                return;
-            }
-            List<Future<Response>> replies = new ArrayList<>(pending.size() + 1);
-            for (AcknowledgedGroup.Pending call : pending) {
-                replies.add(send(slot, opened.result(), call.request()));
-            }
-            Future<Response> acknowledgement = send(slot, opened.result(),
-                    Request.cmd(Command.WAIT).arg(replicas).arg(acknowledgementTimeoutMillis));
-            replies.add(acknowledgement);
-            Future.join(replies).onComplete(ignored -> {
-                Throwable unacknowledged = acknowledgement.failed() ? acknowledgement.cause()
-                        : acknowledgement.result().toInteger() < replicas
-                                ? new ReplicasNotAcknowledgedException(acknowledgement.result().toInteger(), replicas,
-                                        acknowledgementTimeoutMillis)
-                                : null;
-                for (int i = 0; i < pending.size(); i++) {
-                    Future<Response> result = replies.get(i);
-                    Promise<Response> promise = pending.get(i).promise();
-                    if (result.failed()) {
-                        promise.fail(result.cause());
-                    } else if (unacknowledged != null) {
-                        promise.fail(unacknowledged);
-                    } else {
-                        promise.complete(result.result());
-                    }
-                }
-                sendGroup(slot, group);
-            });
-        });
+        return acknowledged.send(homes.slot(), request);
     }
 
     private Future<Response> send(int slot, RedisConnection connection, Request request) {
