@@ -110,4 +110,10 @@ local function charge(key, now_us, limit, window, cost)
   write_state(key, encode(start_ms, used), math.max(1, math.ceil(end_ms - now_us / 1000)))
 end
 
-return { check = check, commit = commit, refund = refund, charge = charge }
+-- where the period that holds now_us ends: what a call admitted from a lease (lua/lease.lua) counts in
+local function window_end_us(now_us, window)
+  local _, end_ms = period(window, now_us)
+  return end_ms * 1000
+end
+
+return { check = check, commit = commit, refund = refund, charge = charge, window_end_us = window_end_us }

@@ -137,4 +137,9 @@ local function charge(key, now_us, limit, window_us, cost)
   write_state(key, encode(window, math.min(current + cost, MAX_COUNT), previous), ttl_ms)
 end
 
-return { check = check, commit = commit, refund = refund, charge = charge }
+-- where the window that holds now_us ends: what a call admitted from a lease (lua/lease.lua) counts in
+local function window_end_us(now_us, window_us)
+  return now_us - now_us % window_us + window_us
+end
+
+return { check = check, commit = commit, refund = refund, charge = charge, window_end_us = window_end_us }

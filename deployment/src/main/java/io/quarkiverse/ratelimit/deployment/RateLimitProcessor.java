@@ -51,6 +51,7 @@ import io.quarkiverse.ratelimit.runtime.http.TenantRequiredExceptionMapper;
 import io.quarkiverse.ratelimit.runtime.intercept.ConcurrencyLimitInterceptor;
 import io.quarkiverse.ratelimit.runtime.intercept.RateLimitInterceptor;
 import io.quarkiverse.ratelimit.runtime.key.RateLimitKeys;
+import io.quarkiverse.ratelimit.runtime.lease.LeasedCounts;
 import io.quarkiverse.ratelimit.runtime.limit.ConcurrencyDefinition;
 import io.quarkiverse.ratelimit.runtime.limit.DeclaredConcurrencyLimits;
 import io.quarkiverse.ratelimit.runtime.limit.DeclaredLimits;
@@ -154,7 +155,7 @@ class RateLimitProcessor {
                         ConcurrencyLeases.class,
                         ConcurrencyLimitInterceptor.class,
                         ScriptRunner.class, RedisTransport.class, RedisClientOptions.class, ClusterNodes.class,
-                        InvalidationChannel.class, FleetSize.class,
+                        InvalidationChannel.class, FleetSize.class, LeasedCounts.class,
                         RateLimitKeys.class,
                         RequestTenantResolver.class,
                         ClientAddresses.class,

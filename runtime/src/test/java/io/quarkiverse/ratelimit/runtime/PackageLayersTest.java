@@ -25,7 +25,7 @@ class PackageLayersTest {
 
     /** From the bottom up. */
     static final List<String> LAYERS = List.of("clock", "reactive", "cache", "config", "limit", "key", "store", "observe",
-            "redis", "fleet",
+            "redis", "fleet", "lease",
             "policy",
             "tenant",
             "resilience", "watch", "outgoing", "admitted", "concurrency", "decide", "http", "grpc", "intercept", "admin",

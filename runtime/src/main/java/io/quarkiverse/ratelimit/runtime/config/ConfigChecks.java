@@ -106,6 +106,8 @@ public final class ConfigChecks {
                     config.localFallback().expectedInstances().getAsInt());
         }
         positive("quarkus.rate-limit.fleet.heartbeat", config.fleet().heartbeat().toMillis());
+        positive("quarkus.rate-limit.leases.duration", config.leases().duration().toMillis());
+        positive("quarkus.rate-limit.leases.min-slice", config.leases().minSlice());
         positive("quarkus.rate-limit.local-fallback.max-entries", config.localFallback().maxEntries());
         double nearLimit = config.metrics().nearLimitRatio();
         if (!(nearLimit >= 0 && nearLimit <= 1)) {

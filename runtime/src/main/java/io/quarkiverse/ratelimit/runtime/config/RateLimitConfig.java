@@ -176,6 +176,12 @@ public interface RateLimitConfig {
     FleetConfig fleet();
 
     /**
+     * Leases: a busy limit decided inside the instance, from a slice of what is left that Redis counted at once, never
+     * one call over the limit.
+     */
+    LeaseConfig leases();
+
+    /**
      * The refusal cache: when Redis refuses a call until a known time, this instance refuses further calls of the same
      * tenant and limit (at the same or a higher cost) until then without asking Redis. It never admits.
      */

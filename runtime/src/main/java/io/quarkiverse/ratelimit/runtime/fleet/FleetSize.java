@@ -57,6 +57,11 @@ public class FleetSize {
         this.expectedInstances = config.localFallback().expectedInstances().orElse(0);
     }
 
+    /** This instance's member of the fleet: a new id at every start. */
+    public String id() {
+        return id;
+    }
+
     /** How many instances share the limits as last heard from Redis, this one included; 0 before Redis first answered. */
     public int live() {
         return live;

@@ -4,6 +4,11 @@ package io.quarkiverse.ratelimit.runtime.observe;
 public enum DecidedBy {
     /** The limit's script on Redis. */
     REDIS("redis"),
+    /**
+     * A slice of the limit that Redis leased this instance and counted at once (leases): no Redis call. The decision's
+     * remaining is what the slice still holds, the least this instance is sure to admit, not what the limit has left.
+     */
+    LEASE("lease"),
     /** A refusal this instance still held from Redis (the refusal cache): no Redis call. */
     LOCAL_CACHE("local_cache"),
     /** Redis could not decide; this instance's local limiter did (failure mode {@code local}). */

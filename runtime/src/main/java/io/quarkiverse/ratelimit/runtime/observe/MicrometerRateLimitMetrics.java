@@ -161,7 +161,8 @@ public class MicrometerRateLimitMetrics implements RateLimitMetrics {
     private void count(RateLimitDecision decision, DecidedBy by, boolean shadow, String tenantValue) {
         MicrometerLimitMeters meters = meters(decision.limitName(), tenantValue);
         meters.decision(decision.allowed(), by, shadow).increment();
-        if (decision.allowed() && decision.remaining() < nearLimitRatio * decision.limit()) {
+        // a leased admission's remaining is what its slice holds, not what the limit has left (LEASE's Javadoc)
+        if (decision.allowed() && by != DecidedBy.LEASE && decision.remaining() < nearLimitRatio * decision.limit()) {
             meters.nearLimit().increment();
         }
     }

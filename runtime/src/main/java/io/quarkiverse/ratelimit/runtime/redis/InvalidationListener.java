@@ -12,6 +12,11 @@ public interface InvalidationListener {
     default void keysChanged(List<String> keys) {
     }
 
+    /** These keys' state was deleted (a reset); by default, as any change of their state. */
+    default void keysReset(List<String> keys) {
+        keysChanged(keys);
+    }
+
     /** Anything may have changed: run-time limits or switches, or messages may have been missed. */
     default void everythingChanged() {
     }

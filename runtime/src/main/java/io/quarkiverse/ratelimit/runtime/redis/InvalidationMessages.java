@@ -9,7 +9,8 @@ import java.util.List;
  * <li>{@code *}: anything may have changed (run-time limits, blocked tenants, switches);</li>
  * <li>{@code "\npause <ms>\n<key>\n<key>..."}: the keys' limits were paused ({@code lua/pause.lua});</li>
  * <li>{@code "\nlearned <value>\n<key>"}: an adaptive limit's key learned a new value ({@code lua/adapt.lua});</li>
- * <li>otherwise the keys whose state changed, one per line ({@code lua/refund.lua}, {@code lua/reset.lua}).</li>
+ * <li>{@code "\nreset\n<key>\n<key>..."}: the keys' state was deleted ({@code lua/reset.lua});</li>
+ * <li>otherwise the keys whose state changed, one per line ({@code lua/refund.lua}, {@code lua/lease.lua}).</li>
  * </ul>
  * A key never starts with a line break, so the first two kinds cannot be taken for a key list.
  */
@@ -19,6 +20,7 @@ final class InvalidationMessages {
     static final String EVERYTHING = "*";
     private static final String PAUSE = "\npause ";
     private static final String LEARNED = "\nlearned ";
+    private static final String RESET = "\nreset\n";
 
     private InvalidationMessages() {
     }
@@ -35,6 +37,11 @@ final class InvalidationMessages {
             List<String> keys = List.of(lines).subList(1, lines.length);
             for (InvalidationListener listener : listeners) {
                 listener.paused(keys, pauseMillis);
+            }
+        } else if (payload.startsWith(RESET)) {
+            List<String> keys = List.of(payload.substring(RESET.length()).split("\n"));
+            for (InvalidationListener listener : listeners) {
+                listener.keysReset(keys);
             }
         } else if (payload.startsWith(LEARNED)) {
             int keyStart = payload.indexOf('\n', LEARNED.length());

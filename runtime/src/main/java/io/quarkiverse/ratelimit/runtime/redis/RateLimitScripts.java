@@ -11,7 +11,8 @@ import io.quarkiverse.ratelimit.runtime.limit.AlgorithmSet;
  * The scripts as Redis runs them, assembled from the files in {@code lua/}: the entries {@code rate_limit.lua} (every
  * decision), {@code refund.lua} (giving back what a failed call consumed) and {@code concurrency.lua} (a concurrency
  * lease), {@code reset.lua} (forgetting a limit's state), {@code pause.lua} (an upstream's retry time), {@code adapt.lua}
- * (an adaptive limit lowered by an upstream's 429) and {@code fleet.lua} (an instance announcing itself), each a function of
+ * (an adaptive limit lowered by an upstream's 429), {@code fleet.lua} (an instance announcing itself) and
+ * {@code lease.lua} (a slice of a limit leased to an instance), each a function of
  * {@code (KEYS, ARGV)} defined after
  * {@code prelude.lua} and, for the first two, the table of
  * algorithm modules ({@code lua/<algorithm>.lua}). Assembled two ways:
@@ -36,17 +37,18 @@ public final class RateLimitScripts {
     static final String ADAPT = "adapt.lua";
     static final String FLEET = "fleet.lua";
     static final String SETTLE = "settle.lua";
+    static final String LEASE = "lease.lua";
     static final String PRELUDE = "prelude.lua";
     /** The library's hold of a key's writes for a run of a batch's calls ({@code lua/held_state.lua}). */
     static final String HELD_STATE = "held_state.lua";
 
     /** The files that define an entry function: each is registered in the library and has a script of its own. */
     static final List<String> ENTRIES = List.of(DECIDE, DECIDE_BATCH, REFUND, SETTLE, CONCURRENCY, CANCEL_LEASE,
-            RESET, PAUSE, ADAPT, FLEET);
+            RESET, PAUSE, ADAPT, FLEET, LEASE);
 
     /** The script files in the runtime jar; the deployment module registers them as native-image resources. */
     public static final List<String> FILES = List.of(DECIDE, DECIDE_BATCH, REFUND, PRELUDE, HELD_STATE, CONCURRENCY,
-            CANCEL_LEASE, RESET, PAUSE, ADAPT, FLEET, SETTLE,
+            CANCEL_LEASE, RESET, PAUSE, ADAPT, FLEET, SETTLE, LEASE,
             "fixed_window.lua", "sliding_window_counter.lua", "sliding_window_log.lua", "gcra.lua",
             "calendar_window.lua");
 
@@ -57,6 +59,7 @@ public final class RateLimitScripts {
     private final String refundSource;
     private final String pauseSource;
     private final String settleSource;
+    private final String leaseSource;
     private final String[] modules = new String[Algorithm.values().length];
     private final LuaLibrary library;
     private final LuaScript concurrency;
@@ -69,6 +72,7 @@ public final class RateLimitScripts {
     private final LuaScript[] refundBySet = new LuaScript[SETS];
     private final LuaScript[] pauseBySet = new LuaScript[SETS];
     private final LuaScript[] settleBySet = new LuaScript[SETS];
+    private final LuaScript[] leaseBySet = new LuaScript[SETS];
 
     public RateLimitScripts() {
         this.prelude = LuaScript.load(PRELUDE).source();
@@ -76,6 +80,7 @@ public final class RateLimitScripts {
         this.refundSource = LuaScript.load(REFUND).source();
         this.pauseSource = LuaScript.load(PAUSE).source();
         this.settleSource = LuaScript.load(SETTLE).source();
+        this.leaseSource = LuaScript.load(LEASE).source();
         String concurrencySource = LuaScript.load(CONCURRENCY).source();
         String cancelLeaseSource = LuaScript.load(CANCEL_LEASE).source();
         String resetSource = LuaScript.load(RESET).source();
@@ -90,7 +95,7 @@ public final class RateLimitScripts {
         // milliseconds to link (its method handles are built on first use)
         this.library = LuaLibrary.of(String.join("\n", prelude, heldState, algorithms(SETS - 1), decideSource,
                 batchSource, refundSource, settleSource, concurrencySource, cancelLeaseSource, resetSource, pauseSource,
-                adaptSource, fleetSource),
+                adaptSource, fleetSource, leaseSource),
                 ENTRIES.stream().map(RateLimitScripts::entryName).toList(), entryName(DECIDE_BATCH));
         this.concurrency = new LuaScript("concurrency", prelude + "\n" + concurrencySource + entryCall(CONCURRENCY),
                 function(CONCURRENCY));
@@ -162,6 +167,16 @@ public final class RateLimitScripts {
         if (script == null) {
             script = assemble(PAUSE, pauseSource, algorithmSet);
             pauseBySet[algorithmSet] = script;
+        }
+        return script;
+    }
+
+    /** The lease script ({@code lease.lua}: a slice of a limit leased to an instance) with {@code algorithmSet}'s modules. */
+    public LuaScript lease(int algorithmSet) {
+        LuaScript script = leaseBySet[algorithmSet];
+        if (script == null) {
+            script = assemble(LEASE, leaseSource, algorithmSet);
+            leaseBySet[algorithmSet] = script;
         }
         return script;
     }

@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
+import jakarta.enterprise.inject.Typed;
 import jakarta.inject.Singleton;
 
 import io.quarkiverse.ratelimit.RateLimitDecision;
@@ -23,6 +24,7 @@ import io.vertx.redis.client.Response;
  * what gives units back to every instance ({@link InvalidationChannel}).
  */
 @Singleton
+@Typed(RedisDecisions.class) // the decisions' CountStore is the leases' store in front of it (lease/LeasedCounts)
 public class RedisDecisions implements CountStore {
 
     private final ScriptRunner scripts;
@@ -118,6 +120,48 @@ public class RedisDecisions implements CountStore {
         List<String> args = new ArrayList<>(arguments);
         args.add(invalidations.channel());
         return scripts.run(scripts.scripts().adapt(), List.of(learnedKey), args).map(Object::toString);
+    }
+
+    /**
+     * Decides a call of one limit and leases this instance a slice of what is left with it, in one atomic call
+     * ({@code lua/lease.lua}), giving back first what lease {@code previousId} of this instance left unused ({@code unused}).
+     * Redis
+     * counts the slice at once; it is at most {@code wanted}, and at most what is left after the call over
+     * {@code share}, and none when that is nothing.
+     */
+    public Future<LeaseReply> takeLease(String limitKey, LimitDefinition limit, String instance, String previousId,
+            long unused, String leaseId, long wanted, int share, long maxLeaseMillis) {
+        List<LimitDefinition> limits = List.of(limit);
+        return scripts.send(scripts.scripts().lease(AlgorithmSet.of(limits)), List.of(limitKey, leasesKey(limitKey)),
+                ScriptArguments.takeLease(clock.now(), limit, instance, previousId, unused, leaseId, wanted, share,
+                        maxLeaseMillis,
+                        invalidations.channel()))
+                .map(reply -> new LeaseReply(ScriptReplies.decisions(limits, reply).get(0), reply.get(4).toLong(),
+                        reply.get(5).toLong()));
+    }
+
+    /**
+     * Gives back what lease {@code leaseId} of this instance left unused ({@code lua/lease.lua}): counted only while the
+     * lease's window lasts, and not after a reset. Emits the units given back.
+     */
+    public Future<Long> returnLease(String limitKey, LimitDefinition limit, String instance, String leaseId,
+            long unused) {
+        List<LimitDefinition> limits = List.of(limit);
+        return scripts.write(scripts.scripts().lease(AlgorithmSet.of(limits)), List.of(limitKey, leasesKey(limitKey)),
+                ScriptArguments.returnLease(clock.now(), limit, instance, leaseId, unused, invalidations.channel()))
+                .map(Response::toLong);
+    }
+
+    /** The hash of the slices leased of a limit key ({@code lua/lease.lua}; {@code lua/reset.lua} deletes it too). */
+    static String leasesKey(String limitKey) {
+        return limitKey + ":leases";
+    }
+
+    /**
+     * A decision with its lease: the units leased (0: none) and how long the lease lasts, from when the request was
+     * sent.
+     */
+    public record LeaseReply(RateLimitDecision decision, long slice, long leaseMillis) {
     }
 
     /**

@@ -98,6 +98,40 @@ public final class ScriptArguments {
         return args;
     }
 
+    /**
+     * {@code lua/lease.lua}, taking a lease: the call decided, and a slice of what is left leased with it as
+     * {@code leaseId}, after lease {@code previousId} gave back {@code unused}.
+     */
+    public static List<String> takeLease(String clock, LimitDefinition limit, String instance, String previousId,
+            long unused, String leaseId, long wanted, long share, long maxLeaseMillis, String channel) {
+        List<String> args = lease(clock, limit, "take", instance, previousId, unused);
+        args.add(leaseId);
+        args.add(Long.toString(wanted));
+        args.add(Long.toString(share));
+        args.add(Long.toString(maxLeaseMillis));
+        args.add(channel);
+        return args;
+    }
+
+    /** {@code lua/lease.lua}, giving back what lease {@code leaseId} of this instance left unused. */
+    public static List<String> returnLease(String clock, LimitDefinition limit, String instance, String leaseId,
+            long unused, String channel) {
+        List<String> args = lease(clock, limit, "return", instance, leaseId, unused);
+        args.addAll(List.of("", "0", "1", "0", channel));
+        return args;
+    }
+
+    /** The clock, the limit's values, the operation, the instance's id, and a lease to give back with its unused units. */
+    private static List<String> lease(String clock, LimitDefinition limit, String operation, String instance,
+            String leaseId, long unused) {
+        List<String> args = limits(clock, List.of(limit));
+        args.add(operation);
+        args.add(instance);
+        args.add(leaseId);
+        args.add(Long.toString(unused));
+        return args;
+    }
+
     /** {@code reset.lua}: the channel to announce on. */
     public static List<String> reset(String channel) {
         return List.of(channel);

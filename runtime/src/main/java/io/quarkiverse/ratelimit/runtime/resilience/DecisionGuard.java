@@ -28,7 +28,8 @@ import io.vertx.core.Future;
 
 /**
  * The decisions of one call's limits, and what gives their units back: a refusal this instance holds answers at once
- * ({@link RefusalCache}); otherwise the counts decide ({@link CountStore}: Redis), on the guarded path
+ * ({@link RefusalCache}), and so does a slice of the limit this instance leased ({@link CountStore#decideLocally});
+ * otherwise the counts decide ({@link CountStore}: Redis), on the guarded path
  * ({@link GuardedRedis}: timeout and circuit breaker), and each limit's failure mode when they cannot
  * ({@link FailureModes}). Every operation on the counts (decide, refund, settle, pause, reset, an operator's look)
  * crosses the same guard. Every decision is told to the observers here ({@link DecisionObservers}: metrics, traces,
@@ -93,6 +94,12 @@ public class DecisionGuard implements GuardedDecisions {
         List<RateLimitDecision> held = held(keys, limits, tenant, shadow, span);
         if (held != null) {
             return DirectUni.item(held);
+        }
+        List<RateLimitDecision> leased = store.decideLocally(keys, limits, shadow);
+        if (leased != null) {
+            // a slice Redis counted already: neither the guard nor the failure mode has anything to decide
+            observers.decided(new DecidedCall(keys, limits, leased, DecidedBy.LEASE, null, shadow, tenant, span));
+            return DirectUni.item(leased);
         }
         GuardedNode node = guarded.nodeFor(keys.get(0)); // a call's keys share one slot
         return guarded.guarded(RedisOperation.DECIDE, node, () -> {

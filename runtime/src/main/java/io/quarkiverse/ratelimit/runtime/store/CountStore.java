@@ -28,6 +28,14 @@ public interface CountStore {
      */
     Future<List<RateLimitDecision>> decide(List<String> keys, List<LimitDefinition> limits, ShadowMask shadow);
 
+    /**
+     * The call's decisions as this store answers them without a round trip (from what it holds in this instance), or
+     * {@code null} when it must ask ({@link #decide}); the same contract as {@link #decide} when it answers.
+     */
+    default List<RateLimitDecision> decideLocally(List<String> keys, List<LimitDefinition> limits, ShadowMask shadow) {
+        return null;
+    }
+
     /** Gives back each limit's cost (clamped: a limit never holds less than nothing). */
     Future<Void> refund(List<String> keys, List<LimitDefinition> limits);
 

@@ -17,6 +17,11 @@ class InvalidationMessagesTest {
         }
 
         @Override
+        public void keysReset(List<String> keys) {
+            heard.add("reset " + keys);
+        }
+
+        @Override
         public void everythingChanged() {
             heard.add("everything");
         }
@@ -38,8 +43,10 @@ class InvalidationMessagesTest {
         InvalidationMessages.tell("rl:{t}:a\nrl:{t}:b", listeners);
         InvalidationMessages.tell("\npause 2500\nrl:{c}:labels\nrl:{c}:quotes", listeners);
         InvalidationMessages.tell("\nlearned 40 1700000000000 0 50\nrl:{c}:labels", listeners);
+        InvalidationMessages.tell("\nreset\nrl:{t}:a\nrl:{t}:b", listeners);
         assertThat(heard).containsExactly("everything", "keys [rl:{t}:a, rl:{t}:b]",
-                "paused 2500 [rl:{c}:labels, rl:{c}:quotes]", "learned rl:{c}:labels = 40 1700000000000 0 50");
+                "paused 2500 [rl:{c}:labels, rl:{c}:quotes]", "learned rl:{c}:labels = 40 1700000000000 0 50",
+                "reset [rl:{t}:a, rl:{t}:b]");
     }
 
     @Test

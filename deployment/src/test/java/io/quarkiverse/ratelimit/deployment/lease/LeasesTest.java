@@ -1,0 +1,152 @@
+package io.quarkiverse.ratelimit.deployment.lease;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import java.time.ZoneId;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+
+import jakarta.inject.Inject;
+
+import org.awaitility.Awaitility;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import io.quarkiverse.ratelimit.Algorithm;
+import io.quarkiverse.ratelimit.CalendarPeriod;
+import io.quarkiverse.ratelimit.RateLimit;
+import io.quarkiverse.ratelimit.RateLimitDecision;
+import io.quarkiverse.ratelimit.RateLimiter;
+import io.quarkiverse.ratelimit.deployment.RedisCommandStats;
+import io.quarkiverse.ratelimit.runtime.lease.LeasedCounts;
+import io.quarkus.test.QuarkusUnitTest;
+import io.vertx.mutiny.redis.client.Redis;
+
+/**
+ * Leases on one instance: the calls of a hot key are admitted from slices Redis counted at once, with a fraction of
+ * the Redis calls, and exactly the limit is admitted, never one more, for every algorithm that leases; a slow limit
+ * never leases; a reset drops the slices; a slice's unused units come back when its lease ends.
+ */
+class LeasesTest {
+
+    private static final int LIMIT = 2_000;
+    private static final int THREADS = 16;
+    private static final int CALLS = 2 * LIMIT;
+
+    @RegisterExtension
+    static final QuarkusUnitTest app = new QuarkusUnitTest()
+            .withApplicationRoot(jar -> jar.addClasses(RedisCommandStats.class))
+            .overrideConfigKey("quarkus.rate-limit.leases.enabled", "true")
+            .overrideConfigKey("quarkus.rate-limit.fleet.heartbeat", RedisCommandStats.QUIET_HEARTBEAT);
+
+    @Inject
+    RateLimiter limiter;
+
+    @Inject
+    LeasedCounts leases;
+
+    @Inject
+    Redis redis;
+
+    @Test
+    void aHotFixedWindowIsAdmittedFromSlicesAndNeverOneCallOverTheLimit() throws Exception {
+        hotKeyAdmitsExactlyTheLimit(RateLimit.of("leased-fixed", LIMIT, Duration.ofHours(1))
+                .algorithm(Algorithm.FIXED_WINDOW));
+    }
+
+    @Test
+    void aHotSlidingWindowCounterIsAdmittedFromSlicesAndNeverOneCallOverTheLimit() throws Exception {
+        hotKeyAdmitsExactlyTheLimit(RateLimit.of("leased-sliding", LIMIT, Duration.ofHours(1))
+                .algorithm(Algorithm.SLIDING_WINDOW_COUNTER));
+    }
+
+    @Test
+    void aHotCalendarWindowIsAdmittedFromSlicesAndNeverOneCallOverTheLimit() throws Exception {
+        hotKeyAdmitsExactlyTheLimit(RateLimit.of("leased-calendar", LIMIT, CalendarPeriod.DAY, ZoneId.of("UTC")));
+    }
+
+    @Test
+    void aSlowLimitNeverLeasesAndIsDecidedByRedisCallByCall() {
+        RateLimit slow = RateLimit.of("leased-slow", 5, Duration.ofSeconds(10));
+        String tenant = UUID.randomUUID().toString();
+        long leasesBefore = leases.leasesTaken();
+        for (int i = 4; i >= 0; i--) {
+            RateLimitDecision decision = limiter.tryAcquireAndAwait(slow, tenant);
+            assertThat(decision.allowed()).isTrue();
+            assertThat(decision.remaining()).as("what Redis has left, call by call").isEqualTo(i);
+        }
+        assertThat(limiter.tryAcquireAndAwait(slow, tenant).allowed()).isFalse();
+        assertThat(leases.leasesTaken()).isEqualTo(leasesBefore);
+    }
+
+    @Test
+    void aResetDropsTheSlicesAndTheFreshWindowAdmitsExactlyTheLimit() throws Exception {
+        RateLimit limit = RateLimit.of("leased-reset", LIMIT, Duration.ofHours(1)).algorithm(Algorithm.FIXED_WINDOW);
+        String tenant = UUID.randomUUID().toString();
+        long leasedBefore = leases.leasedAdmissions();
+        burst(limit, tenant, LIMIT / 2);
+        assertThat(leases.leasedAdmissions()).as("a slice was out").isGreaterThan(leasedBefore);
+
+        limiter.reset(limit, tenant).await().indefinitely();
+        assertThat(leases.unitsHeld()).as("the reset dropped the slice").isZero();
+        assertThat(admittedUntilSpent(limit, tenant)).isEqualTo(LIMIT);
+    }
+
+    private void hotKeyAdmitsExactlyTheLimit(RateLimit limit) throws Exception {
+        String tenant = UUID.randomUUID().toString();
+        long leasedBefore = leases.leasedAdmissions();
+        long scriptCallsBefore = RedisCommandStats.scriptCalls(redis);
+
+        int admitted = burst(limit, tenant, CALLS);
+
+        assertThat(admitted).as("never one call over the limit").isLessThanOrEqualTo(LIMIT);
+        long leased = leases.leasedAdmissions() - leasedBefore;
+        assertThat(leased).as("most calls admitted from slices").isGreaterThan(LIMIT / 2);
+        assertThat(RedisCommandStats.scriptCalls(redis) - scriptCallsBefore)
+                .as("Redis calls for %d decisions", CALLS).isLessThan(CALLS / 2);
+        // what the last slice held when the burst ended comes back when its lease ends, and is admitted then
+        assertThat(admitted + admittedUntilSpent(limit, tenant)).as("exactly the limit").isEqualTo(LIMIT);
+    }
+
+    /** Calls from {@link #THREADS} threads at once; how many were admitted. */
+    private int burst(RateLimit limit, String tenant, int calls) throws Exception {
+        ExecutorService threads = Executors.newFixedThreadPool(THREADS);
+        try {
+            List<Future<Integer>> admitted = new ArrayList<>();
+            for (int t = 0; t < THREADS; t++) {
+                admitted.add(threads.submit(() -> {
+                    int own = 0;
+                    for (int i = 0; i < calls / THREADS; i++) {
+                        own += limiter.tryAcquireAndAwait(limit, tenant).allowed() ? 1 : 0;
+                    }
+                    return own;
+                }));
+            }
+            int total = 0;
+            for (Future<Integer> own : admitted) {
+                total += own.get();
+            }
+            return total;
+        } finally {
+            threads.shutdownNow();
+        }
+    }
+
+    /**
+     * The calls still admitted once no slice holds a unit (each lease ends and gives back what it left), one at a
+     * time until refused.
+     */
+    private int admittedUntilSpent(RateLimit limit, String tenant) {
+        Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> leases.unitsHeld() == 0);
+        int admitted = 0;
+        while (limiter.tryAcquireAndAwait(limit, tenant).allowed()) {
+            admitted++; // from a slice too: one calling thread spends its own slice before Redis refuses
+        }
+        return admitted;
+    }
+}

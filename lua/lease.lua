@@ -1,0 +1,90 @@
+-- Leases an instance a slice of one limit (runtime/lease/Leases.java): in one atomic step it decides the call as
+-- rate_limit.lua decides a call of one limit and, when the call is admitted and enough is left, counts a slice of
+-- what is left as used, which the instance then admits calls from without asking Redis. The limit's count holds
+-- every unit of the slice from the moment it is leased, so the fleet never admits more than the limit: what a
+-- lease costs is capacity held in a slice nobody spends, given back when the lease ends (op 'return') and lost,
+-- at most the slice, when it cannot be (the instance died). A slice counts in the window that holds the decision,
+-- and is spent only in it: the lease ends with its window at the latest.
+-- It also gives back first what the instance's previous lease of the key left unused, which counts only while
+-- that lease's window lasts (a unit given back into a later window would be admitted twice); a reset
+-- (lua/reset.lua) deletes the leases with the state, so a slice given back after it gives back nothing.
+-- Runs after lua/prelude.lua and ALGORITHMS; only modules that say where the window of now ends
+-- (window_end_us: fixed window, sliding window counter, calendar window) lease.
+--
+-- KEYS[1]   the limit's state
+-- KEYS[2]   the limit's leases, <limit key>:leases (the same hash tag): instance id -> 'units window_end_us lease_id'
+-- ARGV[1-6] the clock, then the limit's values as rate_limit.lua takes them (one limit)
+-- ARGV[7]   'take': decide the call and lease; 'return': only give back (the call's cost is then ignored)
+-- ARGV[8]   the instance's id
+-- ARGV[9]   the lease to give back (its id; a lease of the instance since then is left alone, whatever the order
+--           in which an instance's requests arrive)
+-- ARGV[10]  what that lease left unused (0: nothing to give back)
+-- ARGV[11]  the new lease's id
+-- ARGV[12]  the slice wanted, in units
+-- ARGV[13]  the share: the slice is at most what is left after the call divided by it (the live instances, twice)
+-- ARGV[14]  the longest lease, in ms
+-- ARGV[15]  the invalidation channel, '' to publish nothing: units given back can turn a refusal into an admission
+-- Returns, for 'take', { allowed, remaining, reset_ms, retry_after_ms, slice, lease_ms }: rate_limit.lua's four
+--   values of the call (remaining: what is left after the call and the slice), the units leased (0: none) and how
+--   long the lease lasts; for 'return', the units given back.
+-- TTL: the leases hash lives until the last window it holds a slice of ends. O(1) but the hash's size (one field
+-- per instance that leased the key in the window).
+
+local function give_back(KEYS, ARGV, now_us, module, limit, window_us, burst, instance)
+  local held = redis.call('HGET', KEYS[2], instance)
+  if not held then
+    return 0
+  end
+  local units, window_end, id = string.match(held, '^(%d+) (%d+) (%S+)$')
+  if id ~= ARGV[9] then
+    return 0 -- a later lease: the one named was given back already, or replaced (its unused units are lost)
+  end
+  redis.call('HDEL', KEYS[2], instance)
+  units = math.min(ARGV[10] + 0, units + 0)
+  if units <= 0 or now_us >= window_end + 0 then
+    return 0 -- the lease's window is over: a unit given back now would count in another one
+  end
+  module.refund(KEYS[1], now_us, limit, window_us, units, burst)
+  announce({ KEYS[1] }, ARGV[15])
+  return units
+end
+
+local function lease(KEYS, ARGV)
+  local now_us = clock(ARGV)
+  local name, limit, window_us, cost, burst = limit_args(ARGV, 1)
+  local module = ALGORITHMS[name]
+  local instance = ARGV[8]
+  if ARGV[10] ~= '0' then
+    local returned = give_back(KEYS, ARGV, now_us, module, limit, window_us, burst, instance)
+    if ARGV[7] == 'return' then
+      return returned
+    end
+  elseif ARGV[7] == 'return' then
+    return 0
+  end
+
+  local decided = { module.check(KEYS[1], now_us, limit, window_us, cost, burst) }
+  local slice, lease_ms = 0, 0
+  if decided[1] == 1 then
+    local window_end = module.window_end_us(now_us, window_us)
+    lease_ms = math.min(ARGV[14] + 0, math.floor((window_end - now_us) / 1000))
+    slice = math.min(ARGV[12] + 0, math.floor(decided[2] / (ARGV[13] + 0)))
+    if slice > 0 and lease_ms > 0 then
+      local leased = { module.check(KEYS[1], now_us, limit, window_us, cost + slice, burst) }
+      if leased[1] == 1 then
+        decided = leased
+        redis.call('HSET', KEYS[2], instance, string.format('%d %d %s', slice, window_end, ARGV[11]))
+        local window_ms = math.ceil((window_end - now_us) / 1000)
+        if redis.call('PTTL', KEYS[2]) < window_ms then
+          redis.call('PEXPIRE', KEYS[2], window_ms)
+        end
+      else
+        slice = 0
+      end
+    else
+      slice = 0
+    end
+    module.commit(KEYS[1], decided[5], decided[6], decided[7], decided[8])
+  end
+  return { decided[1], decided[2], decided[3], decided[4], slice, slice > 0 and lease_ms or 0 }
+end

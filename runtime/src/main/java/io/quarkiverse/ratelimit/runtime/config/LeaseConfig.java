@@ -1,0 +1,36 @@
+package io.quarkiverse.ratelimit.runtime.config;
+
+import java.time.Duration;
+
+import io.quarkus.runtime.annotations.ConfigGroup;
+import io.smallrye.config.WithDefault;
+
+@ConfigGroup
+public interface LeaseConfig {
+
+    /**
+     * Whether an instance leases slices of a busy limit: for a key whose calls come fast, it reserves a slice of what is
+     * left in Redis with one call's decision, counted in Redis at once, and admits the next calls from it without a
+     * round trip. The fleet never admits more than the limit; what leasing costs is capacity held in slices nobody
+     * spends, at most the instances' slices, given back when a lease ends. Leases apply to calls of one limit that do
+     * not wait for a slot, of the fixed window, sliding window counter and calendar window algorithms.
+     */
+    @WithDefault("false")
+    boolean enabled();
+
+    /**
+     * The longest a lease lasts (it ends with its window at the latest); what it left unused is then given back. A
+     * change that revokes leases (a reset, a run-time limit, a plan change) reaches a lease no later than this, even
+     * when its announcement is missed.
+     */
+    @WithDefault("250ms")
+    Duration duration();
+
+    /**
+     * The smallest slice worth a lease: a key's calls on this instance must come at least this many per lease duration
+     * (at the default, 32 a second) before it takes one. A limit whose calls come slower is decided in Redis call by
+     * call, exactly as without leases.
+     */
+    @WithDefault("8")
+    int minSlice();
+}

@@ -1,0 +1,17 @@
+package io.quarkiverse.ratelimit.runtime.lease;
+
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
+
+/** One key's leasing on this instance: its current slice, whether a lease is being asked for, and its demand. */
+final class LeasedKey {
+
+    final AtomicReference<Slice> slice = new AtomicReference<>();
+    /** Set while a lease request is out: one at a time per key, so that one instance holds one slice of a key. */
+    final AtomicBoolean asking = new AtomicBoolean();
+    final LeaseDemand demand;
+
+    LeasedKey(long leaseNanos, long nowNanos) {
+        this.demand = new LeaseDemand(leaseNanos, nowNanos);
+    }
+}

@@ -1,0 +1,169 @@
+package io.quarkiverse.ratelimit.runtime.redis;
+
+import static io.quarkiverse.ratelimit.runtime.redis.ScriptHarness.WINDOW_START_US;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+import io.quarkiverse.ratelimit.Algorithm;
+import io.quarkiverse.ratelimit.runtime.limit.AlgorithmSet;
+import io.quarkiverse.ratelimit.runtime.limit.LimitDefinition;
+import io.quarkiverse.ratelimit.runtime.redis.ScriptHarness.Limit;
+
+/**
+ * {@code lua/lease.lua} on a real Redis, for every algorithm that leases: a slice counts in the limit at once, so
+ * decisions and slices together never pass the limit; a slice is at most the share of what is left and none is taken
+ * when the share is empty; what is given back counts in the lease's window only, and nothing after a reset.
+ */
+class LeaseScriptTest {
+
+    static final List<ScriptHarness> harnesses = new ArrayList<>();
+    static final long NOW = WINDOW_START_US + 100_000;
+
+    final String key = "rate-limit:{" + UUID.randomUUID() + "}:leased";
+
+    static ScriptHarness harness(Algorithm algorithm) {
+        ScriptHarness harness = new ScriptHarness(algorithm);
+        harnesses.add(harness);
+        return harness;
+    }
+
+    @AfterAll
+    static void stop() {
+        harnesses.forEach(ScriptHarness::close);
+    }
+
+    @ParameterizedTest
+    @EnumSource(value = Algorithm.class, names = { "FIXED_WINDOW", "SLIDING_WINDOW_COUNTER", "CALENDAR_WINDOW" })
+    void aSliceCountsAtOnceSoDecisionsAndSlicesNeverPassTheLimit(Algorithm algorithm) {
+        ScriptHarness script = harness(algorithm);
+        List<Long> leased = take(script, algorithm, 100, "a", 0, 30, 2);
+        assertThat(leased.subList(0, 2)).as("admitted, 100 - 1 - 30 left").containsExactly(1L, 69L);
+        assertThat(leased.get(4)).as("the slice").isEqualTo(30);
+        assertThat(leased.get(5)).as("the lease lasts, at most the longest lease").isBetween(1L, 1_000L);
+        List<Long> second = take(script, algorithm, 100, "b", 0, 60, 2);
+        assertThat(second.get(4)).as("at most what is left after the call over the share: 68 / 2").isEqualTo(34);
+        assertThat(script.admitUntilRefused(key, 100, NOW)).as("what no slice holds").isEqualTo(100 - 2 - 30 - 34);
+    }
+
+    @ParameterizedTest
+    @EnumSource(value = Algorithm.class, names = { "FIXED_WINDOW", "SLIDING_WINDOW_COUNTER", "CALENDAR_WINDOW" })
+    void nearTheLimitNoSliceIsTakenAndTheCallIsDecidedAsWithoutALease(Algorithm algorithm) {
+        ScriptHarness script = harness(algorithm);
+        script.admitUntilRefused(key, 5, NOW);
+        assertThat(take(script, algorithm, 5, "a", 0, 10, 2)).as("refused, no slice").startsWith(0L, 0L)
+                .endsWith(0L, 0L);
+        String other = key + "-other";
+        assertThat(take(script, algorithm, 5, other, "a", 0, 10, 16))
+                .as("admitted; 4 left over a share of 16 leases nothing").startsWith(1L, 4L).endsWith(0L, 0L);
+    }
+
+    @ParameterizedTest
+    @EnumSource(value = Algorithm.class, names = { "FIXED_WINDOW", "SLIDING_WINDOW_COUNTER", "CALENDAR_WINDOW" })
+    void whatIsGivenBackCountsOnceInTheLeasesWindowAndNotAfterAReset(Algorithm algorithm) {
+        ScriptHarness script = harness(algorithm);
+        take(script, algorithm, 100, "a", 0, 40, 2);
+        assertThat(giveBack(script, algorithm, 100, "a", 25)).isEqualTo(25);
+        assertThat(giveBack(script, algorithm, 100, "a", 25)).as("given back once").isZero();
+        assertThat(script.admitUntilRefused(key, 100, NOW)).as("1 decided, 15 of the slice spent")
+                .isEqualTo(100 - 1 - 15);
+
+        String reset = key + "-reset";
+        take(script, algorithm, 100, reset, "a", 0, 40, 2);
+        script.redis("EVAL", new RateLimitScripts().reset().source(), "1", reset, "");
+        assertThat(script.redis("EXISTS", reset + ":leases")).isEqualTo(0L);
+        assertThat(giveBack(script, algorithm, 100, reset, "a", 40)).as("nothing to give back into").isZero();
+        assertThat(script.admitUntilRefused(reset, 100, NOW)).isEqualTo(100);
+    }
+
+    @ParameterizedTest
+    @EnumSource(value = Algorithm.class, names = { "FIXED_WINDOW", "SLIDING_WINDOW_COUNTER" })
+    void aSliceGivenBackAfterItsWindowGivesNothingToTheNextOne(Algorithm algorithm) {
+        ScriptHarness script = harness(algorithm);
+        take(script, algorithm, 100, "a", 0, 40, 2);
+        long nextWindow = NOW + ScriptHarness.WINDOW_MS * 1000;
+        script.call(key, 100, 1, nextWindow);
+        assertThat(giveBackAt(script, algorithm, 100, key, "a", 40, nextWindow)).isZero();
+        int admitted = 1;
+        while (script.callKeepingTheKey(key, 100, 1, nextWindow).allowed()) {
+            admitted++;
+        }
+        assertThat(admitted).as("the next window, whatever the last one left in a slice")
+                .isLessThanOrEqualTo(100);
+    }
+
+    @ParameterizedTest
+    @EnumSource(value = Algorithm.class, names = { "FIXED_WINDOW", "SLIDING_WINDOW_COUNTER", "CALENDAR_WINDOW" })
+    void aNewLeaseFirstTakesBackWhatThePreviousOneLeftUnused(Algorithm algorithm) {
+        ScriptHarness script = harness(algorithm);
+        take(script, algorithm, 100, "a", 0, 40, 2);
+        List<Long> renewed = take(script, algorithm, 100, "a", 30, 10, 2);
+        assertThat(renewed.subList(0, 2)).as("30 back: 100 - 1 - 10 (spent) - 1 - 10 (new slice)")
+                .containsExactly(1L, 78L);
+        assertThat(script.redis("HGET", key + ":leases", "a")).asString().startsWith("10 ");
+    }
+
+    @ParameterizedTest
+    @EnumSource(value = Algorithm.class, names = { "FIXED_WINDOW", "SLIDING_WINDOW_COUNTER", "CALENDAR_WINDOW" })
+    void aGiveBackNamingAnEarlierLeaseLeavesTheLaterOneAlone(Algorithm algorithm) {
+        ScriptHarness script = harness(algorithm);
+        LimitDefinition definition = ScriptHarness.definitions(new Limit(key, algorithm, 100, 1)).get(0);
+        List<String> first = command(definition, key);
+        first.addAll(ScriptArguments.takeLease(Long.toString(NOW), definition, "a", "", 0, "1", 40, 2, 1_000, ""));
+        script.redis(first.toArray(String[]::new));
+        List<String> second = command(definition, key);
+        second.addAll(ScriptArguments.takeLease(Long.toString(NOW), definition, "a", "1", 0, "2", 20, 2, 1_000, ""));
+        script.redis(second.toArray(String[]::new));
+        List<String> late = command(definition, key);
+        late.addAll(ScriptArguments.returnLease(Long.toString(NOW), definition, "a", "1", 40, ""));
+        assertThat(script.redis(late.toArray(String[]::new))).as("lease 1's give-back, arrived after lease 2")
+                .isEqualTo(0L);
+        assertThat(script.admitUntilRefused(key, 100, NOW)).as("lease 1's 40 lost, lease 2's 20 held")
+                .isEqualTo(100 - 2 - 40 - 20);
+    }
+
+    private List<Long> take(ScriptHarness script, Algorithm algorithm, long limit, String instance, long unused,
+            long wanted, long share) {
+        return take(script, algorithm, limit, key, instance, unused, wanted, share);
+    }
+
+    @SuppressWarnings("unchecked")
+    private static List<Long> take(ScriptHarness script, Algorithm algorithm, long limit, String key,
+            String instance, long unused, long wanted, long share) {
+        LimitDefinition definition = ScriptHarness.definitions(new Limit(key, algorithm, limit, 1)).get(0);
+        List<String> command = command(definition, key);
+        // each lease named after the instance and the slice wanted; the one given back, after the unused units
+        command.addAll(ScriptArguments.takeLease(Long.toString(NOW), definition, instance, instance + "-previous",
+                unused, instance + "-previous", wanted, share, 1_000, ""));
+        return (List<Long>) script.redis(command.toArray(String[]::new));
+    }
+
+    private long giveBack(ScriptHarness script, Algorithm algorithm, long limit, String instance, long unused) {
+        return giveBack(script, algorithm, limit, key, instance, unused);
+    }
+
+    private static long giveBack(ScriptHarness script, Algorithm algorithm, long limit, String key, String instance,
+            long unused) {
+        return giveBackAt(script, algorithm, limit, key, instance, unused, NOW);
+    }
+
+    private static long giveBackAt(ScriptHarness script, Algorithm algorithm, long limit, String key, String instance,
+            long unused, long nowMicros) {
+        LimitDefinition definition = ScriptHarness.definitions(new Limit(key, algorithm, limit, 1)).get(0);
+        List<String> command = command(definition, key);
+        command.addAll(ScriptArguments.returnLease(Long.toString(nowMicros), definition, instance,
+                instance + "-previous", unused, ""));
+        return (Long) script.redis(command.toArray(String[]::new));
+    }
+
+    private static List<String> command(LimitDefinition definition, String key) {
+        String source = new RateLimitScripts().lease(AlgorithmSet.of(List.of(definition))).source();
+        return new ArrayList<>(List.of("EVAL", source, "2", key, key + ":leases"));
+    }
+}
