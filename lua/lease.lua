@@ -4,15 +4,20 @@
 -- every unit of the slice from the moment it is leased, so the fleet never admits more than the limit: what a
 -- lease costs is capacity held in a slice nobody spends, given back when the lease ends (op 'return') and lost,
 -- at most the slice, when it cannot be (the instance died). A slice counts in the window that holds the decision,
--- and is spent only in it: the lease ends with its window at the latest.
+-- and is spent only in it: the lease ends with its window at the latest. A bucket (GCRA, the token bucket) has no
+-- window but refills while a slice is out, which would let a burst take a full bucket and the slice's unused units
+-- together: its lease also charges what the bucket refills during the lease (the insurance), which is never spent
+-- and never given back, so the bucket and the unused units together never hold more than its burst; and its
+-- unused units are given back only until the lease ends.
 -- It also gives back first what the instance's previous lease of the key left unused, which counts only while
 -- that lease's window lasts (a unit given back into a later window would be admitted twice); a reset
 -- (lua/reset.lua) deletes the leases with the state, so a slice given back after it gives back nothing.
--- Runs after lua/prelude.lua and ALGORITHMS; only modules that say where the window of now ends
--- (window_end_us: fixed window, sliding window counter, calendar window) lease.
+-- Runs after lua/prelude.lua and ALGORITHMS; every module but the sliding window log leases (the Java side leases
+-- none of its keys).
 --
 -- KEYS[1]   the limit's state
--- KEYS[2]   the limit's leases, <limit key>:leases (the same hash tag): instance id -> 'units window_end_us lease_id'
+-- KEYS[2]   the limit's leases, <limit key>:leases (the same hash tag): instance id ->
+--           'units give_back_until_us lease_id'
 -- ARGV[1-6] the clock, then the limit's values as rate_limit.lua takes them (one limit)
 -- ARGV[7]   'take': decide the call and lease; 'return': only give back (the call's cost is then ignored)
 -- ARGV[8]   the instance's id
@@ -21,31 +26,32 @@
 -- ARGV[10]  what that lease left unused (0: nothing to give back)
 -- ARGV[11]  the new lease's id
 -- ARGV[12]  the slice wanted, in units
--- ARGV[13]  the share: the slice is at most what is left after the call divided by it (the live instances, twice)
--- ARGV[14]  the longest lease, in ms
--- ARGV[15]  the invalidation channel, '' to publish nothing: units given back can turn a refusal into an admission
+-- ARGV[13]  the smallest slice worth a lease: none is taken below it
+-- ARGV[14]  the share: the slice is at most what is left after the call divided by it (the live instances, twice)
+-- ARGV[15]  the longest lease, in ms
+-- ARGV[16]  the invalidation channel, '' to publish nothing: units given back can turn a refusal into an admission
 -- Returns, for 'take', { allowed, remaining, reset_ms, retry_after_ms, slice, lease_ms }: rate_limit.lua's four
---   values of the call (remaining: what is left after the call and the slice), the units leased (0: none) and how
---   long the lease lasts; for 'return', the units given back.
--- TTL: the leases hash lives until the last window it holds a slice of ends. O(1) but the hash's size (one field
--- per instance that leased the key in the window).
+--   values of the call (remaining: what is left after the call, the slice and a bucket's insurance), the units
+--   leased (0: none) and how long the lease lasts; for 'return', the units given back.
+-- TTL: the leases hash lives until the last give-back it could take (a window's end, a bucket lease's end). O(1)
+-- but the hash's size (one field per instance that leased the key and could still give back).
 
 local function give_back(KEYS, ARGV, now_us, module, limit, window_us, burst, instance)
   local held = redis.call('HGET', KEYS[2], instance)
   if not held then
     return 0
   end
-  local units, window_end, id = string.match(held, '^(%d+) (%d+) (%S+)$')
+  local units, until_us, id = string.match(held, '^(%d+) (%d+) (%S+)$')
   if id ~= ARGV[9] then
     return 0 -- a later lease: the one named was given back already, or replaced (its unused units are lost)
   end
   redis.call('HDEL', KEYS[2], instance)
   units = math.min(ARGV[10] + 0, units + 0)
-  if units <= 0 or now_us >= window_end + 0 then
-    return 0 -- the lease's window is over: a unit given back now would count in another one
+  if units <= 0 or now_us >= until_us + 0 then
+    return 0 -- the lease's window is over (a unit given back would count in another), or a bucket's lease
   end
   module.refund(KEYS[1], now_us, limit, window_us, units, burst)
-  announce({ KEYS[1] }, ARGV[15])
+  announce({ KEYS[1] }, ARGV[16])
   return units
 end
 
@@ -66,17 +72,26 @@ local function lease(KEYS, ARGV)
   local decided = { module.check(KEYS[1], now_us, limit, window_us, cost, burst) }
   local slice, lease_ms = 0, 0
   if decided[1] == 1 then
-    local window_end = module.window_end_us(now_us, window_us)
-    lease_ms = math.min(ARGV[14] + 0, math.floor((window_end - now_us) / 1000))
-    slice = math.min(ARGV[12] + 0, math.floor(decided[2] / (ARGV[13] + 0)))
-    if slice > 0 and lease_ms > 0 then
-      local leased = { module.check(KEYS[1], now_us, limit, window_us, cost + slice, burst) }
+    local longest_us = (ARGV[15] + 0) * 1000
+    local lease_end, until_us, insurance
+    if module.window_end_us then
+      until_us = module.window_end_us(now_us, window_us)
+      lease_end, insurance = math.min(now_us + longest_us, until_us), 0
+    else
+      -- a bucket: what it refills during the lease, at limit per window (whole units, rounded up)
+      lease_end, insurance = now_us + longest_us, math.ceil(longest_us * limit / window_us)
+      until_us = lease_end
+    end
+    lease_ms = math.floor((lease_end - now_us) / 1000)
+    slice = math.min(ARGV[12] + 0, math.floor((decided[2] - insurance) / (ARGV[14] + 0)))
+    if slice >= ARGV[13] + 0 and lease_ms > 0 then
+      local leased = { module.check(KEYS[1], now_us, limit, window_us, cost + slice + insurance, burst) }
       if leased[1] == 1 then
         decided = leased
-        redis.call('HSET', KEYS[2], instance, string.format('%d %d %s', slice, window_end, ARGV[11]))
-        local window_ms = math.ceil((window_end - now_us) / 1000)
-        if redis.call('PTTL', KEYS[2]) < window_ms then
-          redis.call('PEXPIRE', KEYS[2], window_ms)
+        redis.call('HSET', KEYS[2], instance, string.format('%d %d %s', slice, until_us, ARGV[11]))
+        local hold_ms = math.ceil((until_us - now_us) / 1000)
+        if redis.call('PTTL', KEYS[2]) < hold_ms then
+          redis.call('PEXPIRE', KEYS[2], hold_ms)
         end
       else
         slice = 0

@@ -31,6 +31,9 @@ export class QwcRateLimitBreaker extends LitElement {
         'invalidations': 'Invalidations from other instances',
         'live-instances': 'Live instances (announced in Redis)',
         'local-fallback-instances': 'Instances a local limit is shared by without Redis',
+        'leased-units': 'Units held in leased slices now',
+        'decisions-from-leases': 'Decisions admitted from leased slices (no Redis call)',
+        'leases-taken': 'Leases taken',
         'run-time-switches': 'Run-time switches (mode, rollout, failure mode)'
     };
 

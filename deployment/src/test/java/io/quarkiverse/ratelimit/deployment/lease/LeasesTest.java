@@ -29,8 +29,9 @@ import io.vertx.mutiny.redis.client.Redis;
 
 /**
  * Leases on one instance: the calls of a hot key are admitted from slices Redis counted at once, with a fraction of
- * the Redis calls, and exactly the limit is admitted, never one more, for every algorithm that leases; a slow limit
- * never leases; a reset drops the slices; a slice's unused units come back when its lease ends.
+ * the Redis calls, and exactly the limit is admitted (a bucket: its burst less its leases' insurance), never one more,
+ * for every algorithm that leases; a slow limit never leases; a reset drops the slices; a slice's unused units come
+ * back when its lease ends.
  */
 class LeasesTest {
 
@@ -68,6 +69,17 @@ class LeasesTest {
     @Test
     void aHotCalendarWindowIsAdmittedFromSlicesAndNeverOneCallOverTheLimit() throws Exception {
         hotKeyAdmitsExactlyTheLimit(RateLimit.of("leased-calendar", LIMIT, CalendarPeriod.DAY, ZoneId.of("UTC")));
+    }
+
+    @Test
+    void aHotTokenBucketIsAdmittedFromSlicesAndNeverOneCallOverItsBurst() throws Exception {
+        hotBucketAdmitsAtMostItsBurst(RateLimit.of("leased-bucket", LIMIT, Duration.ofDays(1))
+                .algorithm(Algorithm.TOKEN_BUCKET));
+    }
+
+    @Test
+    void aHotGcraIsAdmittedFromSlicesAndNeverOneCallOverItsBurst() throws Exception {
+        hotBucketAdmitsAtMostItsBurst(RateLimit.of("leased-gcra", LIMIT, Duration.ofDays(1)).algorithm(Algorithm.GCRA));
     }
 
     @Test
@@ -111,6 +123,26 @@ class LeasesTest {
                 .as("Redis calls for %d decisions", CALLS).isLessThan(CALLS / 2);
         // what the last slice held when the burst ended comes back when its lease ends, and is admitted then
         assertThat(admitted + admittedUntilSpent(limit, tenant)).as("exactly the limit").isEqualTo(LIMIT);
+    }
+
+    /**
+     * A bucket of the limit a day (a unit refills every 43 s: none during the test): each lease also charged what the
+     * bucket refills in 250 ms, one unit, never given back; the rest is admitted, and never one call over the burst.
+     */
+    private void hotBucketAdmitsAtMostItsBurst(RateLimit limit) throws Exception {
+        String tenant = UUID.randomUUID().toString();
+        long leasedBefore = leases.leasedAdmissions();
+        long leasesBefore = leases.leasesTaken();
+
+        int admitted = burst(limit, tenant, CALLS);
+
+        assertThat(admitted).as("never one call over the burst").isLessThanOrEqualTo(LIMIT);
+        assertThat(leases.leasedAdmissions() - leasedBefore).as("most calls admitted from slices")
+                .isGreaterThan(LIMIT / 2);
+        int total = admitted + admittedUntilSpent(limit, tenant);
+        long insurance = leases.leasesTaken() - leasesBefore;
+        assertThat(total).as("the burst, less one unit of insurance for each of %d leases", insurance)
+                .isBetween((int) (LIMIT - insurance), LIMIT);
     }
 
     /** Calls from {@link #THREADS} threads at once; how many were admitted. */

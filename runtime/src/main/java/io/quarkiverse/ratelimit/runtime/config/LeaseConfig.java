@@ -13,7 +13,7 @@ public interface LeaseConfig {
      * left in Redis with one call's decision, counted in Redis at once, and admits the next calls from it without a
      * round trip. The fleet never admits more than the limit; what leasing costs is capacity held in slices nobody
      * spends, at most the instances' slices, given back when a lease ends. Leases apply to calls of one limit that do
-     * not wait for a slot, of the fixed window, sliding window counter and calendar window algorithms.
+     * not wait for a slot, of every algorithm but the sliding window log.
      */
     @WithDefault("false")
     boolean enabled();

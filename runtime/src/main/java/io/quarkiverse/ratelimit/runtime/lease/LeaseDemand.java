@@ -12,10 +12,12 @@ final class LeaseDemand {
     private long lastInterval;
     private volatile long lastCallNanos;
 
-    LeaseDemand(long intervalNanos, long nowNanos) {
+    /** Demand from {@code nowNanos}, with the calls counted before in this interval. */
+    LeaseDemand(long intervalNanos, long nowNanos, long calls) {
         this.intervalNanos = intervalNanos;
         this.intervalStart = nowNanos;
         this.lastCallNanos = nowNanos;
+        this.calls = calls;
     }
 
     synchronized void arrived(long nowNanos) {

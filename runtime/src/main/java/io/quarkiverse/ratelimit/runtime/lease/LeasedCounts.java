@@ -1,14 +1,10 @@
 package io.quarkiverse.ratelimit.runtime.lease;
 
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 
@@ -43,8 +39,10 @@ import io.vertx.core.Future;
  * more than the limit; a slice is at most a share of what is left across the live instances ({@link FleetSize}), and
  * near the limit none is taken, so the calls there are decided in Redis one by one, as without leases.
  * <p>
- * Only calls of one limit that do not wait for a slot, of the algorithms whose windows a slice can be spent in (fixed
- * window, sliding window counter, calendar window), and not adaptive, lease. A reset drops the keys' slices on every
+ * Only calls of one limit that do not wait for a slot lease, of every algorithm but the sliding window log (whose every
+ * call keeps its own timestamp), and not adaptive. A window's slice is spent in its window only; a bucket's lease also
+ * charges what the bucket refills during it ({@code lua/lease.lua}), so the bucket and the slice never hold more than
+ * its burst. A reset drops the keys' slices on every
  * instance (its announcement); any other change announced (run-time limits, blocks, switches) gives every slice back;
  * a call of another limit than its slice's (another plan) is not admitted from it; and no slice is used while this
  * instance cannot confirm it hears the announcements. Whatever is missed, a lease ends within its duration.
@@ -53,10 +51,8 @@ import io.vertx.core.Future;
 public class LeasedCounts implements CountStore {
 
     private static final Logger LOG = Logger.getLogger(LeasedCounts.class);
-    private static final Set<Algorithm> LEASING = EnumSet.of(Algorithm.FIXED_WINDOW,
-            Algorithm.SLIDING_WINDOW_COUNTER, Algorithm.CALENDAR_WINDOW);
-    /** A key with no slice and no call for this many lease durations is forgotten. */
-    private static final int IDLE_LEASES = 20;
+    /** Every algorithm but the sliding window log, whose every call keeps its own timestamp. */
+    private static final Set<Algorithm> LEASING = EnumSet.complementOf(EnumSet.of(Algorithm.SLIDING_WINDOW_LOG));
     /** The most a shutdown waits for its slices to be given back. */
     private static final long GIVE_BACK_WAIT_MILLIS = 250;
 
@@ -64,50 +60,36 @@ public class LeasedCounts implements CountStore {
     private final FleetSize fleet;
     /** The leases' time: the scripts' ({@code RateLimitTestClock} moves it with Redis's windows). */
     private final ScriptClock clock;
-    /** The sweep's timer. */
-    private final InstanceClock timers;
     private final InvalidationChannel invalidations;
     private final boolean enabled;
     private final long leaseMillis;
-    private final long leaseNanos;
     private final int minSlice;
-    private final Map<String, LeasedKey> keys = new ConcurrentHashMap<>();
+    private final LeasedKeys keys;
     private final AtomicLong leaseIds = new AtomicLong();
-    private final AtomicBoolean sweeping = new AtomicBoolean();
     private final LongAdder leasedAdmissions = new LongAdder();
     private final LongAdder leasesTaken = new LongAdder();
-    private volatile long sweepTimer = -1;
-    private volatile boolean stopped;
 
     LeasedCounts(RedisDecisions redis, FleetSize fleet, ScriptClock clock, InstanceClock timers,
             InvalidationChannel invalidations, RateLimitConfig config) {
         this.redis = redis;
         this.fleet = fleet;
         this.clock = clock;
-        this.timers = timers;
         this.invalidations = invalidations;
         LeaseConfig leases = config.leases();
         this.enabled = leases.enabled();
         this.leaseMillis = leases.duration().toMillis();
-        this.leaseNanos = TimeUnit.MILLISECONDS.toNanos(leaseMillis);
         this.minSlice = leases.minSlice();
+        this.keys = new LeasedKeys(redis, fleet.id(), clock, timers, leaseMillis, minSlice);
         if (enabled) {
             invalidations.listen(new InvalidationListener() {
                 @Override
                 public void keysReset(List<String> reset) {
-                    // the reset deleted the slices in Redis: nothing to give back, nothing to admit from
-                    for (String key : reset) {
-                        LeasedKey leased = keys.get(key);
-                        Slice slice = leased == null ? null : leased.slice.getAndSet(null);
-                        if (slice != null) {
-                            slice.drain();
-                        }
-                    }
+                    keys.drop(reset); // the reset deleted the slices in Redis: nothing to give back or admit from
                 }
 
                 @Override
                 public void everythingChanged() {
-                    giveBackAll();
+                    keys.giveBackAll();
                 }
             });
         }
@@ -120,9 +102,8 @@ public class LeasedCounts implements CountStore {
             return null;
         }
         long now = clock.nanoTime();
-        LeasedKey leased = keys.computeIfAbsent(callKeys.get(0), key -> new LeasedKey(leaseNanos, now));
-        leased.demand.arrived(now);
-        Slice slice = leased.slice.get();
+        LeasedKey leased = keys.called(callKeys.get(0), now);
+        Slice slice = leased == null ? null : leased.slice.get();
         LimitDefinition limit = limits.get(0);
         if (slice == null || !slice.serves(limit, now) || !invalidations.live()) {
             return null;
@@ -151,17 +132,28 @@ public class LeasedCounts implements CountStore {
         long unused = previous == null ? 0 : previous.drain();
         String id = Long.toString(leaseIds.incrementAndGet(), 36);
         return redis.takeLease(key, limit, fleet.id(), previous == null ? "" : previous.id, unused, id,
-                leased.demand.perLease(now), 2 * fleet.sharing(), leaseMillis)
+                leased.demand.perLease(now), minSlice, 2 * fleet.sharing(), leaseMillis)
                 .map(reply -> {
                     if (reply.slice() > 0) {
                         leased.slice.set(new Slice(id, limit, reply.slice(), now, reply.leaseMillis(),
                                 reply.decision().resetAfter()));
                         leasesTaken.increment();
-                        sweep();
+                        keys.sweep();
                     }
                     return List.of(reply.decision());
                 })
                 .onComplete(done -> leased.asking.set(false));
+    }
+
+    @Override
+    public boolean holdsUnitsFor(List<String> callKeys, List<LimitDefinition> limits, ShadowMask shadow) {
+        if (!leases(callKeys, limits, shadow)) {
+            return false;
+        }
+        LeasedKey leased = keys.get(callKeys.get(0));
+        Slice slice = leased == null ? null : leased.slice.get();
+        LimitDefinition limit = limits.get(0);
+        return slice != null && slice.serves(limit, clock.nanoTime()) && slice.units() >= limit.getCost();
     }
 
     /** Whether a call may be admitted from a slice, or lease one. */
@@ -192,14 +184,13 @@ public class LeasedCounts implements CountStore {
     /** Deletes the keys' state and their slices, here at once, on the other instances when they hear of it. */
     @Override
     public Future<Integer> reset(List<String> callKeys) {
-        for (String key : callKeys) {
-            LeasedKey leased = keys.get(key);
-            Slice slice = leased == null ? null : leased.slice.getAndSet(null);
-            if (slice != null) {
-                slice.drain();
-            }
-        }
+        keys.drop(callKeys);
         return redis.reset(callKeys);
+    }
+
+    /** Whether leases are on ({@code quarkus.rate-limit.leases.enabled}). */
+    public boolean enabled() {
+        return enabled;
     }
 
     /** The calls admitted from slices, with no Redis call, since start-up. */
@@ -214,69 +205,13 @@ public class LeasedCounts implements CountStore {
 
     /** The units this instance holds in slices now, not spent yet. */
     public long unitsHeld() {
-        long held = 0;
-        for (LeasedKey leased : keys.values()) {
-            Slice slice = leased.slice.get();
-            held += slice == null ? 0 : slice.units();
-        }
-        return held;
-    }
-
-    /** Gives back what a slice left unused, if anything; a failure only leaves its units counted (the safe side). */
-    private Future<Long> giveBack(String key, Slice slice) {
-        long unused = slice.drain();
-        if (unused <= 0) {
-            return Future.succeededFuture(0L);
-        }
-        return redis.returnLease(key, slice.limit, fleet.id(), slice.id, unused)
-                .onFailure(failure -> LOG.debugf(failure, "Could not give back %d leased units of %s; they stay"
-                        + " counted until the window ends", unused, key));
-    }
-
-    private List<Future<Long>> giveBackAll() {
-        List<Future<Long>> givenBack = new ArrayList<>();
-        keys.forEach((key, leased) -> {
-            Slice slice = leased.slice.getAndSet(null);
-            if (slice != null) {
-                givenBack.add(giveBack(key, slice));
-            }
-        });
-        return givenBack;
-    }
-
-    /** Starts the sweep once a slice is out: every lease duration, ended slices are given back, idle keys forgotten. */
-    private void sweep() {
-        if (sweeping.compareAndSet(false, true)) {
-            sweepTimer = timers.setTimer(leaseMillis, this::sweepOnce);
-        }
-    }
-
-    private void sweepOnce() {
-        if (stopped) {
-            return;
-        }
-        try {
-            long now = clock.nanoTime();
-            keys.forEach((key, leased) -> {
-                Slice slice = leased.slice.get();
-                if (slice != null && slice.ended(now) && leased.slice.compareAndSet(slice, null)) {
-                    giveBack(key, slice);
-                } else if (slice == null && !leased.asking.get()
-                        && now - leased.demand.lastCallNanos() > IDLE_LEASES * leaseNanos) {
-                    keys.remove(key, leased);
-                }
-            });
-        } finally {
-            if (!stopped) {
-                sweepTimer = timers.setTimer(leaseMillis, this::sweepOnce);
-            }
-        }
+        return keys.unitsHeld();
     }
 
     /** At shutdown, before the Redis client closes: gives back every slice rather than leaving it to its window. */
     void stop(@Observes ShutdownEvent event) {
         stop();
-        List<Future<Long>> givenBack = giveBackAll();
+        List<Future<Long>> givenBack = keys.giveBackAll();
         if (!givenBack.isEmpty()) {
             try {
                 Future.join(givenBack).toCompletionStage().toCompletableFuture().get(GIVE_BACK_WAIT_MILLIS,
@@ -289,11 +224,6 @@ public class LeasedCounts implements CountStore {
 
     @PreDestroy
     void stop() {
-        stopped = true;
-        long pending = sweepTimer;
-        if (pending >= 0) {
-            timers.cancelTimer(pending);
-            sweepTimer = -1;
-        }
+        keys.stop();
     }
 }

@@ -11,7 +11,8 @@ final class LeasedKey {
     final AtomicBoolean asking = new AtomicBoolean();
     final LeaseDemand demand;
 
-    LeasedKey(long leaseNanos, long nowNanos) {
-        this.demand = new LeaseDemand(leaseNanos, nowNanos);
+    /** A key that became hot at {@code nowNanos}: its table slot had counted {@code calls} in the interval so far. */
+    LeasedKey(long leaseNanos, long nowNanos, long calls) {
+        this.demand = new LeaseDemand(leaseNanos, nowNanos, calls);
     }
 }

@@ -127,13 +127,13 @@ public class RedisDecisions implements CountStore {
      * ({@code lua/lease.lua}), giving back first what lease {@code previousId} of this instance left unused ({@code unused}).
      * Redis
      * counts the slice at once; it is at most {@code wanted}, and at most what is left after the call over
-     * {@code share}, and none when that is nothing.
+     * {@code share}, and none when that is less than {@code minSlice}.
      */
     public Future<LeaseReply> takeLease(String limitKey, LimitDefinition limit, String instance, String previousId,
-            long unused, String leaseId, long wanted, int share, long maxLeaseMillis) {
+            long unused, String leaseId, long wanted, long minSlice, int share, long maxLeaseMillis) {
         List<LimitDefinition> limits = List.of(limit);
         return scripts.send(scripts.scripts().lease(AlgorithmSet.of(limits)), List.of(limitKey, leasesKey(limitKey)),
-                ScriptArguments.takeLease(clock.now(), limit, instance, previousId, unused, leaseId, wanted, share,
+                ScriptArguments.takeLease(clock.now(), limit, instance, previousId, unused, leaseId, wanted, minSlice, share,
                         maxLeaseMillis,
                         invalidations.channel()))
                 .map(reply -> new LeaseReply(ScriptReplies.decisions(limits, reply).get(0), reply.get(4).toLong(),

@@ -100,13 +100,15 @@ public final class ScriptArguments {
 
     /**
      * {@code lua/lease.lua}, taking a lease: the call decided, and a slice of what is left leased with it as
-     * {@code leaseId}, after lease {@code previousId} gave back {@code unused}.
+     * {@code leaseId} (at most {@code wanted}, none below {@code minSlice}), after lease {@code previousId} gave back
+     * {@code unused}.
      */
     public static List<String> takeLease(String clock, LimitDefinition limit, String instance, String previousId,
-            long unused, String leaseId, long wanted, long share, long maxLeaseMillis, String channel) {
+            long unused, String leaseId, long wanted, long minSlice, long share, long maxLeaseMillis, String channel) {
         List<String> args = lease(clock, limit, "take", instance, previousId, unused);
         args.add(leaseId);
         args.add(Long.toString(wanted));
+        args.add(Long.toString(minSlice));
         args.add(Long.toString(share));
         args.add(Long.toString(maxLeaseMillis));
         args.add(channel);
@@ -117,7 +119,7 @@ public final class ScriptArguments {
     public static List<String> returnLease(String clock, LimitDefinition limit, String instance, String leaseId,
             long unused, String channel) {
         List<String> args = lease(clock, limit, "return", instance, leaseId, unused);
-        args.addAll(List.of("", "0", "1", "0", channel));
+        args.addAll(List.of("", "0", "1", "1", "0", channel));
         return args;
     }
 

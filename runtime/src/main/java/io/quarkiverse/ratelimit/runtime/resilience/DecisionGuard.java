@@ -91,15 +91,16 @@ public class DecisionGuard implements GuardedDecisions {
     public Uni<List<RateLimitDecision>> acquire(List<String> keys, List<LimitDefinition> limits, String tenant,
             ShadowMask shadow) {
         Object span = tracing.currentSpan();
+        // a slice Redis counted already: neither the guard nor the failure mode has anything to decide; and it comes
+        // before a refusal this instance holds, which Redis gave while the slice held the key's last units
+        List<RateLimitDecision> leased = store.decideLocally(keys, limits, shadow);
+        if (leased != null) {
+            observers.decided(new DecidedCall(keys, limits, leased, DecidedBy.LEASE, null, shadow, tenant, span));
+            return DirectUni.item(leased);
+        }
         List<RateLimitDecision> held = held(keys, limits, tenant, shadow, span);
         if (held != null) {
             return DirectUni.item(held);
-        }
-        List<RateLimitDecision> leased = store.decideLocally(keys, limits, shadow);
-        if (leased != null) {
-            // a slice Redis counted already: neither the guard nor the failure mode has anything to decide
-            observers.decided(new DecidedCall(keys, limits, leased, DecidedBy.LEASE, null, shadow, tenant, span));
-            return DirectUni.item(leased);
         }
         GuardedNode node = guarded.nodeFor(keys.get(0)); // a call's keys share one slot
         return guarded.guarded(RedisOperation.DECIDE, node, () -> {
@@ -122,6 +123,9 @@ public class DecisionGuard implements GuardedDecisions {
     @Override
     public List<RateLimitDecision> heldRefusal(List<String> keys, List<LimitDefinition> limits, String tenant,
             ShadowMask shadow) {
+        if (store.holdsUnitsFor(keys, limits, shadow)) {
+            return null; // a slice of the keys admits the call (acquire)
+        }
         return held(keys, limits, tenant, shadow, tracing.currentSpan());
     }
 

@@ -9,6 +9,7 @@ import jakarta.inject.Singleton;
 
 import io.quarkiverse.ratelimit.CircuitBreakerTransition;
 import io.quarkiverse.ratelimit.runtime.fleet.FleetSize;
+import io.quarkiverse.ratelimit.runtime.lease.LeasedCounts;
 import io.quarkiverse.ratelimit.runtime.redis.InvalidationChannel;
 import io.quarkiverse.ratelimit.runtime.redis.ScriptRunner;
 import io.quarkiverse.ratelimit.runtime.resilience.DecisionGuard;
@@ -29,10 +30,12 @@ public class LimiterStatus {
     private final ScriptRunner scripts;
     private final InvalidationChannel invalidations;
     private final FleetSize fleet;
+    private final LeasedCounts leases;
 
     LimiterStatus(GuardedRedis guarded, FailureModes failureModes, DecisionGuard guard, ScriptRunner scripts,
-            InvalidationChannel invalidations, FleetSize fleet) {
+            InvalidationChannel invalidations, FleetSize fleet, LeasedCounts leases) {
         this.fleet = fleet;
+        this.leases = leases;
         this.guarded = guarded;
         this.failureModes = failureModes;
         this.guard = guard;
@@ -88,6 +91,12 @@ public class LimiterStatus {
         // what the local failure mode divides a limit by: the fleet as last heard, or expected-instances when set
         status.put("live-instances", fleet.live());
         status.put("local-fallback-instances", fleet.sharing());
+        if (leases.enabled()) {
+            // what this instance holds of the limits now, and what it admitted from slices without Redis
+            status.put("leased-units", leases.unitsHeld());
+            status.put("decisions-from-leases", leases.leasedAdmissions());
+            status.put("leases-taken", leases.leasesTaken());
+        }
         return status;
     }
 

@@ -36,6 +36,14 @@ public interface CountStore {
         return null;
     }
 
+    /**
+     * Whether {@link #decideLocally} would admit the call now from what this store holds; takes nothing (a refusal held
+     * for the keys does not answer a call this store can admit).
+     */
+    default boolean holdsUnitsFor(List<String> keys, List<LimitDefinition> limits, ShadowMask shadow) {
+        return false;
+    }
+
     /** Gives back each limit's cost (clamped: a limit never holds less than nothing). */
     Future<Void> refund(List<String> keys, List<LimitDefinition> limits);
 

@@ -19,7 +19,8 @@ import io.quarkiverse.ratelimit.runtime.redis.ScriptHarness.Limit;
 /**
  * {@code lua/lease.lua} on a real Redis, for every algorithm that leases: a slice counts in the limit at once, so
  * decisions and slices together never pass the limit; a slice is at most the share of what is left and none is taken
- * when the share is empty; what is given back counts in the lease's window only, and nothing after a reset.
+ * when the share is empty; what is given back counts in the lease's window only, and nothing after a reset; a bucket's
+ * lease also charges what the bucket refills during it, and takes back unused units only while it lasts.
  */
 class LeaseScriptTest {
 
@@ -115,10 +116,10 @@ class LeaseScriptTest {
         ScriptHarness script = harness(algorithm);
         LimitDefinition definition = ScriptHarness.definitions(new Limit(key, algorithm, 100, 1)).get(0);
         List<String> first = command(definition, key);
-        first.addAll(ScriptArguments.takeLease(Long.toString(NOW), definition, "a", "", 0, "1", 40, 2, 1_000, ""));
+        first.addAll(ScriptArguments.takeLease(Long.toString(NOW), definition, "a", "", 0, "1", 40, 1, 2, 1_000, ""));
         script.redis(first.toArray(String[]::new));
         List<String> second = command(definition, key);
-        second.addAll(ScriptArguments.takeLease(Long.toString(NOW), definition, "a", "1", 0, "2", 20, 2, 1_000, ""));
+        second.addAll(ScriptArguments.takeLease(Long.toString(NOW), definition, "a", "1", 0, "2", 20, 1, 2, 1_000, ""));
         script.redis(second.toArray(String[]::new));
         List<String> late = command(definition, key);
         late.addAll(ScriptArguments.returnLease(Long.toString(NOW), definition, "a", "1", 40, ""));
@@ -126,6 +127,48 @@ class LeaseScriptTest {
                 .isEqualTo(0L);
         assertThat(script.admitUntilRefused(key, 100, NOW)).as("lease 1's 40 lost, lease 2's 20 held")
                 .isEqualTo(100 - 2 - 40 - 20);
+    }
+
+    @ParameterizedTest
+    @EnumSource(value = Algorithm.class, names = { "TOKEN_BUCKET", "GCRA" })
+    void aBucketsLeaseChargesWhatItRefillsMeanwhileSoBucketAndSliceNeverHoldMoreThanTheBurst(Algorithm algorithm) {
+        ScriptHarness script = harness(algorithm);
+        // 100 a second (one every 10 ms), a burst of 100, leases of 250 ms: 25 units of insurance
+        List<Long> leased = takeBucketLease(script, algorithm, key, 40, NOW);
+        assertThat(leased.subList(0, 2)).as("admitted; 100 - 1 - 40 - 25 left").containsExactly(1L, 34L);
+        assertThat(leased.subList(4, 6)).as("the slice and its lease").containsExactly(40L, 250L);
+
+        long beforeTheLeaseEnds = NOW + 249_000;
+        int fromRedis = 0;
+        while (script.callKeepingTheKey(key, 100, 1, beforeTheLeaseEnds).allowed()) {
+            fromRedis++;
+        }
+        assertThat(fromRedis + 40L).as("the bucket (refilled 24.9 since) and the unspent slice together")
+                .isLessThanOrEqualTo(100);
+    }
+
+    @ParameterizedTest
+    @EnumSource(value = Algorithm.class, names = { "TOKEN_BUCKET", "GCRA" })
+    void aBucketsUnusedUnitsComeBackOnlyWhileTheLeaseLasts(Algorithm algorithm) {
+        ScriptHarness script = harness(algorithm);
+        takeBucketLease(script, algorithm, key, 40, NOW);
+        assertThat(giveBackAt(script, algorithm, 100, key, "a", 40, NOW + 100_000)).isEqualTo(40);
+
+        String late = key + "-late";
+        takeBucketLease(script, algorithm, late, 40, NOW);
+        assertThat(giveBackAt(script, algorithm, 100, late, "a", 40, NOW + 250_000))
+                .as("after the lease: the units may have drained from the bucket already").isZero();
+    }
+
+    /** A lease of a bucket of 100 a second (burst 100) for 250 ms, taken by instance "a" at {@code nowMicros}. */
+    @SuppressWarnings("unchecked")
+    private static List<Long> takeBucketLease(ScriptHarness script, Algorithm algorithm, String key, long wanted,
+            long nowMicros) {
+        LimitDefinition definition = ScriptHarness.definitions(new Limit(key, algorithm, 100, 1)).get(0);
+        List<String> command = command(definition, key);
+        command.addAll(ScriptArguments.takeLease(Long.toString(nowMicros), definition, "a", "", 0, "a-previous",
+                wanted, 1, 1, 250, ""));
+        return (List<Long>) script.redis(command.toArray(String[]::new));
     }
 
     private List<Long> take(ScriptHarness script, Algorithm algorithm, long limit, String instance, long unused,
@@ -140,7 +183,7 @@ class LeaseScriptTest {
         List<String> command = command(definition, key);
         // each lease named after the instance and the slice wanted; the one given back, after the unused units
         command.addAll(ScriptArguments.takeLease(Long.toString(NOW), definition, instance, instance + "-previous",
-                unused, instance + "-previous", wanted, share, 1_000, ""));
+                unused, instance + "-previous", wanted, 1, share, 1_000, ""));
         return (List<Long>) script.redis(command.toArray(String[]::new));
     }
 
