@@ -16,6 +16,10 @@ start_app -Xmx1g -Dquarkus.rate-limit.leases.enabled=true
 leased_port=$app_port; leased_pid=$app_pid
 start_app -Xmx1g
 plain_port=$app_port; plain_pid=$app_pid
+# spread keys on an instance of their own too: a JVM that also ran the hot key compiled its shared paths for answers
+# that come at once (a slice's), which the spread keys' runs there pay for
+start_app -Xmx1g -Dquarkus.rate-limit.leases.enabled=true
+spread_port=$app_port; spread_pid=$app_pid
 
 # script_calls: FCALL, EVALSHA and EVAL calls since the last CONFIG RESETSTAT
 script_calls() {
@@ -26,11 +30,15 @@ print(sum(int(m.group(1)) for m in (re.match(r"cmdstat_(?:fcall|evalsha|eval):ca
 
 declare -A rates p99s commands app_cpu redis_cpu
 configs=("lettuce plain 1" "extension plain 1" "extension leased 1" "lettuce plain 100000" "extension plain 100000"
-  "extension leased 100000")
+  "extension leased 100000" "extension spread 100000")
 for rep in $(seq 1 "$repetitions"); do
   for config in "${configs[@]}"; do
     read -r client app keys <<< "$config"
-    if [[ $app == leased ]]; then port=$leased_port; pid=$leased_pid; else port=$plain_port; pid=$plain_pid; fi
+    case $app in
+      leased) port=$leased_port; pid=$leased_pid ;;
+      spread) port=$spread_port; pid=$spread_pid ;;
+      *) port=$plain_port; pid=$plain_pid ;;
+    esac
     redis config resetstat > /dev/null
     redis_before=$(redis_cpu_seconds)
     app_before=$(process_cpu_seconds "$pid")
@@ -49,15 +57,16 @@ done
 
 echo
 echo "medians of $repetitions runs of ${seconds}s, 64 in flight:"
-for keys in 1 100000; do
+for pair in "1 plain" "1 leased" "100000 plain" "100000 leased" "100000 spread"; do
+  read -r keys app <<< "$pair"
   base=$(median_of "${rates["lettuce plain $keys"]}")
-  for app in plain leased; do
+  {
     config="extension $app $keys"
     ext=$(median_of "${rates[$config]}")
-    printf '  keys=%s %-6s: %s decisions/s, %.2fx lettuce (%s); p99 %s ms (lettuce %s); %s Redis commands per decision;' \
+    printf '  keys=%s %-6s: %.0f decisions/s, %.2fx lettuce (%.0f); p99 %s ms (lettuce %s); %s Redis commands per decision;' \
       "$keys" "$app" "$ext" "$(python3 -c "print($ext / $base)")" "$base" "$(median_of "${p99s[$config]}")" \
       "$(median_of "${p99s["lettuce plain $keys"]}")" "$(median_of "${commands[$config]}")"
     printf ' app CPU %s us, Redis CPU %s us per decision\n' "$(median_of "${app_cpu[$config]}")" \
       "$(median_of "${redis_cpu[$config]}")"
-  done
+  }
 done

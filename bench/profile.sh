@@ -22,7 +22,8 @@ start_redis
 if [[ $client == http:* ]]; then
   start_app -Xmx1g # recorded after wrk's warm-up
 else
-  start_app -Xmx1g -XX:StartFlightRecording=filename="$recording",settings=profile,method-profiling=max # 1 ms samples
+  # APP_OPTS: more JVM options for the application (APP_OPTS=-Dquarkus.rate-limit.leases.enabled=true)
+  start_app -Xmx1g ${APP_OPTS:-} -XX:StartFlightRecording=filename="$recording",settings=profile,method-profiling=max
 fi
 if [[ $client == http:* ]]; then
   cat > "$work/tenants.lua" <<LUA
