@@ -43,6 +43,7 @@ class LeasesTest {
     static final QuarkusUnitTest app = new QuarkusUnitTest()
             .withApplicationRoot(jar -> jar.addClasses(RedisCommandStats.class))
             .overrideConfigKey("quarkus.rate-limit.leases.enabled", "true")
+            .overrideConfigKey("quarkus.rate-limit.leases.excluded", "leased-excluded")
             .overrideConfigKey("quarkus.rate-limit.fleet.heartbeat", RedisCommandStats.QUIET_HEARTBEAT);
 
     @Inject
@@ -93,6 +94,15 @@ class LeasesTest {
             assertThat(decision.remaining()).as("what Redis has left, call by call").isEqualTo(i);
         }
         assertThat(limiter.tryAcquireAndAwait(slow, tenant).allowed()).isFalse();
+        assertThat(leases.leasesTaken()).isEqualTo(leasesBefore);
+    }
+
+    @Test
+    void anExcludedLimitNeverLeasesHoweverHotItsKey() throws Exception {
+        RateLimit excluded = RateLimit.of("leased-excluded", LIMIT, Duration.ofHours(1))
+                .algorithm(Algorithm.FIXED_WINDOW);
+        long leasesBefore = leases.leasesTaken();
+        assertThat(burst(excluded, UUID.randomUUID().toString(), CALLS)).isEqualTo(LIMIT);
         assertThat(leases.leasesTaken()).isEqualTo(leasesBefore);
     }
 

@@ -1,6 +1,8 @@
 package io.quarkiverse.ratelimit.runtime.config;
 
 import java.time.Duration;
+import java.util.Optional;
+import java.util.Set;
 
 import io.quarkus.runtime.annotations.ConfigGroup;
 import io.smallrye.config.WithDefault;
@@ -33,4 +35,10 @@ public interface LeaseConfig {
      */
     @WithDefault("8")
     int minSlice();
+
+    /**
+     * Limits that never lease, by name: an annotation's limit ({@code name}, or {@code Class.method}), a policy, a
+     * limit made in code ({@code RateLimit.of}). Their calls are decided in Redis one by one, as without leases.
+     */
+    Optional<Set<String>> excluded();
 }

@@ -64,6 +64,8 @@ public class LeasedCounts implements CountStore {
     private final boolean enabled;
     private final long leaseMillis;
     private final int minSlice;
+    /** The limits that never lease ({@code leases.excluded}). */
+    private final Set<String> excluded;
     private final LeasedKeys keys;
     private final AtomicLong leaseIds = new AtomicLong();
     private final LongAdder leasedAdmissions = new LongAdder();
@@ -79,6 +81,7 @@ public class LeasedCounts implements CountStore {
         this.enabled = leases.enabled();
         this.leaseMillis = leases.duration().toMillis();
         this.minSlice = leases.minSlice();
+        this.excluded = leases.excluded().orElse(Set.of());
         this.keys = new LeasedKeys(redis, fleet.id(), clock, timers, leaseMillis, minSlice);
         if (enabled) {
             invalidations.listen(new InvalidationListener() {
@@ -163,7 +166,7 @@ public class LeasedCounts implements CountStore {
         }
         LimitDefinition limit = limits.get(0);
         return limit.getCost() > 0 && limit.getMaxWaitMillis() == 0 && !limit.isAdaptive()
-                && LEASING.contains(limit.getAlgorithm());
+                && LEASING.contains(limit.getAlgorithm()) && !excluded.contains(limit.getName());
     }
 
     @Override
