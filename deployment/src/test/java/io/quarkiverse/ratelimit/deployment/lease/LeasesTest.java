@@ -44,6 +44,8 @@ class LeasesTest {
             .withApplicationRoot(jar -> jar.addClasses(RedisCommandStats.class))
             .overrideConfigKey("quarkus.rate-limit.leases.enabled", "true")
             .overrideConfigKey("quarkus.rate-limit.leases.excluded", "leased-excluded")
+            // longer than a burst: the slice a burst leaves is still out when the test looks at it
+            .overrideConfigKey("quarkus.rate-limit.leases.duration", "2s")
             .overrideConfigKey("quarkus.rate-limit.fleet.heartbeat", RedisCommandStats.QUIET_HEARTBEAT);
 
     @Inject
@@ -95,6 +97,27 @@ class LeasesTest {
         }
         assertThat(limiter.tryAcquireAndAwait(slow, tenant).allowed()).isFalse();
         assertThat(leases.leasesTaken()).isEqualTo(leasesBefore);
+    }
+
+    @Test
+    void aCallCostingMoreThanTheSliceHoldsIsDecidedWithTheSliceGivenBack() throws Exception {
+        RateLimit limit = RateLimit.of("leased-costly", LIMIT, Duration.ofHours(1)).algorithm(Algorithm.FIXED_WINDOW);
+        String tenant = UUID.randomUUID().toString();
+        int admitted = burst(limit, tenant, LIMIT / 2);
+        assertThat(leases.unitsHeld()).as("a slice out").isPositive();
+
+        int left = LIMIT - admitted;
+        RateLimitDecision costly = limiter.tryAcquire(limit, tenant, left).await().indefinitely();
+        assertThat(costly.allowed()).as("%d left in Redis and the slice together", left).isTrue();
+        assertThat(costly.remaining()).isZero();
+    }
+
+    @Test
+    void costlyCallsOfAHotKeyAreAdmittedUpToTheLimitWhateverTheSlicesHold() throws Exception {
+        RateLimit limit = RateLimit.of("leased-costly-burst", LIMIT, Duration.ofHours(1))
+                .algorithm(Algorithm.FIXED_WINDOW);
+        // 20 of 100 units each on a limit of 2,000, all at once: slices of whole calls, and none held when Redis refuses
+        assertThat(burst(limit, UUID.randomUUID().toString(), 2 * THREADS, 100)).isEqualTo(LIMIT / 100);
     }
 
     @Test
@@ -157,6 +180,11 @@ class LeasesTest {
 
     /** Calls from {@link #THREADS} threads at once; how many were admitted. */
     private int burst(RateLimit limit, String tenant, int calls) throws Exception {
+        return burst(limit, tenant, calls, 1);
+    }
+
+    /** Calls of {@code cost} from {@link #THREADS} threads at once; how many were admitted. */
+    private int burst(RateLimit limit, String tenant, int calls, long cost) throws Exception {
         ExecutorService threads = Executors.newFixedThreadPool(THREADS);
         try {
             List<Future<Integer>> admitted = new ArrayList<>();
@@ -164,7 +192,7 @@ class LeasesTest {
                 admitted.add(threads.submit(() -> {
                     int own = 0;
                     for (int i = 0; i < calls / THREADS; i++) {
-                        own += limiter.tryAcquireAndAwait(limit, tenant).allowed() ? 1 : 0;
+                        own += limiter.tryAcquireAndAwait(limit, tenant, cost).allowed() ? 1 : 0;
                     }
                     return own;
                 }));

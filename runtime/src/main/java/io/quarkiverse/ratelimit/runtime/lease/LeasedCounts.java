@@ -105,9 +105,9 @@ public class LeasedCounts implements CountStore {
             return null;
         }
         long now = clock.nanoTime();
-        LeasedKey leased = keys.called(callKeys.get(0), now);
-        Slice slice = leased == null ? null : leased.slice.get();
         LimitDefinition limit = limits.get(0);
+        LeasedKey leased = keys.called(callKeys.get(0), limit.getCost(), now);
+        Slice slice = leased == null ? null : leased.slice.get();
         if (slice == null || !slice.serves(limit, now) || !invalidations.live()) {
             return null;
         }
@@ -124,18 +124,25 @@ public class LeasedCounts implements CountStore {
             ShadowMask shadow) {
         LeasedKey leased = leases(callKeys, limits, shadow) ? keys.get(callKeys.get(0)) : null;
         long now = clock.nanoTime();
-        if (leased == null || leased.demand.perLease(now) < minSlice || !invalidations.live()
-                || !leased.asking.compareAndSet(false, true)) {
+        if (leased == null || !invalidations.live()) {
+            return redis.decide(callKeys, limits, shadow);
+        }
+        LimitDefinition limit = limits.get(0);
+        // no slice smaller than min-slice, nor one a call of this cost could not be admitted from
+        long smallest = Math.max(minSlice, limit.getCost());
+        long demand = leased.demand.perLease(now);
+        // a slice this call could not be admitted from (a cost beyond what it holds) goes back in the call's own
+        // decision, which can then count its units: Redis alone would refuse what the slice holds here
+        if ((demand < smallest && leased.slice.get() == null) || !leased.asking.compareAndSet(false, true)) {
             return redis.decide(callKeys, limits, shadow);
         }
         String key = callKeys.get(0);
-        LimitDefinition limit = limits.get(0);
         // the slice this key held (spent, ended, or of another limit) is given back in the same call
         Slice previous = leased.slice.getAndSet(null);
         long unused = previous == null ? 0 : previous.drain();
         String id = Long.toString(leaseIds.incrementAndGet(), 36);
         return redis.takeLease(key, limit, fleet.id(), previous == null ? "" : previous.id, unused, id,
-                leased.demand.perLease(now), minSlice, 2 * fleet.sharing(), leaseMillis)
+                demand < smallest ? 0 : demand, smallest, 2 * fleet.sharing(), leaseMillis)
                 .map(reply -> {
                     if (reply.slice() > 0) {
                         leased.slice.set(new Slice(id, limit, reply.slice(), now, reply.leaseMillis(),

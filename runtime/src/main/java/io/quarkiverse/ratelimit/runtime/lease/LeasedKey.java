@@ -11,8 +11,8 @@ final class LeasedKey {
     final AtomicBoolean asking = new AtomicBoolean();
     final LeaseDemand demand;
 
-    /** A key that became hot at {@code nowNanos}: its table slot had counted {@code calls} in the interval so far. */
-    LeasedKey(long leaseNanos, long nowNanos, long calls) {
-        this.demand = new LeaseDemand(leaseNanos, nowNanos, calls);
+    /** A key that became hot at {@code nowNanos}, {@code units} asked for in the interval so far. */
+    LeasedKey(long leaseNanos, long nowNanos, long units) {
+        this.demand = new LeaseDemand(leaseNanos, nowNanos, units);
     }
 }

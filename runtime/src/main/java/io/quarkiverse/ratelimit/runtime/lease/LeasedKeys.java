@@ -54,18 +54,19 @@ final class LeasedKeys {
     }
 
     /**
-     * The key's leasing, counting a call of it at {@code nowNanos}; {@code null} while its calls are too slow for a
-     * lease (a key like that costs one lookup and its slot in the table of hot keys).
+     * The key's leasing, counting a call of it of {@code cost} at {@code nowNanos}; {@code null} while its calls are too
+     * slow for a lease (a key like that costs one lookup and its slot in the table of hot keys).
      */
-    LeasedKey called(String key, long nowNanos) {
+    LeasedKey called(String key, long cost, long nowNanos) {
         LeasedKey leased = keys.get(key);
         if (leased == null) {
             if (!hot.arrived(key, nowNanos)) {
                 return null;
             }
-            leased = keys.computeIfAbsent(key, hotKey -> new LeasedKey(leaseNanos, nowNanos, minSlice - 1L));
+            // the calls the table counted, at this call's cost
+            leased = keys.computeIfAbsent(key, hotKey -> new LeasedKey(leaseNanos, nowNanos, (minSlice - 1L) * cost));
         }
-        leased.demand.arrived(nowNanos);
+        leased.demand.arrived(nowNanos, cost);
         return leased;
     }
 

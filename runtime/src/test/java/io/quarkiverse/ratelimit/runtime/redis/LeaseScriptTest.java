@@ -7,7 +7,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 
-import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -24,26 +24,16 @@ import io.quarkiverse.ratelimit.runtime.redis.ScriptHarness.Limit;
  */
 class LeaseScriptTest {
 
-    static final List<ScriptHarness> harnesses = new ArrayList<>();
+    @RegisterExtension
+    static final ScriptHarnesses harnesses = new ScriptHarnesses();
     static final long NOW = WINDOW_START_US + 100_000;
 
     final String key = "rate-limit:{" + UUID.randomUUID() + "}:leased";
 
-    static ScriptHarness harness(Algorithm algorithm) {
-        ScriptHarness harness = new ScriptHarness(algorithm);
-        harnesses.add(harness);
-        return harness;
-    }
-
-    @AfterAll
-    static void stop() {
-        harnesses.forEach(ScriptHarness::close);
-    }
-
     @ParameterizedTest
     @EnumSource(value = Algorithm.class, names = { "FIXED_WINDOW", "SLIDING_WINDOW_COUNTER", "CALENDAR_WINDOW" })
     void aSliceCountsAtOnceSoDecisionsAndSlicesNeverPassTheLimit(Algorithm algorithm) {
-        ScriptHarness script = harness(algorithm);
+        ScriptHarness script = harnesses.of(algorithm);
         List<Long> leased = take(script, algorithm, 100, "a", 0, 30, 2);
         assertThat(leased.subList(0, 2)).as("admitted, 100 - 1 - 30 left").containsExactly(1L, 69L);
         assertThat(leased.get(4)).as("the slice").isEqualTo(30);
@@ -56,7 +46,7 @@ class LeaseScriptTest {
     @ParameterizedTest
     @EnumSource(value = Algorithm.class, names = { "FIXED_WINDOW", "SLIDING_WINDOW_COUNTER", "CALENDAR_WINDOW" })
     void nearTheLimitNoSliceIsTakenAndTheCallIsDecidedAsWithoutALease(Algorithm algorithm) {
-        ScriptHarness script = harness(algorithm);
+        ScriptHarness script = harnesses.of(algorithm);
         script.admitUntilRefused(key, 5, NOW);
         assertThat(take(script, algorithm, 5, "a", 0, 10, 2)).as("refused, no slice").startsWith(0L, 0L)
                 .endsWith(0L, 0L);
@@ -68,7 +58,7 @@ class LeaseScriptTest {
     @ParameterizedTest
     @EnumSource(value = Algorithm.class, names = { "FIXED_WINDOW", "SLIDING_WINDOW_COUNTER", "CALENDAR_WINDOW" })
     void whatIsGivenBackCountsOnceInTheLeasesWindowAndNotAfterAReset(Algorithm algorithm) {
-        ScriptHarness script = harness(algorithm);
+        ScriptHarness script = harnesses.of(algorithm);
         take(script, algorithm, 100, "a", 0, 40, 2);
         assertThat(giveBack(script, algorithm, 100, "a", 25)).isEqualTo(25);
         assertThat(giveBack(script, algorithm, 100, "a", 25)).as("given back once").isZero();
@@ -86,7 +76,7 @@ class LeaseScriptTest {
     @ParameterizedTest
     @EnumSource(value = Algorithm.class, names = { "FIXED_WINDOW", "SLIDING_WINDOW_COUNTER" })
     void aSliceGivenBackAfterItsWindowGivesNothingToTheNextOne(Algorithm algorithm) {
-        ScriptHarness script = harness(algorithm);
+        ScriptHarness script = harnesses.of(algorithm);
         take(script, algorithm, 100, "a", 0, 40, 2);
         long nextWindow = NOW + ScriptHarness.WINDOW_MS * 1000;
         script.call(key, 100, 1, nextWindow);
@@ -102,7 +92,7 @@ class LeaseScriptTest {
     @ParameterizedTest
     @EnumSource(value = Algorithm.class, names = { "FIXED_WINDOW", "SLIDING_WINDOW_COUNTER", "CALENDAR_WINDOW" })
     void aNewLeaseFirstTakesBackWhatThePreviousOneLeftUnused(Algorithm algorithm) {
-        ScriptHarness script = harness(algorithm);
+        ScriptHarness script = harnesses.of(algorithm);
         take(script, algorithm, 100, "a", 0, 40, 2);
         List<Long> renewed = take(script, algorithm, 100, "a", 30, 10, 2);
         assertThat(renewed.subList(0, 2)).as("30 back: 100 - 1 - 10 (spent) - 1 - 10 (new slice)")
@@ -113,7 +103,7 @@ class LeaseScriptTest {
     @ParameterizedTest
     @EnumSource(value = Algorithm.class, names = { "FIXED_WINDOW", "SLIDING_WINDOW_COUNTER", "CALENDAR_WINDOW" })
     void aGiveBackNamingAnEarlierLeaseLeavesTheLaterOneAlone(Algorithm algorithm) {
-        ScriptHarness script = harness(algorithm);
+        ScriptHarness script = harnesses.of(algorithm);
         LimitDefinition definition = ScriptHarness.definitions(new Limit(key, algorithm, 100, 1)).get(0);
         List<String> first = command(definition, key);
         first.addAll(ScriptArguments.takeLease(Long.toString(NOW), definition, "a", "", 0, "1", 40, 1, 2, 1_000, ""));
@@ -132,7 +122,7 @@ class LeaseScriptTest {
     @ParameterizedTest
     @EnumSource(value = Algorithm.class, names = { "TOKEN_BUCKET", "GCRA" })
     void aBucketsLeaseChargesWhatItRefillsMeanwhileSoBucketAndSliceNeverHoldMoreThanTheBurst(Algorithm algorithm) {
-        ScriptHarness script = harness(algorithm);
+        ScriptHarness script = harnesses.of(algorithm);
         // 100 a second (one every 10 ms), a burst of 100, leases of 250 ms: 25 units of insurance
         List<Long> leased = takeBucketLease(script, algorithm, key, 40, NOW);
         assertThat(leased.subList(0, 2)).as("admitted; 100 - 1 - 40 - 25 left").containsExactly(1L, 34L);
@@ -150,7 +140,7 @@ class LeaseScriptTest {
     @ParameterizedTest
     @EnumSource(value = Algorithm.class, names = { "TOKEN_BUCKET", "GCRA" })
     void aBucketsUnusedUnitsComeBackOnlyWhileTheLeaseLasts(Algorithm algorithm) {
-        ScriptHarness script = harness(algorithm);
+        ScriptHarness script = harnesses.of(algorithm);
         takeBucketLease(script, algorithm, key, 40, NOW);
         assertThat(giveBackAt(script, algorithm, 100, key, "a", 40, NOW + 100_000)).isEqualTo(40);
 

@@ -9,7 +9,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 
-import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -20,23 +20,13 @@ import io.quarkiverse.ratelimit.runtime.redis.ScriptHarness.Limit;
 /** refund.lua gives back what a call consumed, atomically, and never beyond zero or the capacity. */
 class RefundScriptTest {
 
-    static final List<ScriptHarness> harnesses = new ArrayList<>();
-
-    static ScriptHarness harness(Algorithm algorithm) {
-        ScriptHarness harness = new ScriptHarness(algorithm);
-        harnesses.add(harness);
-        return harness;
-    }
-
-    @AfterAll
-    static void stop() {
-        harnesses.forEach(ScriptHarness::close);
-    }
+    @RegisterExtension
+    static final ScriptHarnesses harnesses = new ScriptHarnesses();
 
     @ParameterizedTest
     @EnumSource(Algorithm.class)
     void aRefundGivesBackExactlyWhatWasConsumed(Algorithm algorithm) {
-        ScriptHarness script = harness(algorithm);
+        ScriptHarness script = harnesses.of(algorithm);
         long now = WINDOW_START_US + 100_000;
         assertThat(script.admitUntilRefused("refund", 5, now)).isEqualTo(5);
         script.refund("refund", 5, 2, now);
@@ -46,7 +36,7 @@ class RefundScriptTest {
     @ParameterizedTest
     @EnumSource(Algorithm.class)
     void refundingMoreThanWasConsumedNeverRaisesTheLimit(Algorithm algorithm) {
-        ScriptHarness script = harness(algorithm);
+        ScriptHarness script = harnesses.of(algorithm);
         long now = WINDOW_START_US + 100_000;
         script.call("over", 5, 1, now);
         script.refund("over", 5, 5, now);
@@ -57,7 +47,7 @@ class RefundScriptTest {
     @ParameterizedTest
     @EnumSource(Algorithm.class)
     void concurrentAcquisitionsAndRefundsKeepTheLimitExact(Algorithm algorithm) throws Exception {
-        ScriptHarness script = harness(algorithm);
+        ScriptHarness script = harnesses.of(algorithm);
         long now = WINDOW_START_US + 100_000;
         Limit limit = new Limit("{exact}", algorithm, 20, 1);
         // half the workers give back every unit they get (a failed call), the others keep theirs
@@ -69,7 +59,7 @@ class RefundScriptTest {
     @ParameterizedTest
     @EnumSource(Algorithm.class)
     void strayRefundsAmidAcquisitionsNeverLiftALimitAboveItsCapacity(Algorithm algorithm) throws Exception {
-        ScriptHarness script = harness(algorithm);
+        ScriptHarness script = harnesses.of(algorithm);
         long now = WINDOW_START_US + 100_000;
         Limit limit = new Limit("{stray}", algorithm, 20, 1);
         // every worker refunds three units per call, far more than it ever consumed
