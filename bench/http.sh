@@ -16,7 +16,8 @@ connections=${2:-64}
 command -v wrk > /dev/null || { echo "wrk is missing: apt-get install wrk" >&2; exit 1; }
 build_bench_app
 start_redis
-start_app -Xmx1g
+# APP_OPTS: more JVM options for the application (APP_OPTS=-Dquarkus.rate-limit.leases.enabled=true)
+start_app -Xmx1g ${APP_OPTS:-}
 
 cat > "$work/tenants.lua" <<'LUA'
 -- a random tenant of 100,000 per request
