@@ -12,6 +12,7 @@ import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.Semaphore;
 import java.util.function.IntFunction;
 
 /**
@@ -25,6 +26,27 @@ public final class ConcurrentRequests {
 
     /** @param uriOfRequest the URI of the i-th request, so a burst can spread over several instances */
     public static Map<Integer, Integer> send(int count, IntFunction<URI> uriOfRequest, String tenant) {
+        return byStatus(sendAll(requests(count, uriOfRequest, tenant)));
+    }
+
+    /**
+     * {@link #send}, at most {@code inFlight} requests at a time: thousands a second over a fleet rather than thousands
+     * of connections at once, which would starve many JVMs on a small machine until Redis's answers time out.
+     */
+    public static Map<Integer, Integer> send(int count, IntFunction<URI> uriOfRequest, String tenant, int inFlight) {
+        HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10))
+                .version(HttpClient.Version.HTTP_1_1).build();
+        Semaphore permits = new Semaphore(inFlight);
+        List<CompletableFuture<Integer>> statuses = new ArrayList<>(count);
+        for (HttpRequest request : requests(count, uriOfRequest, tenant)) {
+            permits.acquireUninterruptibly();
+            statuses.add(client.sendAsync(request, HttpResponse.BodyHandlers.discarding())
+                    .thenApply(HttpResponse::statusCode).whenComplete((status, failure) -> permits.release()));
+        }
+        return byStatus(statuses.stream().map(CompletableFuture::join).toList());
+    }
+
+    private static List<HttpRequest> requests(int count, IntFunction<URI> uriOfRequest, String tenant) {
         List<HttpRequest> requests = new ArrayList<>(count);
         for (int i = 0; i < count; i++) {
             requests.add(HttpRequest.newBuilder(uriOfRequest.apply(i))
@@ -33,8 +55,12 @@ public final class ConcurrentRequests {
                     .GET()
                     .build());
         }
+        return requests;
+    }
+
+    private static Map<Integer, Integer> byStatus(List<Integer> statuses) {
         Map<Integer, Integer> byStatus = new TreeMap<>();
-        sendAll(requests).forEach(status -> byStatus.merge(status, 1, Integer::sum));
+        statuses.forEach(status -> byStatus.merge(status, 1, Integer::sum));
         return byStatus;
     }
 

@@ -5,17 +5,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
 import java.util.UUID;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.Semaphore;
 import java.util.function.IntFunction;
 import java.util.stream.IntStream;
 
@@ -188,25 +181,8 @@ class EightInstancesLeasingIT {
         return burst(requests, i -> fleet.instance(i % INSTANCES).uri().resolve(path), tenant);
     }
 
-    /**
-     * {@code requests} requests, {@link #IN_FLIGHT} at a time: thousands a second over the fleet, not thousands of
-     * connections at once, which would starve eight JVMs on a small machine until Redis's answers time out.
-     */
     private static Map<Integer, Integer> burst(int requests, IntFunction<URI> uriOfRequest, String tenant) {
-        HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10))
-                .version(HttpClient.Version.HTTP_1_1).build();
-        Semaphore inFlight = new Semaphore(IN_FLIGHT);
-        List<CompletableFuture<Integer>> statuses = new ArrayList<>(requests);
-        for (int i = 0; i < requests; i++) {
-            inFlight.acquireUninterruptibly();
-            HttpRequest request = HttpRequest.newBuilder(uriOfRequest.apply(i)).timeout(Duration.ofSeconds(30))
-                    .header("X-Tenant-Id", tenant).GET().build();
-            statuses.add(client.sendAsync(request, HttpResponse.BodyHandlers.discarding())
-                    .thenApply(HttpResponse::statusCode).whenComplete((status, failure) -> inFlight.release()));
-        }
-        Map<Integer, Integer> byStatus = new TreeMap<>();
-        statuses.forEach(status -> byStatus.merge(status.join(), 1, Integer::sum));
-        return byStatus;
+        return ConcurrentRequests.send(requests, uriOfRequest, tenant, IN_FLIGHT);
     }
 
     /** Well within a lease: slices dropped by a change, not ended by their time. */

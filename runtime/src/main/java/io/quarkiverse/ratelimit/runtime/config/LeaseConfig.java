@@ -29,9 +29,10 @@ public interface LeaseConfig {
     Duration duration();
 
     /**
-     * The smallest slice worth a lease: a key's calls on this instance must come at least this many per lease duration
-     * (at the default, 32 a second) before it takes one. A limit whose calls come slower is decided in Redis call by
-     * call, exactly as without leases.
+     * The smallest slice worth a lease, in units (and never less than the call's cost): a key's calls on this instance
+     * must come at least this many per lease duration (at the default, 32 a second) before it takes one, and none is
+     * taken once what is left over twice the live instances is smaller. A limit whose calls come slower is decided in
+     * Redis call by call, exactly as without leases.
      */
     @WithDefault("8")
     int minSlice();
