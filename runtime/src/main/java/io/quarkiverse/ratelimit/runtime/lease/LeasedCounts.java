@@ -29,6 +29,7 @@ import io.quarkiverse.ratelimit.runtime.redis.ScriptClock;
 import io.quarkiverse.ratelimit.runtime.store.CountStore;
 import io.quarkus.runtime.ShutdownEvent;
 import io.vertx.core.Future;
+import io.vertx.core.Promise;
 
 /**
  * The counts as every decision sees them ({@link CountStore}): Redis's ({@link RedisDecisions}), with leases in front
@@ -107,7 +108,12 @@ public class LeasedCounts implements CountStore {
         long now = clock.nanoTime();
         LimitDefinition limit = limits.get(0);
         LeasedKey leased = keys.called(callKeys.get(0), limit.getCost(), now);
-        Slice slice = leased == null ? null : leased.slice.get();
+        return leased == null ? null : fromSlice(leased, limit, now);
+    }
+
+    /** The call admitted from the key's slice, or {@code null} when the slice cannot admit it. */
+    private List<RateLimitDecision> fromSlice(LeasedKey leased, LimitDefinition limit, long now) {
+        Slice slice = leased.slice.get();
         if (slice == null || !slice.serves(limit, now) || !invalidations.live()) {
             return null;
         }
@@ -133,8 +139,22 @@ public class LeasedCounts implements CountStore {
         long demand = leased.demand.perLease(now);
         // a slice this call could not be admitted from (a cost beyond what it holds) goes back in the call's own
         // decision, which can then count its units: Redis alone would refuse what the slice holds here
-        if ((demand < smallest && leased.slice.get() == null) || !leased.asking.compareAndSet(false, true)) {
+        if (demand < smallest && leased.slice.get() == null) {
             return redis.decide(callKeys, limits, shadow);
+        }
+        Future<Void> taking = leased.taking.get();
+        Promise<Void> taken = taking == null ? Promise.promise() : null;
+        if (taken == null || !leased.taking.compareAndSet(null, taken.future())) {
+            taking = leased.taking.get();
+            if (taking == null) {
+                return redis.decide(callKeys, limits, shadow);
+            }
+            // the lease on its way takes back the slice this call could not be admitted from: after it, the call
+            // is admitted from the new slice or decided in Redis, which then counts the old one's units
+            return taking.transform(done -> {
+                List<RateLimitDecision> local = fromSlice(leased, limit, clock.nanoTime());
+                return local != null ? Future.succeededFuture(local) : redis.decide(callKeys, limits, shadow);
+            });
         }
         String key = callKeys.get(0);
         // the slice this key held (spent, ended, or of another limit) is given back in the same call
@@ -152,7 +172,10 @@ public class LeasedCounts implements CountStore {
                     }
                     return List.of(reply.decision());
                 })
-                .onComplete(done -> leased.asking.set(false));
+                .onComplete(done -> {
+                    leased.taking.set(null);
+                    taken.complete();
+                });
     }
 
     @Override
@@ -162,8 +185,7 @@ public class LeasedCounts implements CountStore {
         }
         LeasedKey leased = keys.get(callKeys.get(0));
         Slice slice = leased == null ? null : leased.slice.get();
-        LimitDefinition limit = limits.get(0);
-        return slice != null && slice.serves(limit, clock.nanoTime()) && slice.units() >= limit.getCost();
+        return slice != null && slice.admits(limits.get(0), clock.nanoTime());
     }
 
     /** Whether a call may be admitted from a slice, or lease one. */

@@ -136,7 +136,7 @@ final class LeasedKeys {
                 Slice slice = leased.slice.get();
                 if (slice != null && slice.ended(now) && leased.slice.compareAndSet(slice, null)) {
                     giveBack(key, slice);
-                } else if (slice == null && !leased.asking.get()
+                } else if (slice == null && leased.taking.get() == null
                         && now - leased.demand.lastCallNanos() > IDLE_LEASES * leaseNanos) {
                     keys.remove(key, leased);
                 }

@@ -37,6 +37,11 @@ final class Slice {
         return nowNanos - endsAtNanos < 0 && sameCounts(limit, call);
     }
 
+    /** Whether a call of {@code call} may be admitted from this lease at {@code nowNanos}, and its cost fits. */
+    boolean admits(LimitDefinition call, long nowNanos) {
+        return serves(call, nowNanos) && units.get() >= call.getCost();
+    }
+
     /** Takes {@code cost} units; what the slice holds after, or -1 when it holds less than the cost (taking nothing). */
     long take(long cost) {
         while (true) {
