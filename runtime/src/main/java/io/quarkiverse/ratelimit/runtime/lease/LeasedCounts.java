@@ -140,20 +140,20 @@ public class LeasedCounts implements CountStore {
         // a slice this call could not be admitted from (a cost beyond what it holds) goes back in the call's own
         // decision, which can then count its units: Redis alone would refuse what the slice holds here
         if (demand < smallest && leased.slice.get() == null) {
-            return redis.decide(callKeys, limits, shadow);
+            return inRedis(leased, callKeys, limits, shadow);
         }
         Future<Void> taking = leased.taking.get();
         Promise<Void> taken = taking == null ? Promise.promise() : null;
         if (taken == null || !leased.taking.compareAndSet(null, taken.future())) {
             taking = leased.taking.get();
             if (taking == null) {
-                return redis.decide(callKeys, limits, shadow);
+                return inRedis(leased, callKeys, limits, shadow);
             }
             // the lease on its way takes back the slice this call could not be admitted from: after it, the call
             // is admitted from the new slice or decided in Redis, which then counts the old one's units
             return taking.transform(done -> {
                 List<RateLimitDecision> local = fromSlice(leased, limit, clock.nanoTime());
-                return local != null ? Future.succeededFuture(local) : redis.decide(callKeys, limits, shadow);
+                return local != null ? Future.succeededFuture(local) : inRedis(leased, callKeys, limits, shadow);
             });
         }
         String key = callKeys.get(0);
@@ -176,6 +176,22 @@ public class LeasedCounts implements CountStore {
                     leased.taking.set(null);
                     taken.complete();
                 });
+    }
+
+    /**
+     * The call decided in Redis alone. A lease that was on its way meanwhile may have come back with a slice holding
+     * the very units Redis refused the call for: the call is then admitted from it, so no refusal is given while this
+     * instance holds what the call costs. (A refusal counts nothing in Redis.)
+     */
+    private Future<List<RateLimitDecision>> inRedis(LeasedKey leased, List<String> callKeys,
+            List<LimitDefinition> limits, ShadowMask shadow) {
+        return redis.decide(callKeys, limits, shadow).map(decisions -> {
+            if (decisions.get(0).allowed()) {
+                return decisions;
+            }
+            List<RateLimitDecision> local = fromSlice(leased, limits.get(0), clock.nanoTime());
+            return local != null ? local : decisions;
+        });
     }
 
     @Override
