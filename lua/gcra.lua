@@ -115,6 +115,21 @@ local function charge(key, now_us, limit, window_us, cost)
   write_state(key, encode(now_us, ahead, limit), math.max(1, math.ceil(ahead / (limit * 1000))))
 end
 
+-- a lease's decision (lua/lease.lua): the call's cost now and a slice of `slice` units out for lease_us. The
+-- bucket refills while the slice is out, and the slice's unused units may come back until the lease ends: for
+-- the two never to hold more than the burst together, the bucket must not refill beyond burst - slice before
+-- then, so the TAT is at least the lease's end plus the slice's intervals. A bucket drained below that already
+-- pays nothing for it; a full one is full again at most one lease later than without the lease.
+local function check_lease(key, now_us, limit, window_us, cost, slice, burst, lease_us)
+  local after = math.max(ahead_of(key, now_us, limit) + (cost + slice) * window_us,
+    lease_us * limit + slice * window_us)
+  if after > burst * window_us then
+    return 0
+  end
+  local reset_ms = math.max(1, math.ceil(after / (limit * 1000)))
+  return 1, burst - math.ceil(after / window_us), reset_ms, 0, encode(now_us, after, limit), reset_ms
+end
+
 -- no call before until_us, then one, then one per emission interval: the TAT that admits one call at
 -- until_us is (burst - 1) intervals after it; a TAT already later stays
 local function pause(key, now_us, limit, window_us, burst, until_us)
@@ -126,5 +141,6 @@ local function pause(key, now_us, limit, window_us, burst, until_us)
 end
 
 return {
-  check = check, commit = commit, refund = refund, charge = charge, reserves = true, wait_us = wait_us, pause = pause
+  check = check, commit = commit, refund = refund, charge = charge, reserves = true, wait_us = wait_us, pause = pause,
+  check_lease = check_lease
 }

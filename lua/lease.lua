@@ -1,4 +1,4 @@
--- Leases an instance a slice of one limit (runtime/lease/Leases.java): in one atomic step it decides the call as
+-- Leases an instance a slice of one limit (runtime/lease/LeasedCounts.java): in one atomic step it decides the call as
 -- rate_limit.lua decides a call of one limit and, when the call is admitted and enough is left, counts a slice of
 -- what is left as used, which the instance then admits calls from without asking Redis. The limit's count holds
 -- every unit of the slice from the moment it is leased, so the fleet never admits more than the limit: what a
@@ -6,9 +6,9 @@
 -- at most the slice, when it cannot be (the instance died). A slice counts in the window that holds the decision,
 -- and is spent only in it: the lease ends with its window at the latest. A bucket (GCRA, the token bucket) has no
 -- window but refills while a slice is out, which would let a burst take a full bucket and the slice's unused units
--- together: its lease also charges what the bucket refills during the lease (the insurance), which is never spent
--- and never given back, so the bucket and the unused units together never hold more than its burst; and its
--- unused units are given back only until the lease ends.
+-- together: its module decides the lease (check_lease, lua/gcra.lua), keeping the bucket from refilling beyond
+-- its burst less the slice until the lease ends, so the bucket and the unused units together never hold more
+-- than its burst; and its unused units are given back only until the lease ends.
 -- It also gives back first what the instance's previous lease of the key left unused, which counts only while
 -- that lease's window lasts (a unit given back into a later window would be admitted twice); a reset
 -- (lua/reset.lua) deletes the leases with the state, so a slice given back after it gives back nothing.
@@ -31,7 +31,7 @@
 -- ARGV[15]  the longest lease, in ms
 -- ARGV[16]  the invalidation channel, '' to publish nothing: units given back can turn a refusal into an admission
 -- Returns, for 'take', { allowed, remaining, reset_ms, retry_after_ms, slice, lease_ms }: rate_limit.lua's four
---   values of the call (remaining: what is left after the call, the slice and a bucket's insurance), the units
+--   values of the call (remaining: what is left after the call and the slice), the units
 --   leased (0: none) and how long the lease lasts; for 'return', the units given back.
 -- TTL: the leases hash lives until the last give-back it could take (a window's end, a bucket lease's end). O(1)
 -- but the hash's size (one field per instance that leased the key and could still give back).
@@ -73,19 +73,23 @@ local function lease(KEYS, ARGV)
   local slice, lease_ms = 0, 0
   if decided[1] == 1 then
     local longest_us = (ARGV[15] + 0) * 1000
-    local lease_end, until_us, insurance
+    local lease_end, until_us
     if module.window_end_us then
       until_us = module.window_end_us(now_us, window_us)
-      lease_end, insurance = math.min(now_us + longest_us, until_us), 0
+      lease_end = math.min(now_us + longest_us, until_us)
     else
-      -- a bucket: what it refills during the lease, at limit per window (whole units, rounded up)
-      lease_end, insurance = now_us + longest_us, math.ceil(longest_us * limit / window_us)
+      lease_end = now_us + longest_us -- a bucket: its unused units come back only while the lease lasts
       until_us = lease_end
     end
     lease_ms = math.floor((lease_end - now_us) / 1000)
-    slice = math.min(ARGV[12] + 0, math.floor((decided[2] - insurance) / (ARGV[14] + 0)))
+    slice = math.min(ARGV[12] + 0, math.floor(decided[2] / (ARGV[14] + 0)))
     if slice >= ARGV[13] + 0 and lease_ms > 0 then
-      local leased = { module.check(KEYS[1], now_us, limit, window_us, cost + slice + insurance, burst) }
+      local leased
+      if module.check_lease then
+        leased = { module.check_lease(KEYS[1], now_us, limit, window_us, cost, slice, burst, lease_end - now_us) }
+      else
+        leased = { module.check(KEYS[1], now_us, limit, window_us, cost + slice, burst) }
+      end
       if leased[1] == 1 then
         decided = leased
         redis.call('HSET', KEYS[2], instance, string.format('%d %d %s', slice, until_us, ARGV[11]))

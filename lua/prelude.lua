@@ -48,6 +48,10 @@
 --     exactly two values for commit, the state and its TTL in ms counted from that now_us; and
 --     wait_us(key, now_us, limit, window_us, cost, burst) says in microseconds (rounded up) when a
 --     refused call fits: the time a reservation records it at
+--   leases (lua/lease.lua): a window's module exports window_end_us(now_us, window_us), the end of the
+--     window that holds now_us (a slice is spent in it only); a bucket's exports
+--     check_lease(key, now_us, limit, window_us, cost, slice, burst, lease_us), check's values for the call
+--     and a slice out for lease_us, which the bucket must not refill into
 -- Plain values rather than tables or closures: each table or closure is an allocation per decision.
 -- Numbers in strings (arguments, TIME, stored values) are read by arithmetic, `s + 0`, not tonumber(s):
 -- tonumber parses the string twice (lua_isnumber, then lua_tonumber, each a strtod) behind a C call, and

@@ -121,11 +121,12 @@ class LeaseScriptTest {
 
     @ParameterizedTest
     @EnumSource(value = Algorithm.class, names = { "TOKEN_BUCKET", "GCRA" })
-    void aBucketsLeaseChargesWhatItRefillsMeanwhileSoBucketAndSliceNeverHoldMoreThanTheBurst(Algorithm algorithm) {
+    void aFullBucketIsKeptFromRefillingIntoItsSliceSoBucketAndSliceNeverHoldMoreThanTheBurst(Algorithm algorithm) {
         ScriptHarness script = harnesses.of(algorithm);
-        // 100 a second (one every 10 ms), a burst of 100, leases of 250 ms: 25 units of insurance
+        // 100 a second (one every 10 ms), a burst of 100, leases of 250 ms, which refill 25: while the slice is out,
+        // the bucket may refill to 60 at most, the burst less the slice
         List<Long> leased = takeBucketLease(script, algorithm, key, 40, NOW);
-        assertThat(leased.subList(0, 2)).as("admitted; 100 - 1 - 40 - 25 left").containsExactly(1L, 34L);
+        assertThat(leased.subList(0, 2)).as("admitted; 100 - 40 - 25 left now").containsExactly(1L, 35L);
         assertThat(leased.subList(4, 6)).as("the slice and its lease").containsExactly(40L, 250L);
 
         long beforeTheLeaseEnds = NOW + 249_000;
@@ -135,6 +136,22 @@ class LeaseScriptTest {
         }
         assertThat(fromRedis + 40L).as("the bucket (refilled 24.9 since) and the unspent slice together")
                 .isLessThanOrEqualTo(100);
+    }
+
+    @ParameterizedTest
+    @EnumSource(value = Algorithm.class, names = { "TOKEN_BUCKET", "GCRA" })
+    void aDrainedBucketsLeaseCostsNothingButTheSlice(Algorithm algorithm) {
+        ScriptHarness script = harnesses.of(algorithm);
+        for (int i = 0; i < 80; i++) {
+            assertThat(script.callKeepingTheKey(key, 100, 1, NOW).allowed()).isTrue();
+        }
+        // 20 left: the lease's 250 ms refill 25, to 34 at most, far below 90 (the burst less the slice): nothing to pay
+        List<Long> leased = takeBucketLease(script, algorithm, key, 10, NOW);
+        assertThat(leased.subList(0, 2)).as("admitted; 100 - 80 - 1 - 10 left").containsExactly(1L, 9L);
+        assertThat(leased.get(4)).as("the slice").isEqualTo(10L);
+        assertThat(giveBackAt(script, algorithm, 100, key, "a", 10, NOW + 100_000)).isEqualTo(10);
+        assertThat(script.admitUntilRefused(key, 100, NOW + 100_000)).as("19 left and 10 refilled")
+                .isEqualTo(29);
     }
 
     @ParameterizedTest
