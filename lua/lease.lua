@@ -17,7 +17,7 @@
 --
 -- KEYS[1]   the limit's state
 -- KEYS[2]   the limit's leases, <limit key>:leases (the same hash tag): instance id ->
---           'units give_back_until_us lease_id'
+--           'units give_back_until_us lease_id lease_end_us' (lua/leased.lua reads it too)
 -- ARGV[1-6] the clock, then the limit's values as rate_limit.lua takes them (one limit)
 -- ARGV[7]   'take': decide the call and lease; 'return': only give back (the call's cost is then ignored)
 -- ARGV[8]   the instance's id
@@ -29,19 +29,21 @@
 -- ARGV[13]  the smallest slice worth a lease: none is taken below it
 -- ARGV[14]  the share: the slice is at most what is left after the call divided by it (the live instances, twice)
 -- ARGV[15]  the longest lease, in ms
--- ARGV[16]  the invalidation channel, '' to publish nothing: units given back can turn a refusal into an admission
+-- ARGV[16]  the invalidation channel, '' to publish nothing: units given back can turn a refusal into an admission,
+--           and near the limit the slices out are recalled ("\nrecall\n<key>")
 -- Returns, for 'take', { allowed, remaining, reset_ms, retry_after_ms, slice, lease_ms }: rate_limit.lua's four
 --   values of the call (remaining: what is left after the call and the slice), the units
---   leased (0: none) and how long the lease lasts; for 'return', the units given back.
+--   leased (0: none) and how long the lease lasts; for 'return', the units given back ('return' forgets the
+--   lease whatever it left: a recalled slice that was spent gives back only its entry).
 -- TTL: the leases hash lives until the last give-back it could take (a window's end, a bucket lease's end). O(1)
--- but the hash's size (one field per instance that leased the key and could still give back).
+-- but the hash's size (one field per instance that leased the key and could still give back), read near the limit.
 
 local function give_back(KEYS, ARGV, now_us, module, limit, window_us, burst, instance)
   local held = redis.call('HGET', KEYS[2], instance)
   if not held then
     return 0
   end
-  local units, until_us, id = string.match(held, '^(%d+) (%d+) (%S+)$')
+  local units, until_us, id = string.match(held, '^(%d+) (%d+) (%S+)')
   if id ~= ARGV[9] then
     return 0 -- a later lease: the one named was given back already, or replaced (its unused units are lost)
   end
@@ -60,13 +62,11 @@ local function lease(KEYS, ARGV)
   local name, limit, window_us, cost, burst = limit_args(ARGV, 1)
   local module = ALGORITHMS[name]
   local instance = ARGV[8]
+  if ARGV[7] == 'return' then
+    return give_back(KEYS, ARGV, now_us, module, limit, window_us, burst, instance)
+  end
   if ARGV[10] ~= '0' then
-    local returned = give_back(KEYS, ARGV, now_us, module, limit, window_us, burst, instance)
-    if ARGV[7] == 'return' then
-      return returned
-    end
-  elseif ARGV[7] == 'return' then
-    return 0
+    give_back(KEYS, ARGV, now_us, module, limit, window_us, burst, instance)
   end
 
   local decided = { module.check(KEYS[1], now_us, limit, window_us, cost, burst) }
@@ -92,7 +92,7 @@ local function lease(KEYS, ARGV)
       end
       if leased[1] == 1 then
         decided = leased
-        redis.call('HSET', KEYS[2], instance, string.format('%d %d %s', slice, until_us, ARGV[11]))
+        redis.call('HSET', KEYS[2], instance, string.format('%d %d %s %d', slice, until_us, ARGV[11], lease_end))
         local hold_ms = math.ceil((until_us - now_us) / 1000)
         if redis.call('PTTL', KEYS[2]) < hold_ms then
           redis.call('PEXPIRE', KEYS[2], hold_ms)
@@ -104,6 +104,12 @@ local function lease(KEYS, ARGV)
       slice = 0
     end
     module.commit(KEYS[1], decided[5], decided[6], decided[7], decided[8])
+  end
+  -- near the limit (what is left over the share below the smallest slice) no slice is leased, and the slices
+  -- the instances still hold are recalled: given back, their units are decided here one call at a time, so a
+  -- refusal comes when every unit is used, not while some sit in another instance's slice
+  if slice == 0 and decided[2] / (ARGV[14] + 0) < ARGV[13] + 0 and leased_units(KEYS[2], now_us) > 0 then
+    recall(KEYS[1], ARGV[16])
   end
   return { decided[1], decided[2], decided[3], decided[4], slice, slice > 0 and lease_ms or 0 }
 end

@@ -28,6 +28,9 @@
 --                           ms, or false to keep the key's; or, given what the call added to the integer the key
 --                           holds, INCRBY, the key's TTL kept)
 --   max_wait_ms(KEYS, ARGV) how long the call may wait for a later slot, in ms; 0 when it may not
+--   leased_units(leases_key, now_us), recall(key, channel)
+--                           what the live leases of a key hold at most, and the call for them back
+--                           (lua/lease.lua, lua/leased.lua)
 --
 -- Every algorithm module (lua/<algorithm>.lua) returns { check = ..., commit = ..., refund = ... }:
 --   check(key, now_us, limit, window_us, cost, burst) -> allowed (1 | 0), remaining, reset_ms,
@@ -95,6 +98,27 @@ end
 local function announce(KEYS, channel)
   if channel ~= nil and channel ~= '' then
     redis.call('PUBLISH', channel, table.concat(KEYS, '\n'))
+  end
+end
+
+-- the units the live leases of a limit's key hold at most (lua/lease.lua): each instance's field of the key's
+-- leases hash, 'units give_back_until_us lease_id lease_end_us', counts until its lease ends
+local function leased_units(leases_key, now_us)
+  local held = redis.call('HVALS', leases_key)
+  local units = 0
+  for j = 1, #held do
+    local slice, lease_end_us = string.match(held[j], '^(%d+) %d+ %S+ (%d+)$')
+    if slice and lease_end_us + 0 > now_us then
+      units = units + slice
+    end
+  end
+  return units
+end
+
+-- asks every instance to give back its slices of the key now (lua/lease.lua, near the limit)
+local function recall(key, channel)
+  if channel ~= nil and channel ~= '' then
+    redis.call('PUBLISH', channel, '\nrecall\n' .. key)
   end
 end
 

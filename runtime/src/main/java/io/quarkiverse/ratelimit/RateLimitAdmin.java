@@ -39,6 +39,12 @@ public interface RateLimitAdmin {
     }
 
     /**
+     * The units of each limit of {@code policy} the instances lease out of {@code subject}'s counters and have not given
+     * back, by limit name; see {@link ReactiveRateLimitAdmin#leased(RateLimitSubject, String)}.
+     */
+    Map<String, Long> leased(RateLimitSubject subject, String policy);
+
+    /**
      * Forgets what {@code subject} consumed of every limit of {@code policy}, on every instance; returns how many
      * counters held something (0: nothing to reset).
      */

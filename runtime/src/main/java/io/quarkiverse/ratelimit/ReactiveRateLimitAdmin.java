@@ -42,6 +42,15 @@ public interface ReactiveRateLimitAdmin {
     }
 
     /**
+     * The units of each limit of {@code policy} that the instances lease out of {@code subject}'s counters and have not
+     * given back, by limit name (0: none), fleet-wide: Redis counts them as used ({@link #status}), and the slices that
+     * hold them admit calls without asking Redis until their leases end (see {@code quarkus.rate-limit.leases}). At
+     * most what the slices still hold: how much of it they spent only they know. Fails as
+     * {@link #status(RateLimitSubject, String)} does.
+     */
+    Uni<Map<String, Long>> leased(RateLimitSubject subject, String policy);
+
+    /**
      * Forgets what {@code subject} consumed of every limit of {@code policy}, on every instance, and emits how many
      * counters held something: 0 when there was nothing to reset (the subject made no call in the current window).
      * Fails as {@link #status(RateLimitSubject, String)} does.

@@ -6,6 +6,7 @@ import java.time.Duration;
 import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -20,7 +21,9 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import io.quarkiverse.ratelimit.Algorithm;
 import io.quarkiverse.ratelimit.CalendarPeriod;
 import io.quarkiverse.ratelimit.RateLimit;
+import io.quarkiverse.ratelimit.RateLimitAdmin;
 import io.quarkiverse.ratelimit.RateLimitDecision;
+import io.quarkiverse.ratelimit.RateLimitSubject;
 import io.quarkiverse.ratelimit.RateLimiter;
 import io.quarkiverse.ratelimit.deployment.RedisCommandStats;
 import io.quarkiverse.ratelimit.runtime.lease.LeasedCounts;
@@ -54,6 +57,9 @@ class LeasesTest {
 
     @Inject
     LeasedCounts leases;
+
+    @Inject
+    RateLimitAdmin admin;
 
     @Inject
     Redis redis;
@@ -141,6 +147,26 @@ class LeasesTest {
         limiter.reset(limit, tenant).await().indefinitely();
         assertThat(leases.unitsHeld()).as("the reset dropped the slice").isZero();
         assertThat(admittedUntilSpent(limit, tenant)).isEqualTo(LIMIT);
+    }
+
+    @Test
+    void theAdministrationSaysWhatIsLeasedOutOfACounterUntilTheLeaseEnds() throws Exception {
+        RateLimit limit = RateLimit.of("leased-admin", LIMIT, Duration.ofHours(1)).algorithm(Algorithm.FIXED_WINDOW);
+        RateLimitSubject tenant = RateLimitSubject.tenant(UUID.randomUUID().toString());
+        int calls = 60 * THREADS;
+        assertThat(burst(limit, tenant.name(), calls)).isEqualTo(calls);
+        long held = leases.unitsHeld();
+        assertThat(held).as("a slice out").isPositive();
+
+        assertThat(admin.leased(tenant, "leased-admin").get("leased-admin")).as("the slice, spent or not")
+                .isGreaterThanOrEqualTo(held);
+        assertThat(admin.status(tenant, "leased-admin").get(0).remaining()).as("what the slice holds counted as used")
+                .isEqualTo(LIMIT - calls - held);
+
+        Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> leases.unitsHeld() == 0);
+        assertThat(admin.leased(tenant, "leased-admin")).containsExactly(Map.entry("leased-admin", 0L));
+        assertThat(admin.status(tenant, "leased-admin").get(0).remaining()).as("its unused units given back")
+                .isEqualTo(LIMIT - calls);
     }
 
     private void hotKeyAdmitsExactlyTheLimit(RateLimit limit) throws Exception {

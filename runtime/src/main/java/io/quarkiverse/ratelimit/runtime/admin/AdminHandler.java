@@ -4,6 +4,7 @@ import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.function.Supplier;
 
 import io.quarkiverse.ratelimit.LimitRules;
@@ -130,7 +131,8 @@ public class AdminHandler implements Handler<RoutingContext> {
         boolean policies = segments.length > at + 1 && segments[at].equals("policies");
         if (policies && segments.length == at + 2 && method == HttpMethod.GET) {
             String policy = decode(segments[at + 1]);
-            reply(context, () -> admin.status(subject, policy).map(AdminHandler::status), 200);
+            reply(context, () -> admin.status(subject, policy)
+                    .flatMap(decisions -> admin.leased(subject, policy).map(leased -> status(decisions, leased))), 200);
         } else if (policies && segments.length == at + 3 && segments[at + 2].equals("counters")
                 && method == HttpMethod.DELETE) {
             String policy = decode(segments[at + 1]);
@@ -192,7 +194,7 @@ public class AdminHandler implements Handler<RoutingContext> {
         }
     }
 
-    private static String status(List<RateLimitDecision> decisions) {
+    private static String status(List<RateLimitDecision> decisions, Map<String, Long> leased) {
         JsonArray array = new JsonArray();
         for (RateLimitDecision decision : decisions) {
             array.add(new JsonObject()
@@ -200,6 +202,8 @@ public class AdminHandler implements Handler<RoutingContext> {
                     .put("limit", decision.limit())
                     .put("windowSeconds", decision.window().toSeconds())
                     .put("remaining", decision.remaining())
+                    // counted as used in remaining, held by the instances' slices (quarkus.rate-limit.leases)
+                    .put("leased", leased.getOrDefault(decision.limitName(), 0L))
                     .put("resetMillis", decision.resetAfter().toMillis())
                     .put("degraded", decision.degraded())
                     // read at cost 0: refused only beyond the limit, where a settled overrun (reserve, then settle) puts it

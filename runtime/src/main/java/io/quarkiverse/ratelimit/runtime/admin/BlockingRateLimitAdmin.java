@@ -48,6 +48,11 @@ public class BlockingRateLimitAdmin implements RateLimitAdmin {
     }
 
     @Override
+    public Map<String, Long> leased(RateLimitSubject subject, String policy) {
+        return reactive.leased(subject, policy).await().atMost(TIMEOUT);
+    }
+
+    @Override
     public int reset(RateLimitSubject subject, String policy) {
         return reactive.reset(subject, policy).await().atMost(TIMEOUT);
     }

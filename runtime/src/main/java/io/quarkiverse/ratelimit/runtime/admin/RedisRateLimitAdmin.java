@@ -127,6 +127,30 @@ public class RedisRateLimitAdmin implements ReactiveRateLimitAdmin {
     }
 
     @Override
+    public Uni<Map<String, Long>> leased(RateLimitSubject subject, String policy) {
+        Uni<List<SubjectCounters.Group>> groups = counters.knows(policy) ? Uni.createFrom().item(counters.of(subject, policy))
+                : codeCounters.of(subject, policy, counters.known());
+        return groups.flatMap(this::leased);
+    }
+
+    private Uni<Map<String, Long>> leased(List<SubjectCounters.Group> groups) {
+        List<Uni<List<Long>>> reads = new ArrayList<>(groups.size());
+        for (SubjectCounters.Group group : groups) {
+            reads.add(guard.leased(group.keys(), group.limits()));
+        }
+        return Uni.join().all(reads).andFailFast().map(units -> {
+            Map<String, Long> byLimit = new LinkedHashMap<>();
+            for (int g = 0; g < groups.size(); g++) {
+                List<LimitDefinition> limits = groups.get(g).limits();
+                for (int i = 0; i < limits.size(); i++) {
+                    byLimit.merge(limits.get(i).getName(), units.get(g).get(i), Long::sum);
+                }
+            }
+            return byLimit;
+        });
+    }
+
+    @Override
     public Uni<Integer> reset(RateLimitSubject subject, String policy) {
         if (!counters.knows(policy)) {
             return codeCounters.of(subject, policy, counters.known()).flatMap(this::reset);

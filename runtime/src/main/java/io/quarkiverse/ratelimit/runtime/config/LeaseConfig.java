@@ -15,7 +15,9 @@ public interface LeaseConfig {
      * left in Redis with one call's decision, counted in Redis at once, and admits the next calls from it without a
      * round trip. The fleet never admits more than the limit; what leasing costs is capacity held in slices nobody
      * spends, at most the instances' slices, given back when a lease ends. Leases apply to calls of one limit that do
-     * not wait for a slot, of every algorithm but the sliding window log.
+     * not wait for a slot, of every algorithm but the sliding window log. A key called more slowly than
+     * {@code min-slice} per {@code duration} on an instance (32 a second at the defaults) never leases: its calls are
+     * decided in Redis one by one, as with leases off.
      */
     @WithDefault("false")
     boolean enabled();
@@ -29,10 +31,11 @@ public interface LeaseConfig {
     Duration duration();
 
     /**
-     * The smallest slice worth a lease, in units (and never less than the call's cost): a key's calls on this instance
-     * must come at least this many per lease duration (at the default, 32 a second) before it takes one, and none is
-     * taken once what is left over twice the live instances is smaller. A limit whose calls come slower is decided in
-     * Redis call by call, exactly as without leases.
+     * The smallest slice worth a lease, in calls (a slice holds at least this many times the call's cost: the round
+     * trips it saves): a key's calls on this instance must come at least this many per lease duration (at the default,
+     * 32 a second) before it takes one, and none is taken once what is left over twice the live instances is smaller.
+     * A limit whose calls come slower, or whose limit holds few calls, is decided in Redis call by call, exactly as
+     * without leases.
      */
     @WithDefault("8")
     int minSlice();

@@ -5,8 +5,6 @@ import java.util.EnumSet;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.atomic.LongAdder;
 
 import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.event.Observes;
@@ -29,7 +27,6 @@ import io.quarkiverse.ratelimit.runtime.redis.ScriptClock;
 import io.quarkiverse.ratelimit.runtime.store.CountStore;
 import io.quarkus.runtime.ShutdownEvent;
 import io.vertx.core.Future;
-import io.vertx.core.Promise;
 
 /**
  * The counts as every decision sees them ({@link CountStore}): Redis's ({@link RedisDecisions}), with leases in front
@@ -58,37 +55,33 @@ public class LeasedCounts implements CountStore {
     private static final long GIVE_BACK_WAIT_MILLIS = 250;
 
     private final RedisDecisions redis;
-    private final FleetSize fleet;
-    /** The leases' time: the scripts' ({@code RateLimitTestClock} moves it with Redis's windows). */
-    private final ScriptClock clock;
-    private final InvalidationChannel invalidations;
     private final boolean enabled;
-    private final long leaseMillis;
-    private final int minSlice;
     /** The limits that never lease ({@code leases.excluded}). */
     private final Set<String> excluded;
     private final LeasedKeys keys;
-    private final AtomicLong leaseIds = new AtomicLong();
-    private final LongAdder leasedAdmissions = new LongAdder();
-    private final LongAdder leasesTaken = new LongAdder();
+    private final HotKeyDecisions hotKeys;
 
     LeasedCounts(RedisDecisions redis, FleetSize fleet, ScriptClock clock, InstanceClock timers,
             InvalidationChannel invalidations, RateLimitConfig config) {
         this.redis = redis;
-        this.fleet = fleet;
-        this.clock = clock;
-        this.invalidations = invalidations;
         LeaseConfig leases = config.leases();
-        this.enabled = leases.enabled();
-        this.leaseMillis = leases.duration().toMillis();
-        this.minSlice = leases.minSlice();
+        // a threshold event is fired by the Redis decision whose count crosses it, one call's cost at a time: a lease
+        // would move the count by a whole slice, past the threshold unseen (QuotaThresholds)
+        this.enabled = leases.enabled() && config.thresholds().map(List::isEmpty).orElse(true);
+        long leaseMillis = leases.duration().toMillis();
         this.excluded = leases.excluded().orElse(Set.of());
-        this.keys = new LeasedKeys(redis, fleet.id(), clock, timers, leaseMillis, minSlice);
+        this.keys = new LeasedKeys(redis, fleet.id(), clock, timers, leaseMillis, leases.minSlice());
+        this.hotKeys = new HotKeyDecisions(redis, fleet, clock, invalidations, keys, leaseMillis, leases.minSlice());
         if (enabled) {
             invalidations.listen(new InvalidationListener() {
                 @Override
                 public void keysReset(List<String> reset) {
                     keys.drop(reset); // the reset deleted the slices in Redis: nothing to give back or admit from
+                }
+
+                @Override
+                public void keysRecalled(List<String> recalled) {
+                    keys.recall(recalled);
                 }
 
                 @Override
@@ -102,106 +95,21 @@ public class LeasedCounts implements CountStore {
     @Override
     public List<RateLimitDecision> decideLocally(List<String> callKeys, List<LimitDefinition> limits,
             ShadowMask shadow) {
-        if (!leases(callKeys, limits, shadow)) {
-            return null;
-        }
-        long now = clock.nanoTime();
-        LimitDefinition limit = limits.get(0);
-        LeasedKey leased = keys.called(callKeys.get(0), limit.getCost(), now);
-        return leased == null ? null : fromSlice(leased, limit, now);
-    }
-
-    /** The call admitted from the key's slice, or {@code null} when the slice cannot admit it. */
-    private List<RateLimitDecision> fromSlice(LeasedKey leased, LimitDefinition limit, long now) {
-        Slice slice = leased.slice.get();
-        if (slice == null || !slice.serves(limit, now) || !invalidations.live()) {
-            return null;
-        }
-        long left = slice.take(limit.getCost());
-        if (left < 0) {
-            return null;
-        }
-        leasedAdmissions.increment();
-        return List.of(slice.admitted(left, now));
+        return leases(callKeys, limits, shadow) ? hotKeys.fromSlice(callKeys.get(0), limits.get(0)) : null;
     }
 
     @Override
     public Future<List<RateLimitDecision>> decide(List<String> callKeys, List<LimitDefinition> limits,
             ShadowMask shadow) {
-        LeasedKey leased = leases(callKeys, limits, shadow) ? keys.get(callKeys.get(0)) : null;
-        long now = clock.nanoTime();
-        if (leased == null || !invalidations.live()) {
+        if (!leases(callKeys, limits, shadow)) {
             return redis.decide(callKeys, limits, shadow);
         }
-        LimitDefinition limit = limits.get(0);
-        // no slice smaller than min-slice, nor one a call of this cost could not be admitted from
-        long smallest = Math.max(minSlice, limit.getCost());
-        long demand = leased.demand.perLease(now);
-        // a slice this call could not be admitted from (a cost beyond what it holds) goes back in the call's own
-        // decision, which can then count its units: Redis alone would refuse what the slice holds here
-        if (demand < smallest && leased.slice.get() == null) {
-            return inRedis(leased, callKeys, limits, shadow);
-        }
-        Future<Void> taking = leased.taking.get();
-        Promise<Void> taken = taking == null ? Promise.promise() : null;
-        if (taken == null || !leased.taking.compareAndSet(null, taken.future())) {
-            taking = leased.taking.get();
-            if (taking == null) {
-                return inRedis(leased, callKeys, limits, shadow);
-            }
-            // the lease on its way takes back the slice this call could not be admitted from: after it, the call
-            // is admitted from the new slice or decided in Redis, which then counts the old one's units
-            return taking.transform(done -> {
-                List<RateLimitDecision> local = fromSlice(leased, limit, clock.nanoTime());
-                return local != null ? Future.succeededFuture(local) : inRedis(leased, callKeys, limits, shadow);
-            });
-        }
-        String key = callKeys.get(0);
-        // the slice this key held (spent, ended, or of another limit) is given back in the same call
-        Slice previous = leased.slice.getAndSet(null);
-        long unused = previous == null ? 0 : previous.drain();
-        String id = Long.toString(leaseIds.incrementAndGet(), 36);
-        return redis.takeLease(key, limit, fleet.id(), previous == null ? "" : previous.id, unused, id,
-                demand < smallest ? 0 : demand, smallest, 2 * fleet.sharing(), leaseMillis)
-                .map(reply -> {
-                    if (reply.slice() > 0) {
-                        leased.slice.set(new Slice(id, limit, reply.slice(), now, reply.leaseMillis(),
-                                reply.decision().resetAfter()));
-                        leasesTaken.increment();
-                        keys.sweep();
-                    }
-                    return List.of(reply.decision());
-                })
-                .onComplete(done -> {
-                    leased.taking.set(null);
-                    taken.complete();
-                });
-    }
-
-    /**
-     * The call decided in Redis alone. A lease that was on its way meanwhile may have come back with a slice holding
-     * the very units Redis refused the call for: the call is then admitted from it, so no refusal is given while this
-     * instance holds what the call costs. (A refusal counts nothing in Redis.)
-     */
-    private Future<List<RateLimitDecision>> inRedis(LeasedKey leased, List<String> callKeys,
-            List<LimitDefinition> limits, ShadowMask shadow) {
-        return redis.decide(callKeys, limits, shadow).map(decisions -> {
-            if (decisions.get(0).allowed()) {
-                return decisions;
-            }
-            List<RateLimitDecision> local = fromSlice(leased, limits.get(0), clock.nanoTime());
-            return local != null ? local : decisions;
-        });
+        return hotKeys.withRedis(callKeys, limits, shadow);
     }
 
     @Override
     public boolean holdsUnitsFor(List<String> callKeys, List<LimitDefinition> limits, ShadowMask shadow) {
-        if (!leases(callKeys, limits, shadow)) {
-            return false;
-        }
-        LeasedKey leased = keys.get(callKeys.get(0));
-        Slice slice = leased == null ? null : leased.slice.get();
-        return slice != null && slice.admits(limits.get(0), clock.nanoTime());
+        return leases(callKeys, limits, shadow) && hotKeys.holdsUnitsFor(callKeys.get(0), limits.get(0));
     }
 
     /** Whether a call may be admitted from a slice, or lease one. */
@@ -236,6 +144,11 @@ public class LeasedCounts implements CountStore {
         return redis.reset(callKeys);
     }
 
+    @Override
+    public Future<List<Long>> leased(List<String> callKeys) {
+        return redis.leased(callKeys);
+    }
+
     /** Whether leases are on ({@code quarkus.rate-limit.leases.enabled}). */
     public boolean enabled() {
         return enabled;
@@ -243,12 +156,12 @@ public class LeasedCounts implements CountStore {
 
     /** The calls admitted from slices, with no Redis call, since start-up. */
     public long leasedAdmissions() {
-        return leasedAdmissions.sum();
+        return hotKeys.leasedAdmissions();
     }
 
     /** The leases taken since start-up. */
     public long leasesTaken() {
-        return leasesTaken.sum();
+        return hotKeys.leasesTaken();
     }
 
     /** The units this instance holds in slices now, not spent yet. */

@@ -86,12 +86,30 @@ final class LeasedKeys {
         }
     }
 
+    /**
+     * Gives back the slices of keys near their limit ({@code lua/lease.lua} recalls them): what they left, and the
+     * leases themselves, spent or not, so that Redis stops recalling them.
+     */
+    void recall(List<String> recalled) {
+        for (String key : recalled) {
+            LeasedKey leased = keys.get(key);
+            Slice slice = leased == null ? null : leased.slice.getAndSet(null);
+            if (slice != null) {
+                giveBack(key, slice, slice.drain());
+            }
+        }
+    }
+
     /** Gives back what a slice left unused, if anything; a failure only leaves its units counted (the safe side). */
     Future<Long> giveBack(String key, Slice slice) {
         long unused = slice.drain();
         if (unused <= 0) {
             return Future.succeededFuture(0L);
         }
+        return giveBack(key, slice, unused);
+    }
+
+    private Future<Long> giveBack(String key, Slice slice, long unused) {
         return redis.returnLease(key, slice.limit, instance, slice.id, unused)
                 .onFailure(failure -> LOG.debugf(failure, "Could not give back %d leased units of %s; they stay"
                         + " counted until their window ends", unused, key));

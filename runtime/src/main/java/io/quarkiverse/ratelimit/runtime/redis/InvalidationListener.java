@@ -17,6 +17,13 @@ public interface InvalidationListener {
         keysChanged(keys);
     }
 
+    /**
+     * The slices the instances leased of these keys are called back: their limits are near their end, where every
+     * call is decided in Redis ({@code lua/lease.lua}).
+     */
+    default void keysRecalled(List<String> keys) {
+    }
+
     /** Anything may have changed: run-time limits or switches, or messages may have been missed. */
     default void everythingChanged() {
     }

@@ -10,6 +10,8 @@ import java.util.List;
  * <li>{@code "\npause <ms>\n<key>\n<key>..."}: the keys' limits were paused ({@code lua/pause.lua});</li>
  * <li>{@code "\nlearned <value>\n<key>"}: an adaptive limit's key learned a new value ({@code lua/adapt.lua});</li>
  * <li>{@code "\nreset\n<key>\n<key>..."}: the keys' state was deleted ({@code lua/reset.lua});</li>
+ * <li>{@code "\nrecall\n<key>"}: the slices leased of the key are called back, near its limit ({@code lua/lease.lua});
+ * an instance that knows no such message forgets the refusals it holds for the key, no more;</li>
  * <li>otherwise the keys whose state changed, one per line ({@code lua/refund.lua}, {@code lua/lease.lua}).</li>
  * </ul>
  * A key never starts with a line break, so the first two kinds cannot be taken for a key list.
@@ -21,6 +23,7 @@ final class InvalidationMessages {
     private static final String PAUSE = "\npause ";
     private static final String LEARNED = "\nlearned ";
     private static final String RESET = "\nreset\n";
+    private static final String RECALL = "\nrecall\n";
 
     private InvalidationMessages() {
     }
@@ -42,6 +45,11 @@ final class InvalidationMessages {
             List<String> keys = List.of(payload.substring(RESET.length()).split("\n"));
             for (InvalidationListener listener : listeners) {
                 listener.keysReset(keys);
+            }
+        } else if (payload.startsWith(RECALL)) {
+            List<String> keys = List.of(payload.substring(RECALL.length()).split("\n"));
+            for (InvalidationListener listener : listeners) {
+                listener.keysRecalled(keys);
             }
         } else if (payload.startsWith(LEARNED)) {
             int keyStart = payload.indexOf('\n', LEARNED.length());

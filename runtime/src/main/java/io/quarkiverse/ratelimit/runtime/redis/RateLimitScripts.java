@@ -12,7 +12,8 @@ import io.quarkiverse.ratelimit.runtime.limit.AlgorithmSet;
  * decision), {@code refund.lua} (giving back what a failed call consumed) and {@code concurrency.lua} (a concurrency
  * lease), {@code reset.lua} (forgetting a limit's state), {@code pause.lua} (an upstream's retry time), {@code adapt.lua}
  * (an adaptive limit lowered by an upstream's 429), {@code fleet.lua} (an instance announcing itself) and
- * {@code lease.lua} (a slice of a limit leased to an instance), each a function of
+ * {@code lease.lua} (a slice of a limit leased to an instance) and {@code leased.lua} (what the slices hold, for an
+ * operator), each a function of
  * {@code (KEYS, ARGV)} defined after
  * {@code prelude.lua} and, for the first two, the table of
  * algorithm modules ({@code lua/<algorithm>.lua}). Assembled two ways:
@@ -38,17 +39,18 @@ public final class RateLimitScripts {
     static final String FLEET = "fleet.lua";
     static final String SETTLE = "settle.lua";
     static final String LEASE = "lease.lua";
+    static final String LEASED = "leased.lua";
     static final String PRELUDE = "prelude.lua";
     /** The library's hold of a key's writes for a run of a batch's calls ({@code lua/held_state.lua}). */
     static final String HELD_STATE = "held_state.lua";
 
     /** The files that define an entry function: each is registered in the library and has a script of its own. */
     static final List<String> ENTRIES = List.of(DECIDE, DECIDE_BATCH, REFUND, SETTLE, CONCURRENCY, CANCEL_LEASE,
-            RESET, PAUSE, ADAPT, FLEET, LEASE);
+            RESET, PAUSE, ADAPT, FLEET, LEASE, LEASED);
 
     /** The script files in the runtime jar; the deployment module registers them as native-image resources. */
     public static final List<String> FILES = List.of(DECIDE, DECIDE_BATCH, REFUND, PRELUDE, HELD_STATE, CONCURRENCY,
-            CANCEL_LEASE, RESET, PAUSE, ADAPT, FLEET, SETTLE, LEASE,
+            CANCEL_LEASE, RESET, PAUSE, ADAPT, FLEET, SETTLE, LEASE, LEASED,
             "fixed_window.lua", "sliding_window_counter.lua", "sliding_window_log.lua", "gcra.lua",
             "calendar_window.lua");
 
@@ -65,6 +67,7 @@ public final class RateLimitScripts {
     private final LuaScript concurrency;
     private final LuaScript cancelLease;
     private final LuaScript reset;
+    private final LuaScript leased;
     private final LuaScript adapt;
     private final LuaScript fleet;
     /** Immutable scripts published through final fields: a race builds one twice, never half of one. */
@@ -84,6 +87,7 @@ public final class RateLimitScripts {
         String concurrencySource = LuaScript.load(CONCURRENCY).source();
         String cancelLeaseSource = LuaScript.load(CANCEL_LEASE).source();
         String resetSource = LuaScript.load(RESET).source();
+        String leasedSource = LuaScript.load(LEASED).source();
         String adaptSource = LuaScript.load(ADAPT).source();
         String fleetSource = LuaScript.load(FLEET).source();
         String batchSource = LuaScript.load(DECIDE_BATCH).source();
@@ -95,13 +99,14 @@ public final class RateLimitScripts {
         // milliseconds to link (its method handles are built on first use)
         this.library = LuaLibrary.of(String.join("\n", prelude, heldState, algorithms(SETS - 1), decideSource,
                 batchSource, refundSource, settleSource, concurrencySource, cancelLeaseSource, resetSource, pauseSource,
-                adaptSource, fleetSource, leaseSource),
+                adaptSource, fleetSource, leaseSource, leasedSource),
                 ENTRIES.stream().map(RateLimitScripts::entryName).toList(), entryName(DECIDE_BATCH));
         this.concurrency = new LuaScript("concurrency", prelude + "\n" + concurrencySource + entryCall(CONCURRENCY),
                 function(CONCURRENCY));
         this.cancelLease = new LuaScript("cancel_lease", prelude + "\n" + cancelLeaseSource + entryCall(CANCEL_LEASE),
                 function(CANCEL_LEASE));
         this.reset = new LuaScript("reset", prelude + "\n" + resetSource + entryCall(RESET), function(RESET));
+        this.leased = new LuaScript("leased", prelude + "\n" + leasedSource + entryCall(LEASED), function(LEASED));
         this.adapt = new LuaScript("adapt", prelude + "\n" + adaptSource + entryCall(ADAPT), function(ADAPT));
         this.fleet = new LuaScript("fleet", prelude + "\n" + fleetSource + entryCall(FLEET), function(FLEET));
     }
@@ -199,6 +204,11 @@ public final class RateLimitScripts {
     /** Announces an instance to the fleet, or lets it leave, and counts the live ones ({@code lua/fleet.lua}). */
     public LuaScript fleet() {
         return fleet;
+    }
+
+    /** The units leased out of limits' counts and not given back ({@code lua/leased.lua}). */
+    public LuaScript leased() {
+        return leased;
     }
 
     /** Deletes limits' state and announces it ({@code lua/reset.lua}). */

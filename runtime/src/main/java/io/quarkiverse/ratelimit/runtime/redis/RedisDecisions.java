@@ -164,6 +164,18 @@ public class RedisDecisions implements CountStore {
     public record LeaseReply(RateLimitDecision decision, long slice, long leaseMillis) {
     }
 
+    /** The units leased out of each key's count and not given back ({@code lua/leased.lua}): what slices hold at most. */
+    @Override
+    public Future<List<Long>> leased(List<String> limitKeys) {
+        List<String> leases = limitKeys.stream().map(RedisDecisions::leasesKey).toList();
+        return scripts.send(scripts.scripts().leased(), leases, ScriptArguments.leased(clock.now()))
+                .map(reply -> {
+                    List<Long> units = new ArrayList<>(reply.size());
+                    reply.forEach(held -> units.add(held.toLong()));
+                    return units;
+                });
+    }
+
     /**
      * Deletes the state of the given limits' keys (all in one hash slot), and announces it to every instance; emits
      * how many keys held state.

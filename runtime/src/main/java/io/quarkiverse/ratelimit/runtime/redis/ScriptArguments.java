@@ -139,6 +139,11 @@ public final class ScriptArguments {
         return List.of(channel);
     }
 
+    /** {@code leased.lua}: the clock. */
+    public static List<String> leased(String clock) {
+        return List.of(clock);
+    }
+
     /** {@code cancel_lease.lua}: the lease id and the lease in ms. */
     public static List<String> cancelLease(ConcurrencyDefinition limit, String leaseId) {
         return List.of(leaseId, Long.toString(limit.getLeaseMillis()));

@@ -187,6 +187,14 @@ public class DecisionGuard implements GuardedDecisions {
         return unlessUnavailable(RedisOperation.ADMIN, keys, limits, () -> store.decide(keys, limits, ShadowMask.NONE));
     }
 
+    /**
+     * The units of each limit leased out to instances' slices and not given back, read by Redis alone
+     * ({@link #unlessUnavailable}), as {@link #look} reads.
+     */
+    public Uni<List<Long>> leased(List<String> keys, List<LimitDefinition> limits) {
+        return unlessUnavailable(RedisOperation.ADMIN, keys, limits, () -> store.leased(keys));
+    }
+
     /** Counts a reservation of {@code limit} (its cost: the estimate) settled at {@code actualUnits}. */
     public void settled(LimitDefinition limit, long actualUnits) {
         metrics.settled(limit.getName(), limit.getCost(), actualUnits);

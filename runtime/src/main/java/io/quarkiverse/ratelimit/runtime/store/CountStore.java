@@ -1,6 +1,7 @@
 package io.quarkiverse.ratelimit.runtime.store;
 
 import java.time.Duration;
+import java.util.Collections;
 import java.util.List;
 
 import io.quarkiverse.ratelimit.RateLimitDecision;
@@ -58,4 +59,12 @@ public interface CountStore {
 
     /** Deletes the limits' state; emits how many of the keys held some. */
     Future<Integer> reset(List<String> keys);
+
+    /**
+     * The units of each key's count leased out to instances and not given back, in order: at most what their slices
+     * still hold. Nothing for a store that leases nothing.
+     */
+    default Future<List<Long>> leased(List<String> keys) {
+        return Future.succeededFuture(Collections.nCopies(keys.size(), 0L));
+    }
 }

@@ -6,6 +6,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -19,8 +21,9 @@ import io.quarkiverse.ratelimit.runtime.redis.ScriptHarness.Limit;
 /**
  * {@code lua/lease.lua} on a real Redis, for every algorithm that leases: a slice counts in the limit at once, so
  * decisions and slices together never pass the limit; a slice is at most the share of what is left and none is taken
- * when the share is empty; what is given back counts in the lease's window only, and nothing after a reset; a bucket's
- * lease also charges what the bucket refills during it, and takes back unused units only while it lasts.
+ * when the share is empty, and near the limit the slices out are recalled; what is given back counts in the lease's
+ * window only, and nothing after a reset; a bucket is kept from refilling into its slice, and takes back unused units
+ * only while the lease lasts.
  */
 class LeaseScriptTest {
 
@@ -53,6 +56,32 @@ class LeaseScriptTest {
         String other = key + "-other";
         assertThat(take(script, algorithm, 5, other, "a", 0, 10, 16))
                 .as("admitted; 4 left over a share of 16 leases nothing").startsWith(1L, 4L).endsWith(0L, 0L);
+    }
+
+    @ParameterizedTest
+    @EnumSource(value = Algorithm.class, names = { "FIXED_WINDOW", "SLIDING_WINDOW_COUNTER", "CALENDAR_WINDOW" })
+    void nearTheLimitTheSlicesOutAreRecalledUntilTheirLeasesAreGivenBack(Algorithm algorithm) {
+        ScriptHarness script = harnesses.of(algorithm);
+        // a leases 40 of 100 (share 1); b, with a smallest slice of 30 and a share of 2, finds 58 left after its
+        // call: 29 each, too little to lease, so near the limit, where a's slice is called back
+        assertThat(take(script, algorithm, 100, key, "a", 0, 40, 1, 1, "").get(4)).isEqualTo(40);
+        long published = publishes(script);
+        assertThat(take(script, algorithm, 100, key, "b", 0, 40, 30, 2, "invalidations")).as("no slice")
+                .startsWith(1L, 58L).endsWith(0L, 0L);
+        assertThat(publishes(script) - published).as("the recall").isEqualTo(1);
+
+        // a gives its slice back, spent: nothing comes back, and no lease is left out to recall
+        assertThat(giveBack(script, algorithm, 100, "a", 0)).isZero();
+        published = publishes(script);
+        assertThat(take(script, algorithm, 100, key, "b", 0, 40, 30, 2, "invalidations")).startsWith(1L, 57L);
+        assertThat(publishes(script) - published).as("nothing out: no recall").isZero();
+    }
+
+    /** The PUBLISH commands Redis ran since it started. */
+    private static long publishes(ScriptHarness script) {
+        String stats = (String) script.redis("INFO", "commandstats");
+        Matcher calls = Pattern.compile("cmdstat_publish:calls=(\\d+)").matcher(stats);
+        return calls.find() ? Long.parseLong(calls.group(1)) : 0;
     }
 
     @ParameterizedTest
@@ -183,14 +212,19 @@ class LeaseScriptTest {
         return take(script, algorithm, limit, key, instance, unused, wanted, share);
     }
 
-    @SuppressWarnings("unchecked")
     private static List<Long> take(ScriptHarness script, Algorithm algorithm, long limit, String key,
             String instance, long unused, long wanted, long share) {
+        return take(script, algorithm, limit, key, instance, unused, wanted, 1, share, "");
+    }
+
+    @SuppressWarnings("unchecked")
+    private static List<Long> take(ScriptHarness script, Algorithm algorithm, long limit, String key,
+            String instance, long unused, long wanted, long minSlice, long share, String channel) {
         LimitDefinition definition = ScriptHarness.definitions(new Limit(key, algorithm, limit, 1)).get(0);
         List<String> command = command(definition, key);
         // each lease named after the instance and the slice wanted; the one given back, after the unused units
         command.addAll(ScriptArguments.takeLease(Long.toString(NOW), definition, instance, instance + "-previous",
-                unused, instance + "-previous", wanted, 1, share, 1_000, ""));
+                unused, instance + "-previous", wanted, minSlice, share, 1_000, channel));
         return (List<Long>) script.redis(command.toArray(String[]::new));
     }
 
