@@ -14,7 +14,7 @@ build_bench_app
 start_redis
 start_app -Xmx1g -Dquarkus.rate-limit.leases.enabled=true
 leased_port=$app_port; leased_pid=$app_pid
-start_app -Xmx1g
+start_app -Xmx1g -Dquarkus.rate-limit.leases.enabled=false
 plain_port=$app_port; plain_pid=$app_pid
 # spread keys on an instance of their own too: a JVM that also ran the hot key compiled its shared paths for answers
 # that come at once (a slice's), which the spread keys' runs there pay for

@@ -19,7 +19,7 @@ public interface LeaseConfig {
      * {@code min-slice} per {@code duration} on an instance (32 a second at the defaults) never leases: its calls are
      * decided in Redis one by one, as with leases off.
      */
-    @WithDefault("false")
+    @WithDefault("true")
     boolean enabled();
 
     /**
