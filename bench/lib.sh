@@ -43,10 +43,11 @@ start_redis() {
 
 redis() { redis-cli -p "$redis_port" "$@"; }
 
-# start_app [extra JVM options...]: the benchmark application on $app_port, against the Redis of start_redis
+# start_app [extra JVM options...]: the benchmark application on $app_port, against the Redis of start_redis (or the
+# port in $app_redis_port: a proxy in front of it)
 start_app() {
   app_port=$(free_port)
-  java "$@" -Dquarkus.http.port="$app_port" -Dquarkus.redis.hosts="redis://127.0.0.1:$redis_port" \
+  java "$@" -Dquarkus.http.port="$app_port" -Dquarkus.redis.hosts="redis://127.0.0.1:${app_redis_port:-$redis_port}" \
     -jar bench/decisions-app/target/quarkus-app/quarkus-run.jar > "$work/app.log" 2>&1 &
   app_pid=$!
   pids+=($app_pid)
