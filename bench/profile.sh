@@ -19,10 +19,10 @@ recording=$PWD/target/bench-profile.jfr
 mkdir -p target
 build_bench_app
 start_redis
+# APP_OPTS: more JVM options for the application (APP_OPTS=-Dquarkus.rate-limit.leases.enabled=true)
 if [[ $client == http:* ]]; then
-  start_app -Xmx1g # recorded after wrk's warm-up
+  start_app -Xmx1g ${APP_OPTS:-} # recorded after wrk's warm-up
 else
-  # APP_OPTS: more JVM options for the application (APP_OPTS=-Dquarkus.rate-limit.leases.enabled=true)
   start_app -Xmx1g ${APP_OPTS:-} -XX:StartFlightRecording=filename="$recording",settings=profile,method-profiling=max
 fi
 if [[ $client == http:* ]]; then
