@@ -31,9 +31,10 @@
 -- ARGV[15]  the longest lease, in ms
 -- ARGV[16]  the invalidation channel, '' to publish nothing: units given back can turn a refusal into an admission,
 --           and near the limit the slices out are recalled ("\nrecall\n<key>")
--- Returns, for 'take', { allowed, remaining, reset_ms, retry_after_ms, slice, lease_ms }: rate_limit.lua's four
+-- Returns, for 'take', { allowed, remaining, reset_ms, retry_after_ms, slice, lease_ms, elsewhere }: rate_limit.lua's four
 --   values of the call (remaining: what is left after the call and the slice), the units
---   leased (0: none) and how long the lease lasts; for 'return', the units given back ('return' forgets the
+--   leased (0: none), how long the lease lasts, and, near the limit, what the other instances' live leases
+--   hold, recalled (a refused call may wait for it to come back); for 'return', the units given back ('return' forgets the
 --   lease whatever it left: a recalled slice that was spent gives back only its entry).
 -- TTL: the leases hash lives until the last give-back it could take (a window's end, a bucket lease's end). O(1)
 -- but the hash's size (one field per instance that leased the key and could still give back), read near the limit.
@@ -108,8 +109,12 @@ local function lease(KEYS, ARGV)
   -- near the limit (what is left over the share below the smallest slice) no slice is leased, and the slices
   -- the instances still hold are recalled: given back, their units are decided here one call at a time, so a
   -- refusal comes when every unit is used, not while some sit in another instance's slice
-  if slice == 0 and decided[2] / (ARGV[14] + 0) < ARGV[13] + 0 and leased_units(KEYS[2], now_us) > 0 then
-    recall(KEYS[1], ARGV[16])
+  local elsewhere = 0
+  if slice == 0 and decided[2] / (ARGV[14] + 0) < ARGV[13] + 0 then
+    elsewhere = leased_units(KEYS[2], now_us, instance)
+    if elsewhere > 0 then
+      recall(KEYS[1], ARGV[16])
+    end
   end
-  return { decided[1], decided[2], decided[3], decided[4], slice, slice > 0 and lease_ms or 0 }
+  return { decided[1], decided[2], decided[3], decided[4], slice, slice > 0 and lease_ms or 0, elsewhere }
 end

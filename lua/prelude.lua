@@ -101,14 +101,15 @@ local function announce(KEYS, channel)
   end
 end
 
--- the units the live leases of a limit's key hold at most (lua/lease.lua): each instance's field of the key's
--- leases hash, 'units give_back_until_us lease_id lease_end_us', counts until its lease ends
-local function leased_units(leases_key, now_us)
-  local held = redis.call('HVALS', leases_key)
+-- the units the live leases of a limit's key hold at most (lua/lease.lua), but those of instance `except`
+-- (nil: every one's): each instance's field of the key's leases hash, 'units give_back_until_us lease_id
+-- lease_end_us', counts until its lease ends
+local function leased_units(leases_key, now_us, except)
+  local held = redis.call('HGETALL', leases_key)
   local units = 0
-  for j = 1, #held do
-    local slice, lease_end_us = string.match(held[j], '^(%d+) %d+ %S+ (%d+)$')
-    if slice and lease_end_us + 0 > now_us then
+  for j = 1, #held, 2 do
+    local slice, lease_end_us = string.match(held[j + 1], '^(%d+) %d+ %S+ (%d+)$')
+    if slice and held[j] ~= except and lease_end_us + 0 > now_us then
       units = units + slice
     end
   end

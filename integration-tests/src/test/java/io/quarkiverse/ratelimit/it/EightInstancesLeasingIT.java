@@ -21,9 +21,10 @@ import io.restassured.specification.RequestSpecification;
 
 /**
  * Leases on a fleet of eight packaged instances, one Redis: a global limit and a big tenant's, driven past their limit
- * at once from every instance, are admitted mostly from slices and never one call over the limit (counted from the
- * answers), for every algorithm that leases; once the slices are given back, exactly the limit was admitted (a bucket:
- * its burst, less what its slices held when their leases ended). A reset, a run-time limit and a block made
+ * at once from every instance, are admitted mostly from slices and exactly up to the limit in the burst itself (counted
+ * from the answers: slices recalled near the limit, the calls refused meanwhile waiting for them), for every algorithm
+ * that leases (a bucket: never over its burst, less at most what its slices held when their leases ended). A reset, a run-time
+ * limit and a block made
  * on one instance reach every slice on all eight well within a lease; an instance killed with {@code kill -9} while
  * holding a slice loses at most that slice.
  */
@@ -58,17 +59,17 @@ class EightInstancesLeasingIT {
 
     @Test
     void aGlobalLimitIsNeverExceededAndExactlyTheLimitIsAdmitted() {
-        neverOverAndExactOnceGivenBack("/leased/global", "global-" + UUID.randomUUID());
+        exactlyTheLimitInTheBurst("/leased/global", "global-" + UUID.randomUUID());
     }
 
     @Test
     void aBigTenantsFixedWindowIsNeverExceededAndExactlyTheLimitIsAdmitted() {
-        neverOverAndExactOnceGivenBack("/leased/fixed", "big-tenant-" + UUID.randomUUID());
+        exactlyTheLimitInTheBurst("/leased/fixed", "big-tenant-" + UUID.randomUUID());
     }
 
     @Test
     void aBigTenantsSlidingWindowCounterIsNeverExceededAndExactlyTheLimitIsAdmitted() {
-        neverOverAndExactOnceGivenBack("/leased/sliding", "big-tenant-" + UUID.randomUUID());
+        exactlyTheLimitInTheBurst("/leased/sliding", "big-tenant-" + UUID.randomUUID());
     }
 
     @Test
@@ -141,16 +142,16 @@ class EightInstancesLeasingIT {
         }
     }
 
-    private void neverOverAndExactOnceGivenBack(String path, String tenant) {
+    private void exactlyTheLimitInTheBurst(String path, String tenant) {
         long leasedBefore = fleetStatus().stream().mapToLong(Status::fromLeases).sum();
         Map<Integer, Integer> byStatus = burst(path, tenant, 2 * LIMIT);
         int admitted = byStatus.getOrDefault(200, 0);
         assertThat(byStatus).as("admitted or refused, never a 5xx").containsOnlyKeys(200, 429);
-        assertThat(admitted).as("never one call over the limit").isLessThanOrEqualTo(LIMIT);
+        // near the limit the slices out are recalled, and a call refused while they come back waits for them
+        assertThat(admitted).as("exactly the limit, in the burst itself").isEqualTo(LIMIT);
         assertThat(fleetStatus().stream().mapToLong(Status::fromLeases).sum() - leasedBefore)
                 .as("calls admitted from slices").isPositive();
-        // the slices the burst left are given back when their leases end; then the fleet admits exactly the rest
-        assertThat(admitted + admittedOneByOne(path, tenant)).as("exactly the limit").isEqualTo(LIMIT);
+        assertThat(admittedOneByOne(path, tenant)).as("nothing left once the slices are back").isZero();
     }
 
     /**

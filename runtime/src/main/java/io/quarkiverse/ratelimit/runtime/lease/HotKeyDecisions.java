@@ -1,10 +1,12 @@
 package io.quarkiverse.ratelimit.runtime.lease;
 
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 
 import io.quarkiverse.ratelimit.RateLimitDecision;
+import io.quarkiverse.ratelimit.runtime.clock.InstanceClock;
 import io.quarkiverse.ratelimit.runtime.fleet.FleetSize;
 import io.quarkiverse.ratelimit.runtime.limit.LimitDefinition;
 import io.quarkiverse.ratelimit.runtime.limit.ShadowMask;
@@ -27,6 +29,7 @@ final class HotKeyDecisions {
     private final FleetSize fleet;
     /** The leases' time: the scripts' ({@code RateLimitTestClock} moves it with Redis's windows). */
     private final ScriptClock clock;
+    private final InstanceClock timers;
     private final InvalidationChannel invalidations;
     private final LeasedKeys keys;
     private final long leaseMillis;
@@ -35,11 +38,12 @@ final class HotKeyDecisions {
     private final LongAdder leasedAdmissions = new LongAdder();
     private final LongAdder leasesTaken = new LongAdder();
 
-    HotKeyDecisions(RedisDecisions redis, FleetSize fleet, ScriptClock clock, InvalidationChannel invalidations,
-            LeasedKeys keys, long leaseMillis, int minSlice) {
+    HotKeyDecisions(RedisDecisions redis, FleetSize fleet, ScriptClock clock, InstanceClock timers,
+            InvalidationChannel invalidations, LeasedKeys keys, long leaseMillis, int minSlice) {
         this.redis = redis;
         this.fleet = fleet;
         this.clock = clock;
+        this.timers = timers;
         this.invalidations = invalidations;
         this.keys = keys;
         this.leaseMillis = leaseMillis;
@@ -100,7 +104,10 @@ final class HotKeyDecisions {
                 .onComplete(done -> {
                     leased.taking.set(null);
                     taken.complete();
-                });
+                })
+                .compose(decisions -> decisions.get(0).allowed() || leased.recalledUntilNanos - now <= 0
+                        ? Future.succeededFuture(decisions)
+                        : afterRecall(leased, callKeys, limits, shadow, decisions));
     }
 
     /** Decides the call and leases the key's next slice, giving back in the same call what the last one left. */
@@ -112,6 +119,11 @@ final class HotKeyDecisions {
         return redis.takeLease(key, limit, fleet.id(), previous == null ? "" : previous.id, unused, id, wanted,
                 smallest, 2 * fleet.sharing(), leaseMillis)
                 .map(reply -> {
+                    // near the limit Redis recalled what the other instances' slices hold: a call refused now may
+                    // be admitted once it is back
+                    leased.recalledUntilNanos = reply.heldElsewhere() >= limit.getCost()
+                            ? now + TimeUnit.MILLISECONDS.toNanos(leaseMillis)
+                            : now;
                     if (reply.slice() > 0) {
                         leased.slice.set(new Slice(id, limit, reply.slice(), now, reply.leaseMillis(),
                                 reply.decision().resetAfter()));
@@ -139,9 +151,43 @@ final class HotKeyDecisions {
             Future<Void> after = taking == null ? Future.succeededFuture() : taking;
             return after.transform(done -> {
                 List<RateLimitDecision> local = fromSlice(leased, limits.get(0), clock.nanoTime());
-                return Future.succeededFuture(local != null ? local : decisions);
+                if (local != null) {
+                    return Future.succeededFuture(local);
+                }
+                return leased.recalledUntilNanos - clock.nanoTime() > 0
+                        ? afterRecall(leased, callKeys, limits, shadow, decisions)
+                        : Future.succeededFuture(decisions);
             });
         });
+    }
+
+    /**
+     * A call Redis refused while other instances' slices hold units it recalled: decided in Redis again once the key's
+     * count changes (a slice given back), or refused as it was when nothing comes back within a lease, so a refusal
+     * near the limit comes when the units are used, not while they travel back. Tried again once.
+     */
+    private Future<List<RateLimitDecision>> afterRecall(LeasedKey leased, List<String> callKeys,
+            List<LimitDefinition> limits, ShadowMask shadow, List<RateLimitDecision> refused) {
+        Promise<Void> waiting = leased.givenBack.get();
+        if (waiting == null) {
+            Promise<Void> mine = Promise.promise();
+            waiting = leased.givenBack.compareAndSet(null, mine) ? mine : leased.givenBack.get();
+            if (waiting == mine) {
+                timers.setTimer(leaseMillis, () -> {
+                    leased.givenBack.compareAndSet(mine, null);
+                    mine.tryComplete();
+                });
+            } else if (waiting == null) {
+                return redis.decide(callKeys, limits, shadow); // given back just now
+            }
+        }
+        return waiting.future().compose(done -> redis.decide(callKeys, limits, shadow).map(decided -> {
+            if (decided.get(0).allowed()) {
+                return decided;
+            }
+            List<RateLimitDecision> local = fromSlice(leased, limits.get(0), clock.nanoTime());
+            return local != null ? local : refused;
+        }));
     }
 
     /** Whether the key's slice would admit a call of {@code limit} now; takes nothing. */

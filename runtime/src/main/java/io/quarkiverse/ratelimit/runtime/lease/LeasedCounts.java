@@ -71,12 +71,19 @@ public class LeasedCounts implements CountStore {
         long leaseMillis = leases.duration().toMillis();
         this.excluded = leases.excluded().orElse(Set.of());
         this.keys = new LeasedKeys(redis, fleet.id(), clock, timers, leaseMillis, leases.minSlice());
-        this.hotKeys = new HotKeyDecisions(redis, fleet, clock, invalidations, keys, leaseMillis, leases.minSlice());
+        this.hotKeys = new HotKeyDecisions(redis, fleet, clock, timers, invalidations, keys, leaseMillis,
+                leases.minSlice());
         if (enabled) {
             invalidations.listen(new InvalidationListener() {
                 @Override
                 public void keysReset(List<String> reset) {
                     keys.drop(reset); // the reset deleted the slices in Redis: nothing to give back or admit from
+                    keys.changed(reset);
+                }
+
+                @Override
+                public void keysChanged(List<String> changed) {
+                    keys.changed(changed);
                 }
 
                 @Override

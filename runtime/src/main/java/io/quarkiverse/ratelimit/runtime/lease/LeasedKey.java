@@ -3,6 +3,7 @@ package io.quarkiverse.ratelimit.runtime.lease;
 import java.util.concurrent.atomic.AtomicReference;
 
 import io.vertx.core.Future;
+import io.vertx.core.Promise;
 
 /** One key's leasing on this instance: its current slice, whether a lease is being asked for, and its demand. */
 final class LeasedKey {
@@ -14,6 +15,13 @@ final class LeasedKey {
      */
     final AtomicReference<Future<Void>> taking = new AtomicReference<>();
     final LeaseDemand demand;
+    /**
+     * Until when (leases' clock) other instances' slices of the key are known to hold units Redis recalled: a call
+     * refused meanwhile waits for them ({@link #givenBack}).
+     */
+    volatile long recalledUntilNanos;
+    /** Completed when the key's count changes next (a slice given back); {@code null} while nobody waits for it. */
+    final AtomicReference<Promise<Void>> givenBack = new AtomicReference<>();
 
     /** A key that became hot at {@code nowNanos}, {@code units} asked for in the interval so far. */
     LeasedKey(long leaseNanos, long nowNanos, long units) {

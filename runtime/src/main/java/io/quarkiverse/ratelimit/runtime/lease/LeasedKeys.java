@@ -13,6 +13,7 @@ import io.quarkiverse.ratelimit.runtime.clock.InstanceClock;
 import io.quarkiverse.ratelimit.runtime.redis.RedisDecisions;
 import io.quarkiverse.ratelimit.runtime.redis.ScriptClock;
 import io.vertx.core.Future;
+import io.vertx.core.Promise;
 
 /**
  * The keys this instance leases, and what goes back: the hot keys' slices ({@link LeasedKey}), found hot by
@@ -82,6 +83,17 @@ final class LeasedKeys {
             Slice slice = leased == null ? null : leased.slice.getAndSet(null);
             if (slice != null) {
                 slice.drain();
+            }
+        }
+    }
+
+    /** The keys' counts changed (a slice given back, a refund): the calls waiting for units to come back try again. */
+    void changed(List<String> changed) {
+        for (String key : changed) {
+            LeasedKey leased = keys.get(key);
+            Promise<Void> waiting = leased == null ? null : leased.givenBack.getAndSet(null);
+            if (waiting != null) {
+                waiting.tryComplete();
             }
         }
     }

@@ -137,7 +137,7 @@ public class RedisDecisions implements CountStore {
                         maxLeaseMillis,
                         invalidations.channel()))
                 .map(reply -> new LeaseReply(ScriptReplies.decisions(limits, reply).get(0), reply.get(4).toLong(),
-                        reply.get(5).toLong()));
+                        reply.get(5).toLong(), reply.get(6).toLong()));
     }
 
     /**
@@ -158,10 +158,10 @@ public class RedisDecisions implements CountStore {
     }
 
     /**
-     * A decision with its lease: the units leased (0: none) and how long the lease lasts, from when the request was
-     * sent.
+     * A decision with its lease: the units leased (0: none), how long the lease lasts, from when the request was sent,
+     * and, near the limit, the units the other instances' live leases hold, which Redis recalled.
      */
-    public record LeaseReply(RateLimitDecision decision, long slice, long leaseMillis) {
+    public record LeaseReply(RateLimitDecision decision, long slice, long leaseMillis, long heldElsewhere) {
     }
 
     /** The units leased out of each key's count and not given back ({@code lua/leased.lua}): what slices hold at most. */

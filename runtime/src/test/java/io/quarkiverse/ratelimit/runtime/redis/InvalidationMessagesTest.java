@@ -22,6 +22,11 @@ class InvalidationMessagesTest {
         }
 
         @Override
+        public void keysRecalled(List<String> keys) {
+            heard.add("recalled " + keys);
+        }
+
+        @Override
         public void everythingChanged() {
             heard.add("everything");
         }
@@ -44,9 +49,10 @@ class InvalidationMessagesTest {
         InvalidationMessages.tell("\npause 2500\nrl:{c}:labels\nrl:{c}:quotes", listeners);
         InvalidationMessages.tell("\nlearned 40 1700000000000 0 50\nrl:{c}:labels", listeners);
         InvalidationMessages.tell("\nreset\nrl:{t}:a\nrl:{t}:b", listeners);
+        InvalidationMessages.tell("\nrecall\nrl:{t}:a", listeners);
         assertThat(heard).containsExactly("everything", "keys [rl:{t}:a, rl:{t}:b]",
                 "paused 2500 [rl:{c}:labels, rl:{c}:quotes]", "learned rl:{c}:labels = 40 1700000000000 0 50",
-                "reset [rl:{t}:a, rl:{t}:b]");
+                "reset [rl:{t}:a, rl:{t}:b]", "recalled [rl:{t}:a]");
     }
 
     @Test

@@ -66,14 +66,15 @@ class LeaseScriptTest {
         // call: 29 each, too little to lease, so near the limit, where a's slice is called back
         assertThat(take(script, algorithm, 100, key, "a", 0, 40, 1, 1, "").get(4)).isEqualTo(40);
         long published = publishes(script);
-        assertThat(take(script, algorithm, 100, key, "b", 0, 40, 30, 2, "invalidations")).as("no slice")
-                .startsWith(1L, 58L).endsWith(0L, 0L);
+        assertThat(take(script, algorithm, 100, key, "b", 0, 40, 30, 2, "invalidations"))
+                .as("no slice; a's 40 held elsewhere, recalled").startsWith(1L, 58L).endsWith(0L, 0L, 40L);
         assertThat(publishes(script) - published).as("the recall").isEqualTo(1);
 
         // a gives its slice back, spent: nothing comes back, and no lease is left out to recall
         assertThat(giveBack(script, algorithm, 100, "a", 0)).isZero();
         published = publishes(script);
-        assertThat(take(script, algorithm, 100, key, "b", 0, 40, 30, 2, "invalidations")).startsWith(1L, 57L);
+        assertThat(take(script, algorithm, 100, key, "b", 0, 40, 30, 2, "invalidations")).startsWith(1L, 57L)
+                .endsWith(0L, 0L, 0L);
         assertThat(publishes(script) - published).as("nothing out: no recall").isZero();
     }
 
