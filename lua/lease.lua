@@ -58,6 +58,13 @@ local function give_back(KEYS, ARGV, now_us, module, limit, window_us, burst, in
   return units
 end
 
+-- asks every instance to give back its slices of the key now ("\nrecall\n<key>", InvalidationMessages)
+local function recall(key, channel)
+  if channel ~= '' then
+    redis.call('PUBLISH', channel, '\nrecall\n' .. key)
+  end
+end
+
 local function lease(KEYS, ARGV)
   local now_us = clock(ARGV)
   local name, limit, window_us, cost, burst = limit_args(ARGV, 1)

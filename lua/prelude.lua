@@ -28,8 +28,8 @@
 --                           ms, or false to keep the key's; or, given what the call added to the integer the key
 --                           holds, INCRBY, the key's TTL kept)
 --   max_wait_ms(KEYS, ARGV) how long the call may wait for a later slot, in ms; 0 when it may not
---   leased_units(leases_key, now_us), recall(key, channel)
---                           what the live leases of a key hold at most, and the call for them back
+--   leased_units(leases_key, now_us, except)
+--                           what the live leases of a key hold at most, but instance except's
 --                           (lua/lease.lua, lua/leased.lua)
 --
 -- Every algorithm module (lua/<algorithm>.lua) returns { check = ..., commit = ..., refund = ... }:
@@ -114,13 +114,6 @@ local function leased_units(leases_key, now_us, except)
     end
   end
   return units
-end
-
--- asks every instance to give back its slices of the key now (lua/lease.lua, near the limit)
-local function recall(key, channel)
-  if channel ~= nil and channel ~= '' then
-    redis.call('PUBLISH', channel, '\nrecall\n' .. key)
-  end
 end
 
 -- how long the call may wait for a later slot, in ms: 0 when it may not (read only when a limit refuses)

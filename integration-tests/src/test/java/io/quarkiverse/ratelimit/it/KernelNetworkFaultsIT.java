@@ -185,16 +185,19 @@ class KernelNetworkFaultsIT {
     }
 
     /** The instance's circuit breaker, as its readiness check reports it. */
-    /** The decisions the instance's failure modes made since it started (its readiness check says it). */
+    /** The decisions the instance's failure modes made since it started. */
     private static long decisionsWithoutRedis(AppInstance instance) {
-        URI health = instance.uri().resolve("/q/health/ready");
-        return given().get(health).jsonPath()
-                .getLong("checks.find { it.name == 'rate-limit' }.data.'decisions-without-redis'");
+        return Long.parseLong(rateLimitCheck(instance, "'decisions-without-redis'"));
     }
 
     private static String circuit(AppInstance instance) {
+        return rateLimitCheck(instance, "circuit");
+    }
+
+    /** A value the instance's readiness check {@code rate-limit} reports. */
+    private static String rateLimitCheck(AppInstance instance, String field) {
         URI health = instance.uri().resolve("/q/health/ready");
-        return given().get(health).jsonPath().getString("checks.find { it.name == 'rate-limit' }.data.circuit");
+        return given().get(health).jsonPath().getString("checks.find { it.name == 'rate-limit' }.data." + field);
     }
 
     private static String tenant() {

@@ -131,8 +131,9 @@ public class AdminHandler implements Handler<RoutingContext> {
         boolean policies = segments.length > at + 1 && segments[at].equals("policies");
         if (policies && segments.length == at + 2 && method == HttpMethod.GET) {
             String policy = decode(segments[at + 1]);
-            reply(context, () -> admin.status(subject, policy)
-                    .flatMap(decisions -> admin.leased(subject, policy).map(leased -> status(decisions, leased))), 200);
+            // the two reads at once: neither waits for the other's round trip
+            reply(context, () -> Uni.combine().all().unis(admin.status(subject, policy), admin.leased(subject, policy))
+                    .with((decisions, leased) -> status(decisions, leased)), 200);
         } else if (policies && segments.length == at + 3 && segments[at + 2].equals("counters")
                 && method == HttpMethod.DELETE) {
             String policy = decode(segments[at + 1]);

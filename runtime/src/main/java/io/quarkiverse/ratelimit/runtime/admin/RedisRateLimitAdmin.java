@@ -128,9 +128,13 @@ public class RedisRateLimitAdmin implements ReactiveRateLimitAdmin {
 
     @Override
     public Uni<Map<String, Long>> leased(RateLimitSubject subject, String policy) {
-        Uni<List<SubjectCounters.Group>> groups = counters.knows(policy) ? Uni.createFrom().item(counters.of(subject, policy))
+        return groups(subject, policy).flatMap(this::leased);
+    }
+
+    /** The subject's counters of {@code policy}: configured limits', or, for a policy none names, code limits'. */
+    private Uni<List<SubjectCounters.Group>> groups(RateLimitSubject subject, String policy) {
+        return counters.knows(policy) ? Uni.createFrom().item(counters.of(subject, policy))
                 : codeCounters.of(subject, policy, counters.known());
-        return groups.flatMap(this::leased);
     }
 
     private Uni<Map<String, Long>> leased(List<SubjectCounters.Group> groups) {
@@ -152,10 +156,7 @@ public class RedisRateLimitAdmin implements ReactiveRateLimitAdmin {
 
     @Override
     public Uni<Integer> reset(RateLimitSubject subject, String policy) {
-        if (!counters.knows(policy)) {
-            return codeCounters.of(subject, policy, counters.known()).flatMap(this::reset);
-        }
-        return reset(counters.of(subject, policy));
+        return groups(subject, policy).flatMap(this::reset);
     }
 
     private Uni<Integer> reset(List<SubjectCounters.Group> groups) {

@@ -151,12 +151,10 @@ final class HotKeyDecisions {
             Future<Void> after = taking == null ? Future.succeededFuture() : taking;
             return after.transform(done -> {
                 List<RateLimitDecision> local = fromSlice(leased, limits.get(0), clock.nanoTime());
-                if (local != null) {
-                    return Future.succeededFuture(local);
+                if (local != null || leased.recalledUntilNanos - clock.nanoTime() <= 0) {
+                    return Future.succeededFuture(local != null ? local : decisions);
                 }
-                return leased.recalledUntilNanos - clock.nanoTime() > 0
-                        ? afterRecall(leased, callKeys, limits, shadow, decisions)
-                        : Future.succeededFuture(decisions);
+                return afterRecall(leased, callKeys, limits, shadow, decisions);
             });
         });
     }
@@ -168,26 +166,27 @@ final class HotKeyDecisions {
      */
     private Future<List<RateLimitDecision>> afterRecall(LeasedKey leased, List<String> callKeys,
             List<LimitDefinition> limits, ShadowMask shadow, List<RateLimitDecision> refused) {
-        Promise<Void> waiting = leased.givenBack.get();
-        if (waiting == null) {
-            Promise<Void> mine = Promise.promise();
-            waiting = leased.givenBack.compareAndSet(null, mine) ? mine : leased.givenBack.get();
-            if (waiting == mine) {
-                timers.setTimer(leaseMillis, () -> {
-                    leased.givenBack.compareAndSet(mine, null);
-                    mine.tryComplete();
-                });
-            } else if (waiting == null) {
-                return redis.decide(callKeys, limits, shadow); // given back just now
-            }
-        }
-        return waiting.future().compose(done -> redis.decide(callKeys, limits, shadow).map(decided -> {
+        return givenBack(leased).compose(done -> redis.decide(callKeys, limits, shadow).map(decided -> {
             if (decided.get(0).allowed()) {
                 return decided;
             }
             List<RateLimitDecision> local = fromSlice(leased, limits.get(0), clock.nanoTime());
             return local != null ? local : refused;
         }));
+    }
+
+    /** Completes when the key's count changes next (a slice given back), or after a lease: one wait per key. */
+    private Future<Void> givenBack(LeasedKey leased) {
+        Promise<Void> mine = Promise.promise();
+        if (!leased.givenBack.compareAndSet(null, mine)) {
+            Promise<Void> waiting = leased.givenBack.get();
+            return waiting != null ? waiting.future() : Future.succeededFuture(); // null: given back just now
+        }
+        timers.setTimer(leaseMillis, () -> {
+            leased.givenBack.compareAndSet(mine, null);
+            mine.tryComplete();
+        });
+        return mine.future();
     }
 
     /** Whether the key's slice would admit a call of {@code limit} now; takes nothing. */
