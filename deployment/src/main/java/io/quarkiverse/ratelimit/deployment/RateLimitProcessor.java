@@ -40,6 +40,7 @@ import io.quarkiverse.ratelimit.runtime.decide.CallAdmitter;
 import io.quarkiverse.ratelimit.runtime.decide.CallResolver;
 import io.quarkiverse.ratelimit.runtime.decide.ProgrammaticRateLimiter;
 import io.quarkiverse.ratelimit.runtime.decide.SlotWaits;
+import io.quarkiverse.ratelimit.runtime.decide.TenantUsage;
 import io.quarkiverse.ratelimit.runtime.fleet.FleetSize;
 import io.quarkiverse.ratelimit.runtime.http.ConcurrencyLimitExceededExceptionMapper;
 import io.quarkiverse.ratelimit.runtime.http.HeaderSettings;
@@ -150,7 +151,8 @@ class RateLimitProcessor {
                         RedisDecisions.class, RedisClockReadings.class,
                         DecisionGuard.class, QuotaThresholds.class, ShadowRefusals.class, DecisionObservers.class,
                         DecisionMetrics.class, DecisionTraces.class, GuardedRedis.class, FailureModes.class,
-                        ProgrammaticRateLimiter.class, SlotWaits.class, UpstreamPauses.class, UpstreamAnswers.class,
+                        ProgrammaticRateLimiter.class, TenantUsage.class, SlotWaits.class, UpstreamPauses.class,
+                        UpstreamAnswers.class,
                         CallCosts.class, LateSettlements.class,
                         ConcurrencyLeases.class,
                         ConcurrencyLimitInterceptor.class,

@@ -4,6 +4,7 @@ import java.util.List;
 import java.util.Set;
 
 import io.quarkiverse.ratelimit.RateLimitSubject;
+import io.quarkiverse.ratelimit.runtime.key.KeyGroup;
 import io.quarkiverse.ratelimit.runtime.key.RateLimitKeys;
 import io.quarkiverse.ratelimit.runtime.key.TenantTags;
 import io.quarkiverse.ratelimit.runtime.limit.LimitDefinition;
@@ -30,7 +31,7 @@ final class CodeLimitCounters {
      * no call used one (naming the {@code annotated} limits and those made in code), with
      * {@link IllegalArgumentException} when the subject is no tenant.
      */
-    Uni<List<SubjectCounters.Group>> of(RateLimitSubject subject, String name, Set<String> annotated) {
+    Uni<List<KeyGroup>> of(RateLimitSubject subject, String name, Set<String> annotated) {
         return codeLimits.find(name).flatMap(limit -> {
             if (limit == null) {
                 return codeLimits.names().map(made -> {
@@ -44,7 +45,7 @@ final class CodeLimitCounters {
             }
             LimitDefinition look = limit.withCost(0);
             String key = keys.key(TenantTags.forTenant(subject.name()), look);
-            return Uni.createFrom().item(List.of(new SubjectCounters.Group(List.of(key), List.of(look))));
+            return Uni.createFrom().item(List.of(new KeyGroup(List.of(key), List.of(look))));
         });
     }
 }

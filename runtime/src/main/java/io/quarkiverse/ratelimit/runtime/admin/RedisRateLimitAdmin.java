@@ -19,6 +19,7 @@ import io.quarkiverse.ratelimit.RateLimitSubject;
 import io.quarkiverse.ratelimit.ReactiveRateLimitAdmin;
 import io.quarkiverse.ratelimit.Scope;
 import io.quarkiverse.ratelimit.runtime.config.ConfigSpelling;
+import io.quarkiverse.ratelimit.runtime.key.KeyGroup;
 import io.quarkiverse.ratelimit.runtime.key.RateLimitKeys;
 import io.quarkiverse.ratelimit.runtime.key.TenantTags;
 import io.quarkiverse.ratelimit.runtime.limit.EffectiveLimits;
@@ -101,7 +102,7 @@ public class RedisRateLimitAdmin implements ReactiveRateLimitAdmin {
             return codeCounters.of(subject, policy, counters.known())
                     .flatMap(groups -> status(groups, null, tag(subject.name())));
         }
-        List<SubjectCounters.Group> groups = counters.of(subject, policy);
+        List<KeyGroup> groups = counters.of(subject, policy);
         if (subject.kind() != RateLimitSubject.Kind.TENANT) {
             return status(groups, null, null); // a call without a tenant has no plan and no run-time limits
         }
@@ -109,9 +110,9 @@ public class RedisRateLimitAdmin implements ReactiveRateLimitAdmin {
     }
 
     /** Each group's counters probed at cost 0 (consuming nothing), with the values a call of the subject decides by. */
-    private Uni<List<RateLimitDecision>> status(List<SubjectCounters.Group> groups, String plan, String tenantTag) {
+    private Uni<List<RateLimitDecision>> status(List<KeyGroup> groups, String plan, String tenantTag) {
         List<Uni<List<RateLimitDecision>>> probes = new ArrayList<>(groups.size());
-        for (SubjectCounters.Group group : groups) {
+        for (KeyGroup group : groups) {
             List<LimitDefinition> probe = new ArrayList<>(group.limits().size());
             for (LimitDefinition limit : group.limits()) {
                 probe.add((plan == null ? limit : configured.configure(limit, plan)).withCost(0));
@@ -132,14 +133,14 @@ public class RedisRateLimitAdmin implements ReactiveRateLimitAdmin {
     }
 
     /** The subject's counters of {@code policy}: configured limits', or, for a policy none names, code limits'. */
-    private Uni<List<SubjectCounters.Group>> groups(RateLimitSubject subject, String policy) {
+    private Uni<List<KeyGroup>> groups(RateLimitSubject subject, String policy) {
         return counters.knows(policy) ? Uni.createFrom().item(counters.of(subject, policy))
                 : codeCounters.of(subject, policy, counters.known());
     }
 
-    private Uni<Map<String, Long>> leased(List<SubjectCounters.Group> groups) {
+    private Uni<Map<String, Long>> leased(List<KeyGroup> groups) {
         List<Uni<List<Long>>> reads = new ArrayList<>(groups.size());
-        for (SubjectCounters.Group group : groups) {
+        for (KeyGroup group : groups) {
             reads.add(guard.leased(group.keys(), group.limits()));
         }
         return Uni.join().all(reads).andFailFast().map(units -> {
@@ -159,9 +160,9 @@ public class RedisRateLimitAdmin implements ReactiveRateLimitAdmin {
         return groups(subject, policy).flatMap(this::reset);
     }
 
-    private Uni<Integer> reset(List<SubjectCounters.Group> groups) {
+    private Uni<Integer> reset(List<KeyGroup> groups) {
         List<Uni<Integer>> resets = new ArrayList<>();
-        for (SubjectCounters.Group group : groups) {
+        for (KeyGroup group : groups) {
             resets.add(guard.reset(group.keys(), group.limits()));
         }
         return Uni.join().all(resets).andFailFast().map(deleted -> deleted.stream().mapToInt(Integer::intValue).sum());

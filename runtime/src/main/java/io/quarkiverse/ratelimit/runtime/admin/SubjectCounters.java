@@ -1,6 +1,5 @@
 package io.quarkiverse.ratelimit.runtime.admin;
 
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -10,6 +9,7 @@ import java.util.TreeSet;
 import io.quarkiverse.ratelimit.MissingTenant;
 import io.quarkiverse.ratelimit.RateLimitSubject;
 import io.quarkiverse.ratelimit.Scope;
+import io.quarkiverse.ratelimit.runtime.key.KeyGroup;
 import io.quarkiverse.ratelimit.runtime.key.RateLimitKeys;
 import io.quarkiverse.ratelimit.runtime.key.TenantTags;
 import io.quarkiverse.ratelimit.runtime.limit.EffectiveLimits;
@@ -27,10 +27,6 @@ import io.quarkiverse.ratelimit.runtime.tenant.ClientAddresses;
  * ({@code tenant.missing=client-address}); everyone the global ones.
  */
 final class SubjectCounters {
-
-    /** Counters that share one hash tag: one script call reads or resets them. */
-    record Group(List<String> keys, List<LimitDefinition> limits) {
-    }
 
     private final EffectiveLimits configured;
     private final RateLimitKeys keys;
@@ -70,7 +66,7 @@ final class SubjectCounters {
      * @throws IllegalArgumentException when the subject owns none of its counters, or the counters are split by a
      *         parameter the subject gives no value of
      */
-    List<Group> of(RateLimitSubject subject, String policy) {
+    List<KeyGroup> of(RateLimitSubject subject, String policy) {
         String tag = subject.kind() == RateLimitSubject.Kind.EVERYONE ? null : tag(subject);
         Map<String, LimitDefinition> owned = new LinkedHashMap<>();
         Set<String> scopes = new TreeSet<>();
@@ -112,7 +108,7 @@ final class SubjectCounters {
             throw new IllegalArgumentException("The limits of '" + policy + "' count per " + String.join(" and ", scopes)
                     + ", not per " + ownerOf(scopeOf(subject.kind())));
         }
-        return groups(owned);
+        return KeyGroup.byHashTag(owned);
     }
 
     /** Whether a call of {@code method} counts {@code scope}'s counter under {@code subject}. */
@@ -153,17 +149,6 @@ final class SubjectCounters {
     }
 
     /** The counters by hash tag, in the order found. */
-    private static List<Group> groups(Map<String, LimitDefinition> owned) {
-        Map<String, Group> byTag = new LinkedHashMap<>();
-        owned.forEach((key, limit) -> {
-            String hashTag = key.substring(key.indexOf('{'), key.indexOf('}') + 1);
-            Group group = byTag.computeIfAbsent(hashTag, ignored -> new Group(new ArrayList<>(), new ArrayList<>()));
-            group.keys().add(key);
-            group.limits().add(limit);
-        });
-        return List.copyOf(byTag.values());
-    }
-
     private static String ownerOf(Scope scope) {
         return switch (scope) {
             case TENANT -> "tenant";

@@ -55,6 +55,7 @@ public class ProgrammaticRateLimiter implements RateLimiter {
     private final RunTimeLimits runTimeLimits;
     private final LateSettlements lateSettlements;
     private final CodeLimits codeLimits;
+    private final TenantUsage usage;
     /** The instance's time, as the test clock moves it: a reservation's lease runs out by it. */
     private final ScriptClock clock;
     /** {@code reservation-lease}: how long a reservation can still be settled. */
@@ -66,7 +67,8 @@ public class ProgrammaticRateLimiter implements RateLimiter {
 
     ProgrammaticRateLimiter(CallResolver calls, CallAdmitter admitter, DecisionGuard guard, ConcurrencyLeases concurrency,
             RateLimitKeys keys, RunTimeLimits runTimeLimits, LateSettlements lateSettlements, CodeLimits codeLimits,
-            ScriptClock clock, RateLimitConfig config) {
+            ScriptClock clock, RateLimitConfig config, TenantUsage usage) {
+        this.usage = usage;
         this.clock = clock;
         this.codeLimits = codeLimits;
         this.lateSettlements = lateSettlements;
@@ -84,6 +86,11 @@ public class ProgrammaticRateLimiter implements RateLimiter {
         ConcurrencyDefinition definition = new ConcurrencyDefinition(limit.name(), limit.limit(),
                 limit.lease().toMillis(), limit.failureMode(), ReturnKind.UNI);
         return concurrency.acquire(new ResolvedTenant(tenant, tag(tenant)), definition).map(lease -> lease);
+    }
+
+    @Override
+    public Uni<List<RateLimitDecision>> usage(String tenant) {
+        return usage.of(tenant);
     }
 
     @Override

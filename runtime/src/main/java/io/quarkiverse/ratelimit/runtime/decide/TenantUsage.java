@@ -1,0 +1,95 @@
+package io.quarkiverse.ratelimit.runtime.decide;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+import jakarta.inject.Singleton;
+
+import io.quarkiverse.ratelimit.RateLimitDecision;
+import io.quarkiverse.ratelimit.Scope;
+import io.quarkiverse.ratelimit.runtime.key.KeyGroup;
+import io.quarkiverse.ratelimit.runtime.key.RateLimitKeys;
+import io.quarkiverse.ratelimit.runtime.key.TenantTags;
+import io.quarkiverse.ratelimit.runtime.limit.EffectiveLimits;
+import io.quarkiverse.ratelimit.runtime.limit.EffectiveMethod;
+import io.quarkiverse.ratelimit.runtime.limit.LimitDefinition;
+import io.quarkiverse.ratelimit.runtime.limit.MethodLimits;
+import io.quarkiverse.ratelimit.runtime.policy.RunTimeLimits;
+import io.quarkiverse.ratelimit.runtime.policy.TenantPlans;
+import io.quarkiverse.ratelimit.runtime.resilience.DecisionGuard;
+import io.smallrye.mutiny.Uni;
+
+/**
+ * A tenant's own usage ({@code RateLimiter.usage}): every per-tenant limit of the application's annotations and
+ * policies that is not split by a parameter, with the values the tenant's calls are decided by (its plan, its run-time
+ * limit), each read at cost 0 from the counter its calls write, the same key a decision names. Reading writes nothing,
+ * so asking counts against no limit. A limit counted under several endpoints' names is listed once per counter.
+ */
+@Singleton
+public class TenantUsage {
+
+    private final RateLimitKeys keys;
+    private final TenantPlans plans;
+    private final EffectiveLimits configured;
+    private final RunTimeLimits runTimeLimits;
+    private final DecisionGuard guard;
+
+    TenantUsage(RateLimitKeys keys, TenantPlans plans, EffectiveLimits configured, RunTimeLimits runTimeLimits,
+            DecisionGuard guard) {
+        this.keys = keys;
+        this.plans = plans;
+        this.configured = configured;
+        this.runTimeLimits = runTimeLimits;
+        this.guard = guard;
+    }
+
+    /** The tenant's limits, what is left of each and when it resets; {@code allowed} false where it is in debt. */
+    public Uni<List<RateLimitDecision>> of(String tenant) {
+        return of(Objects.requireNonNull(tenant, "tenant"), TenantTags.forTenant(tenant));
+    }
+
+    /** {@link #of(String)} of a tenant already resolved: its name and the hash tag of its keys. */
+    public Uni<List<RateLimitDecision>> of(String tenant, String tag) {
+        return plans.plan(tenant, null).flatMap(plan -> {
+            List<Uni<List<RateLimitDecision>>> reads = new ArrayList<>();
+            for (KeyGroup group : KeyGroup.byHashTag(owned(tag))) {
+                List<LimitDefinition> probe = new ArrayList<>(group.limits().size());
+                for (LimitDefinition limit : group.limits()) {
+                    probe.add((plan == null ? limit : configured.configure(limit, plan)).withCost(0));
+                }
+                reads.add(guard.look(group.keys(), runTimeLimits.apply(probe, tag)));
+            }
+            if (reads.isEmpty()) {
+                return Uni.createFrom().item(List.<RateLimitDecision> of());
+            }
+            return Uni.join().all(reads).andFailFast().map(decided -> {
+                List<RateLimitDecision> all = new ArrayList<>();
+                decided.forEach(all::addAll);
+                return List.copyOf(all);
+            });
+        });
+    }
+
+    /** The tenant's counters (key to limit) of per-tenant limits not split by a parameter, each key once. */
+    private Map<String, LimitDefinition> owned(String tag) {
+        Map<String, LimitDefinition> owned = new LinkedHashMap<>();
+        for (EffectiveMethod method : configured.all().values()) {
+            MethodLimits limits = method.limits();
+            List<String> callKeys = null;
+            for (int i = 0; i < limits.getLimits().size(); i++) {
+                LimitDefinition limit = limits.getLimits().get(i);
+                if (limit.getScope() != Scope.TENANT || !limit.getKeyParameters().isEmpty()) {
+                    continue;
+                }
+                if (callKeys == null) {
+                    callKeys = keys.keys(limits, tag, tag, null);
+                }
+                owned.putIfAbsent(callKeys.get(i), limit);
+            }
+        }
+        return owned;
+    }
+}
