@@ -3,6 +3,7 @@ package io.quarkiverse.ratelimit.it;
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.containsString;
+import static org.hamcrest.Matchers.is;
 import static org.hamcrest.Matchers.matchesPattern;
 import static org.hamcrest.Matchers.notNullValue;
 
@@ -139,6 +140,38 @@ class DocumentedExamplesTest {
             admin.unblock("abuser");
         }
         given().header("X-Tenant-Id", "abuser").post("/payments").then().statusCode(200);
+    }
+
+    @Test
+    void aTenantReadsItsOwnLimitsWithoutSpendingThem() {
+        String tenant = tenant();
+        for (int i = 0; i < 3; i++) {
+            given().header("X-Tenant-Id", tenant).get("/search").then().statusCode(200);
+        }
+        for (int asked = 1; asked <= 3; asked++) {
+            given().header("X-Tenant-Id", tenant).get("/my/limits").then().statusCode(200)
+                    .body("find { it.name == 'SearchResource.search' }.limit", is(5))
+                    .body("find { it.name == 'SearchResource.search' }.remaining", is(2))
+                    .body("find { it.name == 'SearchResource.search' }.inDebt", is(false))
+                    .body("find { it.name == 'my-limits' }.remaining", is(60 - asked));
+        }
+        given().header("X-Tenant-Id", tenant).get("/search").then().statusCode(200);
+        given().header("X-Tenant-Id", tenant).get("/search").then().statusCode(200);
+        given().header("X-Tenant-Id", tenant).get("/search").then().statusCode(429);
+    }
+
+    @Test
+    void aClientWaitsForItsBatchWhenTheUsageSaysItDoesNotFit() throws Exception {
+        String tenant = tenant();
+        UsageAwareSender sender = new UsageAwareSender(URI.create(RestAssured.baseURI + ":" + RestAssured.port), tenant);
+        for (int i = 0; i < 3; i++) {
+            given().header("X-Tenant-Id", tenant).get("/search").then().statusCode(200);
+        }
+        assertThat(sender.waitBefore("SearchResource.search", 2)).as("2 of the 2 left").isZero();
+        assertThat(sender.waitBefore("SearchResource.search", 3)).as("3 when 2 are left").isPositive()
+                .isLessThanOrEqualTo(Duration.ofSeconds(20));
+        given().header("X-Tenant-Id", tenant).get("/search").then().statusCode(200);
+        given().header("X-Tenant-Id", tenant).get("/search").then().statusCode(200);
     }
 
     @Test

@@ -10,10 +10,12 @@ import io.quarkiverse.ratelimit.runtime.config.BuildCapabilities;
 import io.quarkiverse.ratelimit.runtime.http.EarlyRefusalFilter;
 import io.quarkiverse.ratelimit.runtime.http.OpenEndpoints;
 import io.quarkiverse.ratelimit.runtime.http.RestSteps;
+import io.quarkiverse.ratelimit.runtime.http.TenantUsageEndpoint;
 import io.quarkiverse.ratelimit.runtime.limit.ConcurrencyDefinition;
 import io.quarkiverse.ratelimit.runtime.limit.DeclaredConcurrencyLimits;
 import io.quarkiverse.ratelimit.runtime.limit.DeclaredLimits;
 import io.quarkiverse.ratelimit.runtime.limit.MethodLimits;
+import io.quarkus.arc.Arc;
 import io.quarkus.runtime.annotations.Recorder;
 import io.vertx.core.Handler;
 import io.vertx.ext.web.Route;
@@ -30,6 +32,23 @@ public class RateLimitRecorder {
     /** The administration endpoints, served under {@code base}. */
     public Handler<RoutingContext> adminHandler(String base) {
         return new AdminHandler(base);
+    }
+
+    /** The usage endpoint: the {@link TenantUsageEndpoint} bean, looked up at its first request. */
+    public Handler<RoutingContext> usageHandler() {
+        return new Handler<>() {
+            private volatile TenantUsageEndpoint endpoint;
+
+            @Override
+            public void handle(RoutingContext request) {
+                TenantUsageEndpoint current = endpoint;
+                if (current == null) {
+                    current = Arc.container().instance(TenantUsageEndpoint.class).get();
+                    endpoint = current;
+                }
+                current.handle(request);
+            }
+        };
     }
 
     /** The filter that answers a flood's refusals before Quarkus REST. */

@@ -45,6 +45,25 @@ public interface RateLimitBuildConfig {
     /** The readiness check. */
     HealthCheck health();
 
+    /** The endpoint where a tenant reads its own limits. */
+    UsageEndpoint usage();
+
+    interface UsageEndpoint {
+
+        /**
+         * Whether to serve {@code GET} on {@code usage.path}: the calling tenant's own limits, what is left of each
+         * and when it resets, read without counting against any of them. Off by default. The tenant is found as for
+         * a limited call ({@code quarkus.rate-limit.tenant.*}); a call without one is refused with the missing
+         * tenant's status, a blocked tenant with 403; reading has a limit of its own ({@code usage.limit}).
+         */
+        @WithDefault("false")
+        boolean enabled();
+
+        /** The path of the usage endpoint, under the HTTP root path. */
+        @WithDefault("/rate-limit/usage")
+        String path();
+    }
+
     /** The limits in the application's OpenAPI document. */
     OpenApi openapi();
 

@@ -76,6 +76,9 @@ public interface RateLimitConfig {
     /** Who may use the administration endpoints ({@code quarkus.rate-limit.admin.enabled}). */
     AdminAccessConfig admin();
 
+    /** The usage endpoint's own limit ({@code quarkus.rate-limit.usage.enabled}). */
+    UsageConfig usage();
+
     /** Tenants' run-time limits ({@code RateLimitAdmin}). */
     RunTimeLimitsSyncConfig runTimeLimits();
 

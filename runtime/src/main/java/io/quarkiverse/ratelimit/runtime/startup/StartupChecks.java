@@ -10,6 +10,7 @@ import jakarta.interceptor.Interceptor;
 
 import org.eclipse.microprofile.config.ConfigProvider;
 
+import io.quarkiverse.ratelimit.LimitRules;
 import io.quarkiverse.ratelimit.runtime.config.BuildCapabilities;
 import io.quarkiverse.ratelimit.runtime.config.ConfigChecks;
 import io.quarkiverse.ratelimit.runtime.config.RateLimitBuildConfig;
@@ -63,10 +64,32 @@ public class StartupChecks {
                         capabilities.tokensAvailable());
             }
         });
+        if (fixedConfig.usage().enabled()) {
+            usageEndpoint(config, configured, tenants, capabilities);
+        }
         if (concurrencyMethods.any()) {
             // @ConcurrencyLimited follows the global rule only: it has no method parameters to take a tenant from
             tenants.checkUsable(configured.defaultTenantRule(), "@ConcurrencyLimited", Map.of(),
                     capabilities.tokensAvailable());
+        }
+    }
+
+    /**
+     * The usage endpoint finds its tenant by the application's rule, with no method parameter to take one from, and
+     * reads under a limit of its own: both must work.
+     */
+    private static void usageEndpoint(RateLimitConfig config, EffectiveLimits configured, RequestTenantResolver tenants,
+            BuildCapabilities capabilities) {
+        tenants.checkUsable(configured.defaultTenantRule(), "The usage endpoint (quarkus.rate-limit.usage.enabled)",
+                Map.of(), capabilities.tokensAvailable());
+        String invalid = LimitRules.limit(config.usage().limit());
+        if (invalid != null) {
+            throw new ConfigurationException("quarkus.rate-limit.usage.limit is " + config.usage().limit() + "; "
+                    + invalid, Set.of("quarkus.rate-limit.usage.limit"));
+        }
+        if (config.usage().window().isNegative() || config.usage().window().isZero()) {
+            throw new ConfigurationException("quarkus.rate-limit.usage.window is " + config.usage().window()
+                    + "; it must be longer than zero", Set.of("quarkus.rate-limit.usage.window"));
         }
     }
 

@@ -2,6 +2,7 @@ package io.quarkiverse.ratelimit.runtime.tenant;
 
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Supplier;
 
 import jakarta.inject.Singleton;
 
@@ -94,13 +95,27 @@ public class RequestTenantResolver {
      */
     public Uni<ResolvedTenant> resolve(TenantRule rule, RoutingContext request, Object[] arguments,
             Map<String, Integer> parameters) {
+        return resolve(rule, request, arguments, parameters, this::identity);
+    }
+
+    /**
+     * The tenant of a request to a route of the extension's own (the usage endpoint): no method arguments, and the
+     * caller's identity as the route finds it, since no CDI request context is active there.
+     */
+    public Uni<ResolvedTenant> resolve(TenantRule rule, RoutingContext request,
+            Supplier<Uni<SecurityIdentity>> identity) {
+        return resolve(rule, request, null, null, identity);
+    }
+
+    private Uni<ResolvedTenant> resolve(TenantRule rule, RoutingContext request, Object[] arguments,
+            Map<String, Integer> parameters, Supplier<Uni<SecurityIdentity>> identity) {
         TenantSource source = rule.source();
         if (source == TenantSource.HEADER || source == TenantSource.PATH_PARAMETER) {
             return DirectUni.computed(() -> resolved(rule, request, immediate(source, request, arguments, parameters)));
         }
         Uni<String> deferred = switch (source) {
-            case PRINCIPAL -> identity().map(id -> isAuthenticated(id) ? id.getPrincipal().getName() : null);
-            case JWT_CLAIM -> identity()
+            case PRINCIPAL -> identity.get().map(id -> isAuthenticated(id) ? id.getPrincipal().getName() : null);
+            case JWT_CLAIM -> identity.get()
                     .map(id -> isAuthenticated(id) ? JwtClaims.claim(id.getPrincipal(), claim) : null);
             case RESOLVER -> resolver.get().resolve(request);
             case HEADER, PATH_PARAMETER, DEFAULT -> throw new IllegalStateException("A tenant rule has a concrete source");
