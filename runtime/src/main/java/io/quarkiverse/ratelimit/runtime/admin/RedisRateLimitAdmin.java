@@ -19,6 +19,7 @@ import io.quarkiverse.ratelimit.RateLimitSubject;
 import io.quarkiverse.ratelimit.ReactiveRateLimitAdmin;
 import io.quarkiverse.ratelimit.Scope;
 import io.quarkiverse.ratelimit.runtime.config.ConfigSpelling;
+import io.quarkiverse.ratelimit.runtime.decide.TenantUsage;
 import io.quarkiverse.ratelimit.runtime.key.KeyGroup;
 import io.quarkiverse.ratelimit.runtime.key.RateLimitKeys;
 import io.quarkiverse.ratelimit.runtime.key.TenantTags;
@@ -45,12 +46,14 @@ public class RedisRateLimitAdmin implements ReactiveRateLimitAdmin {
     private final Map<String, List<LimitDefinition>> limitsByPolicy;
     private final SubjectCounters counters;
     private final CodeLimitCounters codeCounters;
+    private final TenantUsage usage;
     /** Every policy, and the name of every limit without one: what a switch can name. */
     private final Set<String> switchable = new TreeSet<>();
 
     RedisRateLimitAdmin(DecisionGuard guard, RateLimitKeys keys, EffectiveLimits configured,
             TenantPlans plans, RunTimeLimits runTimeLimits, RunTimeSwitches runTimeSwitches,
-            ClientAddresses clientAddresses, CodeLimits codeLimits) {
+            ClientAddresses clientAddresses, CodeLimits codeLimits, TenantUsage usage) {
+        this.usage = usage;
         this.codeCounters = new CodeLimitCounters(codeLimits, keys);
         this.runTimeLimits = runTimeLimits;
         this.runTimeSwitches = runTimeSwitches;
@@ -100,31 +103,13 @@ public class RedisRateLimitAdmin implements ReactiveRateLimitAdmin {
         if (!counters.knows(policy)) {
             // no plan: a limit made in code is decided with the values its code gives
             return codeCounters.of(subject, policy, counters.known())
-                    .flatMap(groups -> status(groups, null, tag(subject.name())));
+                    .flatMap(groups -> usage.look(groups, null, tag(subject.name())));
         }
         List<KeyGroup> groups = counters.of(subject, policy);
         if (subject.kind() != RateLimitSubject.Kind.TENANT) {
-            return status(groups, null, null); // a call without a tenant has no plan and no run-time limits
+            return usage.look(groups, null, null); // a call without a tenant has no plan and no run-time limits
         }
-        return plans.plan(subject.name(), null).flatMap(plan -> status(groups, plan, tag(subject.name())));
-    }
-
-    /** Each group's counters probed at cost 0 (consuming nothing), with the values a call of the subject decides by. */
-    private Uni<List<RateLimitDecision>> status(List<KeyGroup> groups, String plan, String tenantTag) {
-        List<Uni<List<RateLimitDecision>>> probes = new ArrayList<>(groups.size());
-        for (KeyGroup group : groups) {
-            List<LimitDefinition> probe = new ArrayList<>(group.limits().size());
-            for (LimitDefinition limit : group.limits()) {
-                probe.add((plan == null ? limit : configured.configure(limit, plan)).withCost(0));
-            }
-            List<LimitDefinition> applied = tenantTag == null ? probe : runTimeLimits.apply(probe, tenantTag);
-            probes.add(guard.look(group.keys(), applied));
-        }
-        return Uni.join().all(probes).andFailFast().map(decided -> {
-            List<RateLimitDecision> all = new ArrayList<>();
-            decided.forEach(all::addAll);
-            return all;
-        });
+        return plans.plan(subject.name(), null).flatMap(plan -> usage.look(groups, plan, tag(subject.name())));
     }
 
     @Override

@@ -53,23 +53,30 @@ public class TenantUsage {
 
     /** {@link #of(String)} of a tenant already resolved: its name and the hash tag of its keys. */
     public Uni<List<RateLimitDecision>> of(String tenant, String tag) {
-        return plans.plan(tenant, null).flatMap(plan -> {
-            List<Uni<List<RateLimitDecision>>> reads = new ArrayList<>();
-            for (KeyGroup group : KeyGroup.byHashTag(owned(tag))) {
-                List<LimitDefinition> probe = new ArrayList<>(group.limits().size());
-                for (LimitDefinition limit : group.limits()) {
-                    probe.add((plan == null ? limit : configured.configure(limit, plan)).withCost(0));
-                }
-                reads.add(guard.look(group.keys(), runTimeLimits.apply(probe, tag)));
+        return plans.plan(tenant, null).flatMap(plan -> look(KeyGroup.byHashTag(owned(tag)), plan, tag));
+    }
+
+    /**
+     * Each group's counters read at cost 0 (consuming nothing), with the values a call decides them by: {@code plan}'s
+     * (none when {@code null}) and the run-time limits of {@code tenantTag} (none when {@code null}: a call without a
+     * tenant has neither). The admin's status reads its subject's counters so too.
+     */
+    public Uni<List<RateLimitDecision>> look(List<KeyGroup> groups, String plan, String tenantTag) {
+        if (groups.isEmpty()) {
+            return Uni.createFrom().item(List.of());
+        }
+        List<Uni<List<RateLimitDecision>>> reads = new ArrayList<>(groups.size());
+        for (KeyGroup group : groups) {
+            List<LimitDefinition> probe = new ArrayList<>(group.limits().size());
+            for (LimitDefinition limit : group.limits()) {
+                probe.add((plan == null ? limit : configured.configure(limit, plan)).withCost(0));
             }
-            if (reads.isEmpty()) {
-                return Uni.createFrom().item(List.<RateLimitDecision> of());
-            }
-            return Uni.join().all(reads).andFailFast().map(decided -> {
-                List<RateLimitDecision> all = new ArrayList<>();
-                decided.forEach(all::addAll);
-                return List.copyOf(all);
-            });
+            reads.add(guard.look(group.keys(), tenantTag == null ? probe : runTimeLimits.apply(probe, tenantTag)));
+        }
+        return Uni.join().all(reads).andFailFast().map(decided -> {
+            List<RateLimitDecision> all = new ArrayList<>();
+            decided.forEach(all::addAll);
+            return List.copyOf(all);
         });
     }
 
