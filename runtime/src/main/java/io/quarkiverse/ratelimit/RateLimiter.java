@@ -83,16 +83,16 @@ public interface RateLimiter {
 
     /**
      * {@code tenant}'s own limits, for a caller that wants to see them (a usage endpoint, a dashboard): every per-tenant
-     * limit of the application's annotations and policies that is not split by a parameter, with the values its calls
-     * are decided by (its plan, its run-time limit), what is left and when it resets, read without counting against
-     * any of them. A decision whose {@code allowed} is {@code false} is in debt: even a call of no cost is refused until
-     * it is paid back. Limits made in code are not listed ({@link #status} reads one). Fails with
-     * {@link RateLimiterUnavailableException} while Redis does not answer: no failure mode claims a state nobody read.
+     * limit of the application's annotations and policies that is not split by a parameter, with the values and mode
+     * its calls are decided by (its plan, its run-time limit, the switches), what is left and when it resets, read
+     * without counting against any of them. A limit switched off for the tenant is not listed, nor limits made in code
+     * ({@link #status} reads one). Fails with {@link RateLimiterUnavailableException} while Redis does not answer: no
+     * failure mode claims a state nobody read.
      */
-    Uni<List<RateLimitDecision>> usage(String tenant);
+    Uni<List<RateLimitUsage>> usage(String tenant);
 
     /** Blocking {@link #usage(String)}. */
-    default List<RateLimitDecision> usageAndAwait(String tenant) {
+    default List<RateLimitUsage> usageAndAwait(String tenant) {
         return usage(tenant).await().indefinitely();
     }
 

@@ -19,8 +19,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import io.quarkiverse.ratelimit.Algorithm;
+import io.quarkiverse.ratelimit.Mode;
 import io.quarkiverse.ratelimit.RateLimitAdmin;
-import io.quarkiverse.ratelimit.RateLimitDecision;
+import io.quarkiverse.ratelimit.RateLimitUsage;
 import io.quarkiverse.ratelimit.RateLimited;
 import io.quarkiverse.ratelimit.RateLimiter;
 import io.quarkiverse.ratelimit.Scope;
@@ -78,13 +79,14 @@ class TenantUsageTest {
         for (int i = 0; i < 20; i++) {
             assertThat(limiter.usageAndAwait(tenant)).hasSize(2);
         }
-        Map<String, RateLimitDecision> usage = byName(limiter.usage(tenant).await().atMost(Duration.ofSeconds(10)));
+        Map<String, RateLimitUsage> usage = byName(limiter.usage(tenant).await().atMost(Duration.ofSeconds(10)));
         assertThat(usage).as("per tenant, not split by a parameter").containsOnlyKeys(LABELS, "labels-spacing");
-        RateLimitDecision labels = usage.get(LABELS);
+        RateLimitUsage labels = usage.get(LABELS);
         assertThat(labels.limit()).isEqualTo(10);
         assertThat(labels.window()).isEqualTo(Duration.ofHours(1));
         assertThat(labels.remaining()).isEqualTo(7);
-        assertThat(labels.allowed()).as("not in debt").isTrue();
+        assertThat(labels.inDebt()).isFalse();
+        assertThat(labels.mode()).isEqualTo(Mode.ENFORCE);
         assertThat(labels.resetAfter()).isPositive();
         assertThat(usage.get("labels-spacing").remaining()).isEqualTo(2);
 
@@ -102,13 +104,27 @@ class TenantUsageTest {
         String indebted = "usage-" + UUID.randomUUID();
         assertThat(calls(indebted, "/shipping/labels", 3)).isEqualTo(3);
         admin.setLimit(indebted, "labels", 2);
-        RateLimitDecision lowered = byName(limiter.usageAndAwait(indebted)).get(LABELS);
-        assertThat(lowered.allowed()).as("3 used of a limit lowered to 2: in debt").isFalse();
+        RateLimitUsage lowered = byName(limiter.usageAndAwait(indebted)).get(LABELS);
+        assertThat(lowered.inDebt()).as("3 used of a limit lowered to 2").isTrue();
         assertThat(lowered.remaining()).isZero();
     }
 
-    private static Map<String, RateLimitDecision> byName(List<RateLimitDecision> usage) {
-        return usage.stream().collect(Collectors.toMap(RateLimitDecision::limitName, Function.identity()));
+    @Test
+    void showsEachLimitsModeAndLeavesOutOneSwitchedOff() {
+        String tenant = "usage-" + UUID.randomUUID();
+        try {
+            admin.setSwitches("labels-spacing", Mode.SHADOW, null, null);
+            assertThat(byName(limiter.usageAndAwait(tenant)).get("labels-spacing").mode()).isEqualTo(Mode.SHADOW);
+            admin.setSwitches("labels-spacing", Mode.OFF, null, null);
+            assertThat(byName(limiter.usageAndAwait(tenant))).as("switched off: not the tenant's limit now")
+                    .containsOnlyKeys(LABELS);
+        } finally {
+            admin.clearSwitches("labels-spacing");
+        }
+    }
+
+    private static Map<String, RateLimitUsage> byName(List<RateLimitUsage> usage) {
+        return usage.stream().collect(Collectors.toMap(RateLimitUsage::name, Function.identity()));
     }
 
     private static int calls(String tenant, String path, int calls) {

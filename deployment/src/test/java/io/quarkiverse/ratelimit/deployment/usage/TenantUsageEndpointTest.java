@@ -59,7 +59,8 @@ class TenantUsageEndpointTest {
                     .body("find { it.name == '" + ORDERS + "' }.windowSeconds", equalTo(3600))
                     .body("find { it.name == '" + ORDERS + "' }.remaining", equalTo(7))
                     .body("find { it.name == '" + ORDERS + "' }.resetSeconds", notNullValue())
-                    .body("find { it.name == '" + ORDERS + "' }.inDebt", equalTo(false));
+                    .body("find { it.name == '" + ORDERS + "' }.inDebt", equalTo(false))
+                    .body("find { it.name == '" + ORDERS + "' }.mode", equalTo("enforce"));
         }
         int admitted = 0;
         for (int i = 0; i < 10; i++) {

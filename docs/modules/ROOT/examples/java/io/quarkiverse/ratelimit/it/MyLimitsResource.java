@@ -7,7 +7,7 @@ import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
 
-import io.quarkiverse.ratelimit.RateLimitDecision;
+import io.quarkiverse.ratelimit.RateLimitUsage;
 import io.quarkiverse.ratelimit.RateLimited;
 import io.quarkiverse.ratelimit.RateLimiter;
 import io.smallrye.mutiny.Uni;
@@ -34,14 +34,14 @@ public class MyLimitsResource {
     }
 
     /** One of the caller's limits, as its client reads it. */
-    static JsonObject asJson(RateLimitDecision limit) {
+    static JsonObject asJson(RateLimitUsage limit) {
         return new JsonObject()
-                .put("name", limit.limitName())
+                .put("name", limit.name())
                 .put("limit", limit.limit())
                 .put("windowSeconds", limit.window().toSeconds())
                 .put("remaining", limit.remaining())
                 .put("resetSeconds", limit.resetAfter().toSeconds())
-                .put("inDebt", !limit.allowed());                 // refused even at no cost until paid back
+                .put("inDebt", limit.inDebt());                   // refused even at no cost until paid back
     }
 }
 // end::usage[]

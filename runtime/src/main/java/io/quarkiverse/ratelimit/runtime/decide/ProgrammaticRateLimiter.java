@@ -16,6 +16,7 @@ import io.quarkiverse.ratelimit.ConcurrencySlot;
 import io.quarkiverse.ratelimit.LimitRules;
 import io.quarkiverse.ratelimit.RateLimit;
 import io.quarkiverse.ratelimit.RateLimitDecision;
+import io.quarkiverse.ratelimit.RateLimitUsage;
 import io.quarkiverse.ratelimit.RateLimiter;
 import io.quarkiverse.ratelimit.Reservation;
 import io.quarkiverse.ratelimit.runtime.admitted.LateSettlements;
@@ -89,7 +90,7 @@ public class ProgrammaticRateLimiter implements RateLimiter {
     }
 
     @Override
-    public Uni<List<RateLimitDecision>> usage(String tenant) {
+    public Uni<List<RateLimitUsage>> usage(String tenant) {
         return usage.of(tenant);
     }
 

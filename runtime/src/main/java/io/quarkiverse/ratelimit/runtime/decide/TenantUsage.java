@@ -8,7 +8,9 @@ import java.util.Objects;
 
 import jakarta.inject.Singleton;
 
+import io.quarkiverse.ratelimit.Mode;
 import io.quarkiverse.ratelimit.RateLimitDecision;
+import io.quarkiverse.ratelimit.RateLimitUsage;
 import io.quarkiverse.ratelimit.Scope;
 import io.quarkiverse.ratelimit.runtime.key.KeyGroup;
 import io.quarkiverse.ratelimit.runtime.key.RateLimitKeys;
@@ -17,6 +19,7 @@ import io.quarkiverse.ratelimit.runtime.limit.EffectiveLimits;
 import io.quarkiverse.ratelimit.runtime.limit.EffectiveMethod;
 import io.quarkiverse.ratelimit.runtime.limit.LimitDefinition;
 import io.quarkiverse.ratelimit.runtime.limit.MethodLimits;
+import io.quarkiverse.ratelimit.runtime.policy.LimitModes;
 import io.quarkiverse.ratelimit.runtime.policy.RunTimeLimits;
 import io.quarkiverse.ratelimit.runtime.policy.TenantPlans;
 import io.quarkiverse.ratelimit.runtime.resilience.DecisionGuard;
@@ -24,8 +27,9 @@ import io.smallrye.mutiny.Uni;
 
 /**
  * A tenant's own usage ({@code RateLimiter.usage}): every per-tenant limit of the application's annotations and
- * policies that is not split by a parameter, with the values the tenant's calls are decided by (its plan, its run-time
- * limit), each read at cost 0 from the counter its calls write, the same key a decision names. Reading writes nothing,
+ * policies that is not split by a parameter nor switched off for the tenant, with the values and mode the tenant's
+ * calls are decided by (its plan, its run-time limit, the switches and rollout), each read at cost 0 from the counter
+ * its calls write, the same key a decision names. Reading writes nothing,
  * so asking counts against no limit. A limit counted under several endpoints' names is listed once per counter.
  */
 @Singleton
@@ -36,9 +40,11 @@ public class TenantUsage {
     private final EffectiveLimits configured;
     private final RunTimeLimits runTimeLimits;
     private final DecisionGuard guard;
+    private final LimitModes modes;
 
     TenantUsage(RateLimitKeys keys, TenantPlans plans, EffectiveLimits configured, RunTimeLimits runTimeLimits,
-            DecisionGuard guard) {
+            DecisionGuard guard, LimitModes modes) {
+        this.modes = modes;
         this.keys = keys;
         this.plans = plans;
         this.configured = configured;
@@ -46,14 +52,27 @@ public class TenantUsage {
         this.guard = guard;
     }
 
-    /** The tenant's limits, what is left of each and when it resets; {@code allowed} false where it is in debt. */
-    public Uni<List<RateLimitDecision>> of(String tenant) {
+    /** The tenant's limits, what is left of each and when it resets, as its calls are decided now. */
+    public Uni<List<RateLimitUsage>> of(String tenant) {
         return of(Objects.requireNonNull(tenant, "tenant"), TenantTags.forTenant(tenant));
     }
 
     /** {@link #of(String)} of a tenant already resolved: its name and the hash tag of its keys. */
-    public Uni<List<RateLimitDecision>> of(String tenant, String tag) {
-        return plans.plan(tenant, null).flatMap(plan -> look(KeyGroup.byHashTag(owned(tag)), plan, tag));
+    public Uni<List<RateLimitUsage>> of(String tenant, String tag) {
+        Map<String, LimitDefinition> owned = owned(tenant, tag);
+        List<KeyGroup> groups = KeyGroup.byHashTag(owned);
+        return plans.plan(tenant, null).flatMap(plan -> look(groups, plan, tag)).map(decisions -> {
+            List<RateLimitUsage> usage = new ArrayList<>(decisions.size());
+            int at = 0;
+            for (KeyGroup group : groups) {
+                for (LimitDefinition limit : group.limits()) { // look answers in the groups' order
+                    RateLimitDecision state = decisions.get(at++);
+                    usage.add(new RateLimitUsage(state.limitName(), state.limit(), state.window(), state.remaining(),
+                            state.resetAfter(), !state.allowed(), modes.mode(limit, tenant)));
+                }
+            }
+            return List.copyOf(usage);
+        });
     }
 
     /**
@@ -80,15 +99,19 @@ public class TenantUsage {
         });
     }
 
-    /** The tenant's counters (key to limit) of per-tenant limits not split by a parameter, each key once. */
-    private Map<String, LimitDefinition> owned(String tag) {
+    /**
+     * The tenant's counters (key to limit) of per-tenant limits not split by a parameter and not switched off for it,
+     * each key once.
+     */
+    private Map<String, LimitDefinition> owned(String tenant, String tag) {
         Map<String, LimitDefinition> owned = new LinkedHashMap<>();
         for (EffectiveMethod method : configured.all().values()) {
             MethodLimits limits = method.limits();
             List<String> callKeys = null;
             for (int i = 0; i < limits.getLimits().size(); i++) {
                 LimitDefinition limit = limits.getLimits().get(i);
-                if (limit.getScope() != Scope.TENANT || !limit.getKeyParameters().isEmpty()) {
+                if (limit.getScope() != Scope.TENANT || !limit.getKeyParameters().isEmpty()
+                        || modes.mode(limit, tenant) == Mode.OFF) {
                     continue;
                 }
                 if (callKeys == null) {

@@ -2,6 +2,7 @@ package io.quarkiverse.ratelimit.runtime.http;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Locale;
 
 import jakarta.inject.Singleton;
 
@@ -10,6 +11,7 @@ import org.jboss.logging.Logger;
 import io.quarkiverse.ratelimit.MissingTenant;
 import io.quarkiverse.ratelimit.RateLimit;
 import io.quarkiverse.ratelimit.RateLimitDecision;
+import io.quarkiverse.ratelimit.RateLimitUsage;
 import io.quarkiverse.ratelimit.RateLimiter;
 import io.quarkiverse.ratelimit.RateLimiterUnavailableException;
 import io.quarkiverse.ratelimit.TenantBlockedException;
@@ -30,7 +32,7 @@ import io.vertx.ext.web.RoutingContext;
 /**
  * The usage endpoint ({@code quarkus.rate-limit.usage.enabled}): {@code GET} answers the calling tenant's own limits
  * ({@link TenantUsage}), read without counting against them, as a JSON array of {@code name}, {@code limit},
- * {@code windowSeconds}, {@code remaining}, {@code resetSeconds} and {@code inDebt}. The tenant is found by the
+ * {@code windowSeconds}, {@code remaining}, {@code resetSeconds}, {@code inDebt} and {@code mode}. The tenant is found by the
  * application's tenant rule, as a limited call finds it, except that a call without one is refused (its missing
  * status): there is nobody's usage to show. Reading is itself limited, per tenant ({@code usage.limit} per
  * {@code usage.window}), through {@link RateLimiter}, so a blocked tenant is refused (403) by the gate every limited
@@ -86,16 +88,17 @@ public class TenantUsageEndpoint {
                 }, failure -> failed(request, failure));
     }
 
-    private static void answer(RoutingContext request, RateLimitDecision read, List<RateLimitDecision> limits) {
+    private static void answer(RoutingContext request, RateLimitDecision read, List<RateLimitUsage> limits) {
         JsonArray body = new JsonArray();
-        for (RateLimitDecision limit : limits) {
+        for (RateLimitUsage limit : limits) {
             body.add(new JsonObject()
-                    .put("name", limit.limitName())
+                    .put("name", limit.name())
                     .put("limit", limit.limit())
                     .put("windowSeconds", seconds(limit.window()))
                     .put("remaining", limit.remaining())
                     .put("resetSeconds", RateLimitHeaders.wholeSecondsUp(limit.resetAfter()))
-                    .put("inDebt", !limit.allowed()));
+                    .put("inDebt", limit.inDebt())
+                    .put("mode", limit.mode().name().toLowerCase(Locale.ROOT)));
         }
         HttpServerResponse response = withHeaders(request, read);
         response.setStatusCode(200).putHeader("Content-Type", "application/json").end(body.encode());
