@@ -45,6 +45,12 @@ public interface RateLimitAdmin {
     Map<String, Long> leased(RateLimitSubject subject, String policy);
 
     /**
+     * The callers refused most over the last {@code period} (whole minutes, 1 to 60), fleet-wide, the most refused
+     * first; see {@link ReactiveRateLimitAdmin#refusedMost(Duration, int)}.
+     */
+    List<RefusedCaller> refusedMost(Duration period, int top);
+
+    /**
      * Forgets what {@code subject} consumed of every limit of {@code policy}, on every instance; returns how many
      * counters held something (0: nothing to reset).
      */

@@ -1,5 +1,6 @@
 package io.quarkiverse.ratelimit;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 
@@ -49,6 +50,18 @@ public interface ReactiveRateLimitAdmin {
      * {@link #status(RateLimitSubject, String)} does.
      */
     Uni<Map<String, Long>> leased(RateLimitSubject subject, String policy);
+
+    /**
+     * The callers refused most over the last {@code period} (whole minutes, 1 to 60), fleet-wide, the most refused
+     * first, at most {@code top} (1 to 1,000) of them: tenants, and the caller addresses of calls counted per address.
+     * Every instance reports its refusals every fleet heartbeat ({@code quarkus.rate-limit.fleet.heartbeat}), so the
+     * answer is at most a heartbeat behind. Each minute's tally keeps the 1,000 callers refused most that minute, so
+     * Redis holds at most 60,000 callers whatever the number refused, and a count is never under a caller's refusals
+     * (see {@link RefusedCaller#refusals()}). Fails as {@link #status(RateLimitSubject, String)} does.
+     *
+     * @throws IllegalArgumentException for a period or a top out of range
+     */
+    Uni<List<RefusedCaller>> refusedMost(Duration period, int top);
 
     /**
      * Forgets what {@code subject} consumed of every limit of {@code policy}, on every instance, and emits how many

@@ -89,6 +89,8 @@ import io.quarkiverse.ratelimit.runtime.status.LimiterStatus;
 import io.quarkiverse.ratelimit.runtime.tenant.ClientAddresses;
 import io.quarkiverse.ratelimit.runtime.tenant.RequestTenantResolver;
 import io.quarkiverse.ratelimit.runtime.watch.QuotaThresholds;
+import io.quarkiverse.ratelimit.runtime.watch.RefusedCallers;
+import io.quarkiverse.ratelimit.runtime.watch.RefusedMost;
 import io.quarkiverse.ratelimit.runtime.watch.ShadowRefusals;
 import io.quarkus.arc.deployment.AdditionalBeanBuildItem;
 import io.quarkus.arc.deployment.BeanDiscoveryFinishedBuildItem;
@@ -151,7 +153,8 @@ class RateLimitProcessor {
                         RedisDecisions.class, RedisClockReadings.class,
                         DecisionGuard.class, QuotaThresholds.class, ShadowRefusals.class, DecisionObservers.class,
                         DecisionMetrics.class, DecisionTraces.class, GuardedRedis.class, FailureModes.class,
-                        ProgrammaticRateLimiter.class, TenantUsage.class, SlotWaits.class, UpstreamPauses.class,
+                        ProgrammaticRateLimiter.class, TenantUsage.class, RefusedCallers.class, RefusedMost.class,
+                        SlotWaits.class, UpstreamPauses.class,
                         UpstreamAnswers.class,
                         CallCosts.class, LateSettlements.class,
                         ConcurrencyLeases.class,

@@ -2,6 +2,7 @@ package io.quarkiverse.ratelimit.runtime.admin;
 
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -11,6 +12,7 @@ import io.quarkiverse.ratelimit.LimitRules;
 import io.quarkiverse.ratelimit.RateLimitDecision;
 import io.quarkiverse.ratelimit.RateLimitSubject;
 import io.quarkiverse.ratelimit.ReactiveRateLimitAdmin;
+import io.quarkiverse.ratelimit.RefusedCaller;
 import io.quarkiverse.ratelimit.runtime.config.RateLimitConfig;
 import io.quarkiverse.ratelimit.runtime.http.ProblemDetails;
 import io.quarkus.arc.Arc;
@@ -39,6 +41,7 @@ import io.vertx.ext.web.RoutingContext;
  * GET, DELETE and PUT, DELETE as above under {base}/client-addresses/{address}: a caller address's counters and block
  * GET    {base}/global/policies/{policy}                   what a global limit has left
  * DELETE {base}/global/policies/{policy}/counters           forget what everyone consumed
+ * GET    {base}/refused?minutes=5&top=10                   the callers refused most, fleet-wide
  * GET    {base}/switches                                   the run-time switches in force
  * PUT    {base}/switches                                   {"mode": "shadow", "rolloutPercentage": 25}: every limit
  * PUT    {base}/switches/{policy}                          {"mode": ..., "rolloutPercentage": ..., "failureMode": ...}
@@ -82,6 +85,10 @@ public class AdminHandler implements Handler<RoutingContext> {
                 RateLimitSubject subject = subject(context, segments[0], decode(segments[1]));
                 reply(context, () -> (method == HttpMethod.PUT ? admin.block(subject) : admin.unblock(subject))
                         .replaceWith(""), 204);
+            } else if (segments.length == 1 && segments[0].equals("refused") && method == HttpMethod.GET) {
+                Duration period = Duration.ofMinutes(number(context, "minutes", 5));
+                int top = (int) number(context, "top", 10);
+                reply(context, () -> admin.refusedMost(period, top).map(AdminHandler::refusedJson), 200);
             } else if ((segments.length == 1 || segments.length == 2) && segments[0].equals("switches")) {
                 switchesRoute(context, admin, method, segments.length == 2 ? decode(segments[1]) : null);
             } else if (segments.length >= 3 && segments[0].equals("global")) {
@@ -211,6 +218,26 @@ public class AdminHandler implements Handler<RoutingContext> {
                     .put("inDebt", !decision.allowed()));
         }
         return array.encode();
+    }
+
+    /** The callers refused most, each named by its kind: {"tenant": ..., "refusals": n} or {"clientAddress": ...}. */
+    private static String refusedJson(List<RefusedCaller> callers) {
+        JsonArray array = new JsonArray();
+        for (RefusedCaller caller : callers) {
+            String kind = caller.subject().kind() == RateLimitSubject.Kind.CLIENT_ADDRESS ? "clientAddress" : "tenant";
+            array.add(new JsonObject().put(kind, caller.subject().name()).put("refusals", caller.refusals()));
+        }
+        return array.encode();
+    }
+
+    /** A whole-number query parameter, {@code otherwise} when absent; not a number is a bad request. */
+    private static long number(RoutingContext context, String name, long otherwise) {
+        String value = context.queryParams().get(name);
+        try {
+            return value == null ? otherwise : Long.parseLong(value);
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("The query parameter " + name + " must be a whole number, not " + value);
+        }
     }
 
     private static void reply(RoutingContext context, Supplier<Uni<String>> body, int status) {

@@ -1,5 +1,6 @@
 package io.quarkiverse.ratelimit.runtime.admin;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 
@@ -11,6 +12,7 @@ import io.quarkiverse.ratelimit.RateLimitAdmin;
 import io.quarkiverse.ratelimit.RateLimitDecision;
 import io.quarkiverse.ratelimit.RateLimitSubject;
 import io.quarkiverse.ratelimit.ReactiveRateLimitAdmin;
+import io.quarkiverse.ratelimit.RefusedCaller;
 
 /** The {@link RateLimitAdmin} bean: each operation of {@link ReactiveRateLimitAdmin}, awaited. */
 @Singleton
@@ -50,6 +52,11 @@ public class BlockingRateLimitAdmin implements RateLimitAdmin {
     @Override
     public Map<String, Long> leased(RateLimitSubject subject, String policy) {
         return reactive.leased(subject, policy).await().atMost(TIMEOUT);
+    }
+
+    @Override
+    public List<RefusedCaller> refusedMost(Duration period, int top) {
+        return reactive.refusedMost(period, top).await().atMost(TIMEOUT);
     }
 
     @Override

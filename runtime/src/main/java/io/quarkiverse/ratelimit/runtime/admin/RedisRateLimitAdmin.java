@@ -1,5 +1,6 @@
 package io.quarkiverse.ratelimit.runtime.admin;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -17,6 +18,7 @@ import io.quarkiverse.ratelimit.Mode;
 import io.quarkiverse.ratelimit.RateLimitDecision;
 import io.quarkiverse.ratelimit.RateLimitSubject;
 import io.quarkiverse.ratelimit.ReactiveRateLimitAdmin;
+import io.quarkiverse.ratelimit.RefusedCaller;
 import io.quarkiverse.ratelimit.Scope;
 import io.quarkiverse.ratelimit.runtime.config.ConfigSpelling;
 import io.quarkiverse.ratelimit.runtime.decide.TenantUsage;
@@ -32,6 +34,7 @@ import io.quarkiverse.ratelimit.runtime.policy.RunTimeSwitches;
 import io.quarkiverse.ratelimit.runtime.policy.TenantPlans;
 import io.quarkiverse.ratelimit.runtime.resilience.DecisionGuard;
 import io.quarkiverse.ratelimit.runtime.tenant.ClientAddresses;
+import io.quarkiverse.ratelimit.runtime.watch.RefusedMost;
 import io.smallrye.mutiny.Uni;
 
 /** The {@link ReactiveRateLimitAdmin} bean: run-time limits shared through Redis ({@link RunTimeLimits}). */
@@ -47,13 +50,15 @@ public class RedisRateLimitAdmin implements ReactiveRateLimitAdmin {
     private final SubjectCounters counters;
     private final CodeLimitCounters codeCounters;
     private final TenantUsage usage;
+    private final RefusedMost refusedMost;
     /** Every policy, and the name of every limit without one: what a switch can name. */
     private final Set<String> switchable = new TreeSet<>();
 
     RedisRateLimitAdmin(DecisionGuard guard, RateLimitKeys keys, EffectiveLimits configured,
             TenantPlans plans, RunTimeLimits runTimeLimits, RunTimeSwitches runTimeSwitches,
-            ClientAddresses clientAddresses, CodeLimits codeLimits, TenantUsage usage) {
+            ClientAddresses clientAddresses, CodeLimits codeLimits, TenantUsage usage, RefusedMost refusedMost) {
         this.usage = usage;
+        this.refusedMost = refusedMost;
         this.codeCounters = new CodeLimitCounters(codeLimits, keys);
         this.runTimeLimits = runTimeLimits;
         this.runTimeSwitches = runTimeSwitches;
@@ -110,6 +115,20 @@ public class RedisRateLimitAdmin implements ReactiveRateLimitAdmin {
             return usage.look(groups, null, null); // a call without a tenant has no plan and no run-time limits
         }
         return plans.plan(subject.name(), null).flatMap(plan -> usage.look(groups, plan, tag(subject.name())));
+    }
+
+    @Override
+    public Uni<List<RefusedCaller>> refusedMost(Duration period, int top) {
+        long minutes = period.toMinutes();
+        if (period.isNegative() || !period.equals(Duration.ofMinutes(minutes)) || minutes < 1
+                || minutes > RefusedMost.MAX_MINUTES) {
+            throw new IllegalArgumentException("A period of " + period + " cannot be read: whole minutes, 1 to "
+                    + RefusedMost.MAX_MINUTES);
+        }
+        if (top < 1 || top > 1000) {
+            throw new IllegalArgumentException("The top " + top + " cannot be read: 1 to 1000 callers");
+        }
+        return refusedMost.read((int) minutes, top);
     }
 
     @Override

@@ -167,6 +167,18 @@ public class RateLimitKeys {
         return prefix + ":{~fleet}";
     }
 
+    /**
+     * The ring of who is refused most ({@code lua/refused.lua}): 60 sorted sets {@code <prefix>:{~refused}:<0..59>},
+     * one per minute of the last hour (member: a caller, score: its refusals that minute), each expiring with its hour.
+     */
+    public List<String> refusedRing() {
+        List<String> ring = new ArrayList<>(60);
+        for (int minute = 0; minute < 60; minute++) {
+            ring.add(prefix + ":{~refused}:" + minute);
+        }
+        return List.copyOf(ring);
+    }
+
     /** The counter every change of the run-time limits or switches increments: {@code <run-time limits key>:version}. */
     public String runTimeLimitsVersionKey() {
         return runTimeLimitsKey() + ":version";

@@ -6,6 +6,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.TimeUnit;
 import java.util.function.DoubleSupplier;
+import java.util.function.IntSupplier;
 import java.util.function.Supplier;
 
 import jakarta.enterprise.event.Observes;
@@ -232,6 +233,13 @@ public class MicrometerRateLimitMetrics implements RateLimitMetrics {
     public void adaptiveLimit(String limit, DoubleSupplier learned) {
         if (enabled) {
             waits.adaptive(limit, learned);
+        }
+    }
+
+    @Override
+    public void refusedCallers(IntSupplier callers, DoubleSupplier topShare) {
+        if (enabled) {
+            MicrometerRefusalMeters.register(registry, callers, topShare);
         }
     }
 

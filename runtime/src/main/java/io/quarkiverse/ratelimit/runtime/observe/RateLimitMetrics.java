@@ -2,6 +2,7 @@ package io.quarkiverse.ratelimit.runtime.observe;
 
 import java.util.List;
 import java.util.function.DoubleSupplier;
+import java.util.function.IntSupplier;
 import java.util.function.Supplier;
 
 import io.quarkiverse.ratelimit.CircuitBreakerTransition;
@@ -49,6 +50,14 @@ public interface RateLimitMetrics {
      * refusal because its slot lay further ahead than it may wait.
      */
     default void waitDecided(List<RateLimitDecision> decisions) {
+    }
+
+    /**
+     * Who this instance refused in its last heartbeat, read when the registry is scraped: how many distinct callers, and
+     * the share of the refusals the most refused of them took. Nobody is named: a tag per caller would grow without
+     * bound (the admin's {@code refusedMost} names them).
+     */
+    default void refusedCallers(IntSupplier callers, DoubleSupplier topShare) {
     }
 
     /** An outgoing call's upstream answered 429 or 503 with a retry time: its limits are paused fleet-wide. */

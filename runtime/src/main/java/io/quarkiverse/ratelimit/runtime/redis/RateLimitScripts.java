@@ -11,9 +11,9 @@ import io.quarkiverse.ratelimit.runtime.limit.AlgorithmSet;
  * The scripts as Redis runs them, assembled from the files in {@code lua/}: the entries {@code rate_limit.lua} (every
  * decision), {@code refund.lua} (giving back what a failed call consumed) and {@code concurrency.lua} (a concurrency
  * lease), {@code reset.lua} (forgetting a limit's state), {@code pause.lua} (an upstream's retry time), {@code adapt.lua}
- * (an adaptive limit lowered by an upstream's 429), {@code fleet.lua} (an instance announcing itself) and
- * {@code lease.lua} (a slice of a limit leased to an instance) and {@code leased.lua} (what the slices hold, for an
- * operator), each a function of
+ * (an adaptive limit lowered by an upstream's 429), {@code fleet.lua} (an instance announcing itself),
+ * {@code lease.lua} (a slice of a limit leased to an instance), {@code leased.lua} (what the slices hold, for an
+ * operator) and {@code refused.lua} and {@code refused_most.lua} (who is refused most), each a function of
  * {@code (KEYS, ARGV)} defined after
  * {@code prelude.lua} and, for the first two, the table of
  * algorithm modules ({@code lua/<algorithm>.lua}). Assembled two ways:
@@ -40,17 +40,19 @@ public final class RateLimitScripts {
     static final String SETTLE = "settle.lua";
     static final String LEASE = "lease.lua";
     static final String LEASED = "leased.lua";
+    static final String REFUSED = "refused.lua";
+    static final String REFUSED_MOST = "refused_most.lua";
     static final String PRELUDE = "prelude.lua";
     /** The library's hold of a key's writes for a run of a batch's calls ({@code lua/held_state.lua}). */
     static final String HELD_STATE = "held_state.lua";
 
     /** The files that define an entry function: each is registered in the library and has a script of its own. */
     static final List<String> ENTRIES = List.of(DECIDE, DECIDE_BATCH, REFUND, SETTLE, CONCURRENCY, CANCEL_LEASE,
-            RESET, PAUSE, ADAPT, FLEET, LEASE, LEASED);
+            RESET, PAUSE, ADAPT, FLEET, LEASE, LEASED, REFUSED, REFUSED_MOST);
 
     /** The script files in the runtime jar; the deployment module registers them as native-image resources. */
     public static final List<String> FILES = List.of(DECIDE, DECIDE_BATCH, REFUND, PRELUDE, HELD_STATE, CONCURRENCY,
-            CANCEL_LEASE, RESET, PAUSE, ADAPT, FLEET, SETTLE, LEASE, LEASED,
+            CANCEL_LEASE, RESET, PAUSE, ADAPT, FLEET, SETTLE, LEASE, LEASED, REFUSED, REFUSED_MOST,
             "fixed_window.lua", "sliding_window_counter.lua", "sliding_window_log.lua", "gcra.lua",
             "calendar_window.lua");
 
@@ -70,6 +72,8 @@ public final class RateLimitScripts {
     private final LuaScript leased;
     private final LuaScript adapt;
     private final LuaScript fleet;
+    private final LuaScript refused;
+    private final LuaScript refusedMost;
     /** Immutable scripts published through final fields: a race builds one twice, never half of one. */
     private final LuaScript[] decideBySet = new LuaScript[SETS];
     private final LuaScript[] refundBySet = new LuaScript[SETS];
@@ -90,6 +94,8 @@ public final class RateLimitScripts {
         String leasedSource = LuaScript.load(LEASED).source();
         String adaptSource = LuaScript.load(ADAPT).source();
         String fleetSource = LuaScript.load(FLEET).source();
+        String refusedSource = LuaScript.load(REFUSED).source();
+        String refusedMostSource = LuaScript.load(REFUSED_MOST).source();
         String batchSource = LuaScript.load(DECIDE_BATCH).source();
         for (Algorithm algorithm : Algorithm.values()) {
             modules[algorithm.ordinal()] = LuaScript.load(moduleFile(algorithm)).source();
@@ -99,16 +105,21 @@ public final class RateLimitScripts {
         // milliseconds to link (its method handles are built on first use)
         this.library = LuaLibrary.of(String.join("\n", prelude, heldState, algorithms(SETS - 1), decideSource,
                 batchSource, refundSource, settleSource, concurrencySource, cancelLeaseSource, resetSource, pauseSource,
-                adaptSource, fleetSource, leaseSource, leasedSource),
+                adaptSource, fleetSource, leaseSource, leasedSource, refusedSource, refusedMostSource),
                 ENTRIES.stream().map(RateLimitScripts::entryName).toList(), entryName(DECIDE_BATCH));
-        this.concurrency = new LuaScript("concurrency", prelude + "\n" + concurrencySource + entryCall(CONCURRENCY),
-                function(CONCURRENCY));
-        this.cancelLease = new LuaScript("cancel_lease", prelude + "\n" + cancelLeaseSource + entryCall(CANCEL_LEASE),
-                function(CANCEL_LEASE));
-        this.reset = new LuaScript("reset", prelude + "\n" + resetSource + entryCall(RESET), function(RESET));
-        this.leased = new LuaScript("leased", prelude + "\n" + leasedSource + entryCall(LEASED), function(LEASED));
-        this.adapt = new LuaScript("adapt", prelude + "\n" + adaptSource + entryCall(ADAPT), function(ADAPT));
-        this.fleet = new LuaScript("fleet", prelude + "\n" + fleetSource + entryCall(FLEET), function(FLEET));
+        this.concurrency = entry("concurrency", concurrencySource, CONCURRENCY);
+        this.cancelLease = entry("cancel_lease", cancelLeaseSource, CANCEL_LEASE);
+        this.reset = entry("reset", resetSource, RESET);
+        this.leased = entry("leased", leasedSource, LEASED);
+        this.adapt = entry("adapt", adaptSource, ADAPT);
+        this.fleet = entry("fleet", fleetSource, FLEET);
+        this.refused = entry("refused", refusedSource, REFUSED);
+        this.refusedMost = entry("refused_most", refusedMostSource, REFUSED_MOST);
+    }
+
+    /** The script of an entry with no algorithm module: the prelude, the entry's file and its call. */
+    private LuaScript entry(String name, String source, String file) {
+        return new LuaScript(name, prelude + "\n" + source + entryCall(file), function(file));
     }
 
     /** The function library with every entry and every algorithm ({@code FUNCTION LOAD}, Redis 7). */
@@ -138,50 +149,35 @@ public final class RateLimitScripts {
 
     /** The decision script ({@code rate_limit.lua}) with the modules of {@code algorithmSet}. */
     public LuaScript decide(int algorithmSet) {
-        LuaScript script = decideBySet[algorithmSet];
-        if (script == null) {
-            script = assemble(DECIDE, decideSource, algorithmSet);
-            decideBySet[algorithmSet] = script;
-        }
-        return script;
+        return bySet(decideBySet, DECIDE, decideSource, algorithmSet);
     }
 
     /** The refund script ({@code refund.lua}) with the modules of {@code algorithmSet}. */
     public LuaScript refund(int algorithmSet) {
-        LuaScript script = refundBySet[algorithmSet];
-        if (script == null) {
-            script = assemble(REFUND, refundSource, algorithmSet);
-            refundBySet[algorithmSet] = script;
-        }
-        return script;
+        return bySet(refundBySet, REFUND, refundSource, algorithmSet);
     }
 
     /** The settlement script ({@code settle.lua}) with the modules of {@code algorithmSet}. */
     public LuaScript settle(int algorithmSet) {
-        LuaScript script = settleBySet[algorithmSet];
-        if (script == null) {
-            script = assemble(SETTLE, settleSource, algorithmSet);
-            settleBySet[algorithmSet] = script;
-        }
-        return script;
+        return bySet(settleBySet, SETTLE, settleSource, algorithmSet);
     }
 
     /** The pause script ({@code pause.lua}) with the modules of {@code algorithmSet}. */
     public LuaScript pause(int algorithmSet) {
-        LuaScript script = pauseBySet[algorithmSet];
-        if (script == null) {
-            script = assemble(PAUSE, pauseSource, algorithmSet);
-            pauseBySet[algorithmSet] = script;
-        }
-        return script;
+        return bySet(pauseBySet, PAUSE, pauseSource, algorithmSet);
     }
 
     /** The lease script ({@code lease.lua}: a slice of a limit leased to an instance) with {@code algorithmSet}'s modules. */
     public LuaScript lease(int algorithmSet) {
-        LuaScript script = leaseBySet[algorithmSet];
+        return bySet(leaseBySet, LEASE, leaseSource, algorithmSet);
+    }
+
+    /** The script of {@code file} with the modules of {@code algorithmSet}, assembled once and kept in {@code built}. */
+    private LuaScript bySet(LuaScript[] built, String file, String source, int algorithmSet) {
+        LuaScript script = built[algorithmSet];
         if (script == null) {
-            script = assemble(LEASE, leaseSource, algorithmSet);
-            leaseBySet[algorithmSet] = script;
+            script = assemble(file, source, algorithmSet);
+            built[algorithmSet] = script;
         }
         return script;
     }
@@ -204,6 +200,16 @@ public final class RateLimitScripts {
     /** Announces an instance to the fleet, or lets it leave, and counts the live ones ({@code lua/fleet.lua}). */
     public LuaScript fleet() {
         return fleet;
+    }
+
+    /** Adds an instance's refused callers to this minute's tally ({@code lua/refused.lua}). */
+    public LuaScript refused() {
+        return refused;
+    }
+
+    /** The callers refused most over the last minutes, fleet-wide ({@code lua/refused_most.lua}). */
+    public LuaScript refusedMost() {
+        return refusedMost;
     }
 
     /** The units leased out of limits' counts and not given back ({@code lua/leased.lua}). */
