@@ -9,7 +9,10 @@ import io.quarkus.devui.spi.JsonRPCProvidersBuildItem;
 import io.quarkus.devui.spi.page.CardPageBuildItem;
 import io.quarkus.devui.spi.page.Page;
 
-/** The Dev UI card (dev mode only): the limits, a tenant's status and reset, Redis and the circuit breaker. */
+/**
+ * The Dev UI card (dev mode only): the limits, a tenant's status and reset, who is refused most, Redis and the circuit
+ * breaker.
+ */
 public class DevUiProcessor {
 
     @BuildStep(onlyIf = IsLocalDevelopment.class)
@@ -25,6 +28,10 @@ public class DevUiProcessor {
                 .title("Tenant status")
                 .icon("font-awesome-solid:user-clock")
                 .componentLink("qwc-rate-limit-tenant.js"));
+        card.addPage(Page.webComponentPageBuilder()
+                .title("Refused most")
+                .icon("font-awesome-solid:ban")
+                .componentLink("qwc-rate-limit-refused.js"));
         card.addPage(Page.webComponentPageBuilder()
                 .title("Redis and breaker")
                 .icon("font-awesome-solid:heart-pulse")

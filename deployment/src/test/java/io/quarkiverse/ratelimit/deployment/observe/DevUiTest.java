@@ -13,6 +13,7 @@ import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.QueryParam;
 
+import org.awaitility.Awaitility;
 import org.jboss.shrinkwrap.api.asset.StringAsset;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
@@ -30,7 +31,10 @@ import io.quarkiverse.ratelimit.deployment.TestRedis;
 import io.quarkus.devui.tests.DevUIJsonRPCTest;
 import io.quarkus.test.QuarkusDevModeTest;
 
-/** The Dev UI card's JSON-RPC methods, as its pages call them: the limits, a tenant's status and reset, the breaker. */
+/**
+ * The Dev UI card's JSON-RPC methods, as its pages call them: the limits, a tenant's status and reset, who is refused
+ * most, the breaker.
+ */
 public class DevUiTest extends DevUIJsonRPCTest {
 
     static final TestRedis REDIS = TestRedis.named("dev-ui");
@@ -98,11 +102,30 @@ public class DevUiTest extends DevUIJsonRPCTest {
 
     /** One test: the dev-mode application starts once per test method, for about 15 s. */
     @Test
-    void theCardsServiceAnswersItsThreePages() throws Exception {
+    void theCardsServiceAnswersItsPages() throws Exception {
         listsEachLimitAsDeclaredAndAsConfigured();
         looksUpATenantAndResetsIt();
         showsTheBreakerAndTheCounters();
         showsALimitMadeInCodeOnceACallUsedIt();
+        listsTheCallersRefusedMost();
+    }
+
+    private void listsTheCallersRefusedMost() {
+        String tenant = UUID.randomUUID().toString();
+        for (int i = 0; i < 5; i++) {
+            given().header("X-Tenant-Id", tenant).get("/mail").then().statusCode(200);
+        }
+        for (int i = 0; i < 3; i++) {
+            given().header("X-Tenant-Id", tenant).get("/mail").then().statusCode(429);
+        }
+        Awaitility.await("reported within a fleet heartbeat").atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
+            JsonNode refused = executeJsonRPCMethod("refusedMost", Map.of("minutes", 5));
+            assertThat(refused).anySatisfy(caller -> {
+                assertThat(caller.get("caller").asText()).isEqualTo(tenant);
+                assertThat(caller.get("kind").asText()).isEqualTo("tenant");
+                assertThat(caller.get("refusals").asLong()).isEqualTo(3);
+            });
+        });
     }
 
     private void showsALimitMadeInCodeOnceACallUsedIt() throws Exception {

@@ -8,6 +8,7 @@ import java.util.Map;
 
 import io.quarkiverse.ratelimit.CalendarPeriod;
 import io.quarkiverse.ratelimit.RateLimitDecision;
+import io.quarkiverse.ratelimit.RateLimitSubject;
 import io.quarkiverse.ratelimit.ReactiveRateLimitAdmin;
 import io.quarkiverse.ratelimit.runtime.config.ConfigSpelling;
 import io.quarkiverse.ratelimit.runtime.decide.SlotWaits;
@@ -24,7 +25,8 @@ import io.smallrye.mutiny.Uni;
 
 /**
  * The Dev UI card's back end (dev mode only): the application's limits (the limits made in code that its calls used
- * among them), a tenant's status per limit and its reset, and the state of Redis and the circuit breaker.
+ * among them), a tenant's status per limit and its reset, who is refused most, and the state of Redis and the circuit
+ * breaker.
  */
 public class RateLimitJsonRpcService {
 
@@ -158,6 +160,17 @@ public class RateLimitJsonRpcService {
     /** Deletes the tenant's counters of one policy (or limit name): its next call starts afresh. */
     public Uni<List<Map<String, Object>>> reset(String tenant, String policy) {
         return admin.reset(tenant, policy).chain(() -> tenantStatus(tenant));
+    }
+
+    /** The callers refused most over the last {@code minutes}, fleet-wide (the admin's {@code refusedMost}). */
+    public Uni<List<Map<String, Object>>> refusedMost(int minutes) {
+        return admin.refusedMost(Duration.ofMinutes(minutes), 20).map(callers -> callers.stream().map(caller -> {
+            Map<String, Object> row = new LinkedHashMap<>();
+            row.put("kind", caller.subject().kind() == RateLimitSubject.Kind.CLIENT_ADDRESS ? "caller address" : "tenant");
+            row.put("caller", caller.subject().name());
+            row.put("refusals", caller.refusals());
+            return row;
+        }).toList());
     }
 
     /** Redis and the circuit breaker as this instance sees them, with the counters since start-up. */
