@@ -11,6 +11,7 @@ import jakarta.inject.Singleton;
 import org.jboss.logging.Logger;
 
 import io.quarkiverse.ratelimit.runtime.clock.InstanceClock;
+import io.quarkiverse.ratelimit.runtime.clock.RepeatedTask;
 import io.quarkiverse.ratelimit.runtime.config.RateLimitConfig;
 import io.quarkiverse.ratelimit.runtime.key.RateLimitKeys;
 import io.quarkiverse.ratelimit.runtime.redis.ScriptRunner;
@@ -35,7 +36,7 @@ public class FleetSize {
     private static final long LEAVE_WAIT_MILLIS = 250;
 
     private final ScriptRunner scripts;
-    private final InstanceClock clock;
+    private final RepeatedTask heartbeat;
     private final String key;
     /** This instance's member of the fleet; new at every start, so a restarted instance never counts twice. */
     private final String id = UUID.randomUUID().toString();
@@ -45,14 +46,12 @@ public class FleetSize {
     private final int expectedInstances;
     /** The live instances as last heard, this one included; 0 until Redis first answered. */
     private volatile int live;
-    private volatile long timer = -1;
-    private volatile boolean stopped;
 
     FleetSize(ScriptRunner scripts, RateLimitKeys keys, RateLimitConfig config, InstanceClock clock) {
         this.scripts = scripts;
-        this.clock = clock;
         this.key = keys.fleetKey();
         this.heartbeatMillis = config.fleet().heartbeat().toMillis();
+        this.heartbeat = new RepeatedTask(clock, heartbeatMillis, this::announce);
         this.lifetimeMillis = Long.toString(HEARTBEATS_HELD * heartbeatMillis);
         this.expectedInstances = config.localFallback().expectedInstances().orElse(0);
     }
@@ -77,26 +76,17 @@ public class FleetSize {
 
     /** Runs after the start-up checks ({@code StartupChecks}): an application that fails to start announces nothing. */
     void start(@Observes StartupEvent event) {
-        announce();
+        heartbeat.runNow();
     }
 
-    private void announce() {
-        if (stopped) {
-            return;
-        }
+    private void announce(Runnable done) {
         send("1").subscribe().with(count -> {
             live = count;
-            next();
+            done.run();
         }, failure -> {
             LOG.debugf(failure, "Could not announce this instance to the fleet; %d instances, as last heard", live);
-            next();
+            done.run();
         });
-    }
-
-    private void next() {
-        if (!stopped) {
-            timer = clock.setTimer(heartbeatMillis, this::announce);
-        }
     }
 
     /** One announcement (or departure), never waiting beyond a heartbeat: a hung Redis delays the next one only. */
@@ -108,7 +98,7 @@ public class FleetSize {
 
     /** At shutdown, before the Redis client closes: leaves the fleet at once rather than three heartbeats later. */
     void stop(@Observes ShutdownEvent event) {
-        boolean announced = !stopped && live > 0;
+        boolean announced = !heartbeat.stopped() && live > 0;
         stop();
         if (announced) {
             try {
@@ -123,11 +113,6 @@ public class FleetSize {
 
     @PreDestroy
     void stop() {
-        stopped = true;
-        long pending = timer;
-        if (pending >= 0) {
-            clock.cancelTimer(pending);
-            timer = -1;
-        }
+        heartbeat.stop();
     }
 }

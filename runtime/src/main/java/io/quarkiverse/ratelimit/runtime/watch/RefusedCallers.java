@@ -4,7 +4,6 @@ import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.atomic.LongAdder;
 
@@ -19,8 +18,8 @@ import io.quarkiverse.ratelimit.runtime.observe.DecisionObserver;
  * The callers this instance refused since its last report ({@link RefusedMost}): a tenant, or the caller address of a
  * call counted per address, by how many of its calls were refused (a call refused by several limits counts once).
  * Every refusal counts, whatever decided it (Redis, the refusal cache, a fail-closed failure mode); shadow limits and
- * global ones refuse nobody in particular. Bounded: at most {@link #MAX_CALLERS} callers between two reports, a caller
- * beyond them counted only in {@link #dropped()}.
+ * global ones refuse nobody in particular. Bounded: at most {@link #MAX_CALLERS} callers between two reports; a new
+ * caller beyond them is not counted until the next report.
  */
 @Singleton
 public class RefusedCallers implements DecisionObserver {
@@ -29,7 +28,6 @@ public class RefusedCallers implements DecisionObserver {
     static final int MAX_CALLERS = 2_000;
 
     private final AtomicReference<Map<String, LongAdder>> counted = new AtomicReference<>(new ConcurrentHashMap<>());
-    private final AtomicLong dropped = new AtomicLong();
     private volatile int lastCallers;
     private volatile double lastTopShare;
 
@@ -72,18 +70,12 @@ public class RefusedCallers implements DecisionObserver {
         return lastTopShare;
     }
 
-    /** Refusals of callers beyond {@link #MAX_CALLERS} in one report's time, since start-up. */
-    long dropped() {
-        return dropped.get();
-    }
-
     private void count(String caller) {
         Map<String, LongAdder> callers = counted.get();
         LongAdder refusals = callers.get(caller);
         if (refusals == null) {
             if (callers.size() >= MAX_CALLERS) {
-                dropped.incrementAndGet();
-                return;
+                return; // a flood of new callers within one heartbeat: the first ones counted keep their places
             }
             refusals = callers.computeIfAbsent(caller, ignored -> new LongAdder());
         }

@@ -15,6 +15,7 @@ import org.jboss.logging.Logger;
 import io.quarkiverse.ratelimit.RateLimitSubject;
 import io.quarkiverse.ratelimit.RefusedCaller;
 import io.quarkiverse.ratelimit.runtime.clock.InstanceClock;
+import io.quarkiverse.ratelimit.runtime.clock.RepeatedTask;
 import io.quarkiverse.ratelimit.runtime.config.RateLimitConfig;
 import io.quarkiverse.ratelimit.runtime.key.RateLimitKeys;
 import io.quarkiverse.ratelimit.runtime.observe.RateLimitMetrics;
@@ -42,25 +43,27 @@ public class RefusedMost {
 
     private final RefusedCallers callers;
     private final ScriptRunner scripts;
-    private final InstanceClock clock;
     private final List<String> ring;
-    private final long reportMillis;
-    private volatile long timer = -1;
-    private volatile boolean stopped;
+    private final RepeatedTask reports;
 
     RefusedMost(RefusedCallers callers, ScriptRunner scripts, RateLimitKeys keys, InstanceClock clock,
             RateLimitConfig config, RateLimitMetrics metrics) {
         this.callers = callers;
         metrics.refusedCallers(callers::lastCallers, callers::lastTopShare);
         this.scripts = scripts;
-        this.clock = clock;
         this.ring = keys.refusedRing();
-        this.reportMillis = config.fleet().heartbeat().toMillis();
+        long reportMillis = config.fleet().heartbeat().toMillis();
+        this.reports = new RepeatedTask(clock, reportMillis, done -> report()
+                .ifNoItem().after(Duration.ofMillis(reportMillis)).fail()
+                .subscribe().with(ignored -> done.run(), failure -> {
+                    LOG.debugf(failure, "Could not report the refused callers of the last %d ms", reportMillis);
+                    done.run();
+                }));
     }
 
     /** Runs after the start-up checks ({@code StartupChecks}), as the fleet's heartbeat does. */
     void start(@Observes StartupEvent event) {
-        next();
+        reports.runLater();
     }
 
     /**
@@ -87,17 +90,6 @@ public class RefusedMost {
         return scripts.run(scripts.scripts().refused(), ring, args).replaceWithVoid();
     }
 
-    private void next() {
-        if (!stopped) {
-            timer = clock.setTimer(reportMillis, () -> report()
-                    .ifNoItem().after(Duration.ofMillis(reportMillis)).fail()
-                    .subscribe().with(ignored -> next(), failure -> {
-                        LOG.debugf(failure, "Could not report the refused callers of the last %d ms", reportMillis);
-                        next();
-                    }));
-        }
-    }
-
     private static List<RefusedCaller> callers(Response reply) {
         List<RefusedCaller> most = new ArrayList<>(reply.size() / 2);
         for (int i = 0; i + 1 < reply.size(); i += 2) {
@@ -111,11 +103,6 @@ public class RefusedMost {
 
     @PreDestroy
     void stop() {
-        stopped = true;
-        long pending = timer;
-        if (pending >= 0) {
-            clock.cancelTimer(pending);
-            timer = -1;
-        }
+        reports.stop();
     }
 }
