@@ -107,7 +107,8 @@ class RefusedMostTest {
 
     @Test
     void aPeriodOrATopOutOfRangeIsABadRequest() {
-        for (String query : new String[] { "minutes=0", "minutes=61", "minutes=five", "top=0", "top=1001" }) {
+        for (String query : new String[] { "minutes=0", "minutes=61", "minutes=five", "minutes=99999999999999",
+                "minutes=-5", "top=0", "top=1001" }) {
             assertThat(given().auth().preemptive().basic("ops", "ops-password").get("/q/rate-limit/refused?" + query)
                     .statusCode()).as(query).isEqualTo(400);
         }

@@ -87,7 +87,7 @@ public class AdminHandler implements Handler<RoutingContext> {
                         .replaceWith(""), 204);
             } else if (segments.length == 1 && segments[0].equals("refused") && method == HttpMethod.GET) {
                 Duration period = Duration.ofMinutes(number(context, "minutes", 5));
-                int top = (int) number(context, "top", 10);
+                int top = number(context, "top", 10);
                 reply(context, () -> admin.refusedMost(period, top).map(AdminHandler::refusedJson), 200);
             } else if ((segments.length == 1 || segments.length == 2) && segments[0].equals("switches")) {
                 switchesRoute(context, admin, method, segments.length == 2 ? decode(segments[1]) : null);
@@ -230,11 +230,11 @@ public class AdminHandler implements Handler<RoutingContext> {
         return array.encode();
     }
 
-    /** A whole-number query parameter, {@code otherwise} when absent; not a number is a bad request. */
-    private static long number(RoutingContext context, String name, long otherwise) {
+    /** A whole-number query parameter, {@code otherwise} when absent; not an int (or too large for one) is a bad request. */
+    private static int number(RoutingContext context, String name, int otherwise) {
         String value = context.queryParams().get(name);
         try {
-            return value == null ? otherwise : Long.parseLong(value);
+            return value == null ? otherwise : Integer.parseInt(value);
         } catch (NumberFormatException e) {
             throw new IllegalArgumentException("The query parameter " + name + " must be a whole number, not " + value);
         }
