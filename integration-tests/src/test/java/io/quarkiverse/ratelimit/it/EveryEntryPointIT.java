@@ -93,7 +93,8 @@ class EveryEntryPointIT {
         REFUNDED_WHEN_THE_WORK_FAILS,
         KILL_SWITCH_OFF_ADMITS,
         KILL_SWITCH_SHADOW_ADMITS,
-        FAIL_CLOSED_WITHOUT_REDIS
+        FAIL_CLOSED_WITHOUT_REDIS,
+        LISTED_AMONG_THE_REFUSED_MOST
     }
 
     @TestFactory
@@ -119,6 +120,7 @@ class EveryEntryPointIT {
             case KILL_SWITCH_OFF_ADMITS -> killSwitch(entry, "off");
             case KILL_SWITCH_SHADOW_ADMITS -> killSwitch(entry, "shadow");
             case FAIL_CLOSED_WITHOUT_REDIS -> failClosed(entry);
+            case LISTED_AMONG_THE_REFUSED_MOST -> listedAmongTheRefusedMost(entry);
         }
     }
 
@@ -130,6 +132,18 @@ class EveryEntryPointIT {
             assertThat(refused.statusCode()).as(entry + " on instance " + instance).isEqualTo(429);
             assertThat(refused.header("Retry-After")).as(entry + " Retry-After").isNotBlank();
         }
+    }
+
+    /** Refused once on each instance: listed with its two refusals, fleet-wide, within a heartbeat. */
+    private void listedAmongTheRefusedMost(EntryPoint entry) {
+        String tenant = tenant();
+        exhaust(entry, tenant);
+        for (int instance = 0; instance < 2; instance++) {
+            assertThat(call(instance, entry, tenant).statusCode()).as(entry + " on instance " + instance).isEqualTo(429);
+        }
+        await(entry + " listed with its 2 refusals", () -> ops(0).get("/q/rate-limit/refused?minutes=5&top=1000")
+                .then().statusCode(200).extract().jsonPath()
+                .getList("findAll { it.tenant == '" + tenant + "' }.refusals", Integer.class).equals(List.of(2)));
     }
 
     private void blockedByConfiguration(EntryPoint entry) {

@@ -36,6 +36,7 @@ import io.quarkiverse.ratelimit.runtime.resilience.FailureModes;
 import io.quarkiverse.ratelimit.runtime.resilience.GuardedRedis;
 import io.quarkiverse.ratelimit.runtime.resilience.LocalFallback;
 import io.quarkiverse.ratelimit.runtime.tenant.ResolvedTenant;
+import io.quarkiverse.ratelimit.runtime.watch.RefusedCallers;
 import io.smallrye.mutiny.Uni;
 
 /**
@@ -63,10 +64,13 @@ public class ConcurrencyLeases {
 
     private final LimitModes modes;
     private final TenantGate gate;
+    /** Who is refused most counts a full concurrency limit's refusals too. */
+    private final RefusedCallers refusedCallers;
 
     ConcurrencyLeases(ScriptRunner scripts, RedisTransport transport, RateLimitKeys keys, GuardedRedis guarded,
             FailureModes failureModes, RateLimitConfig config, RateLimitMetrics metrics, LimitModes modes,
-            TenantGate gate, ScriptClock clock, FleetSize fleet) {
+            TenantGate gate, ScriptClock clock, FleetSize fleet, RefusedCallers refusedCallers) {
+        this.refusedCallers = refusedCallers;
         this.gate = gate;
         this.clock = clock;
         this.scripts = scripts;
@@ -98,11 +102,12 @@ public class ConcurrencyLeases {
             if (!gate.limits(tenant.id(), tenant.tag()) || mode == Mode.OFF) {
                 return Uni.createFrom().item(Lease.NONE);
             }
-            return acquire(tenant.tag(), limit, mode == Mode.SHADOW);
+            return acquire(tenant, limit, mode == Mode.SHADOW);
         });
     }
 
-    private Uni<Lease> acquire(String tenantTag, ConcurrencyDefinition limit, boolean shadow) {
+    private Uni<Lease> acquire(ResolvedTenant tenant, ConcurrencyDefinition limit, boolean shadow) {
+        String tenantTag = tenant.tag();
         String key = keys.concurrencyKey(tenantTag, limit.getName());
         String leaseId = UUID.randomUUID().toString();
         List<String> args = ScriptArguments.concurrency(clock.now(), limit, leaseId);
@@ -124,6 +129,7 @@ public class ConcurrencyLeases {
                     }
                     if (outcome.lease() == null) {
                         metrics.concurrencyRejected(limit.getName());
+                        refusedCallers.refused(tenant.id(), tenantTag);
                         throw new ConcurrencyLimitExceededException(limit.getName(), limit.getLimit(),
                                 outcome.retryAfter());
                     }

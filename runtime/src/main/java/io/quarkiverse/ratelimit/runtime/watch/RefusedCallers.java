@@ -45,6 +45,23 @@ public class RefusedCallers implements DecisionObserver {
         }
     }
 
+    /**
+     * A call refused by a limit that is not a rate limit's decision (a concurrency limit full): its tenant, or the
+     * address its tag names.
+     *
+     * @param tenant the tenant's id, {@code null} when the call counts under a caller address or the anonymous tag
+     */
+    public void refused(String tenant, String tag) {
+        if (tenant != null) {
+            count("t:" + tenant);
+            return;
+        }
+        String address = address(tag);
+        if (address != null) {
+            count("a:" + address);
+        }
+    }
+
     /** The callers counted since the last drain, and none after it; what {@link #lastCallers} tells. */
     Map<String, LongAdder> drain() {
         Map<String, LongAdder> drained = counted.getAndSet(new ConcurrentHashMap<>());
