@@ -60,11 +60,6 @@ public class TenantUsageEndpoint {
         this.ownLimit = RateLimit.of("rate-limit-usage", config.usage().limit(), config.usage().window());
     }
 
-    /** The rule the endpoint finds its tenant by (checked at start-up). */
-    public TenantRule tenantRule() {
-        return rule;
-    }
-
     public void handle(RoutingContext request) {
         if (request.request().method() != HttpMethod.GET) {
             request.response().putHeader("Allow", "GET");

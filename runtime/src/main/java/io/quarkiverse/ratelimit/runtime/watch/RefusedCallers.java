@@ -52,13 +52,9 @@ public class RefusedCallers implements DecisionObserver {
      * @param tenant the tenant's id, {@code null} when the call counts under a caller address or the anonymous tag
      */
     public void refused(String tenant, String tag) {
-        if (tenant != null) {
-            count("t:" + tenant);
-            return;
-        }
-        String address = address(tag);
-        if (address != null) {
-            count("a:" + address);
+        String caller = caller(tenant, tag);
+        if (caller != null) {
+            count(caller);
         }
     }
 
@@ -108,10 +104,15 @@ public class RefusedCallers implements DecisionObserver {
         if (scope == Scope.GLOBAL) {
             return null;
         }
-        if (scope == Scope.TENANT && call.tenant() != null) {
-            return "t:" + call.tenant();
+        return caller(scope == Scope.TENANT ? call.tenant() : null, call.keys().get(position));
+    }
+
+    /** {@code t:<tenant>} when there is one, else {@code a:<address>} of the address the key or tag names, or null. */
+    private static String caller(String tenant, String keyOrTag) {
+        if (tenant != null) {
+            return "t:" + tenant;
         }
-        String address = address(call.keys().get(position));
+        String address = address(keyOrTag);
         return address == null ? null : "a:" + address;
     }
 
