@@ -55,7 +55,7 @@ public class CallAdmitter {
         if (WaitingCalls.maxWaitMillis(limits) == 0) {
             return decided(call, limits);
         }
-        return waits.waited(decided(call, limits), call.keys(), limits,
+        return waits.waited(() -> decided(call, limits), call.keys(), limits,
                 left -> decided(call, WaitingCalls.waitingAtMost(limitsNow(call), left)));
     }
 

@@ -7,6 +7,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.LongFunction;
+import java.util.function.Supplier;
 
 import jakarta.inject.Inject;
 import jakarta.inject.Singleton;
@@ -31,7 +32,8 @@ import io.smallrye.mutiny.Uni;
  * not let the call go: it takes the next free slot in Redis instead, within what is left of its {@code maxWait}, so
  * that lateness on one instance never bunches calls at the service the limit protects;</li>
  * <li>a pause an upstream asked for ({@link UpstreamPauses}) wakes the calls waiting on its keys at once, not at their
- * slot: each takes a slot after the pause, or is refused when that lies beyond its {@code maxWait}.</li>
+ * slot: each takes a slot after the pause, or is refused when that lies beyond its {@code maxWait}. A slot Redis gave
+ * before it held the pause never goes before the pause's end, however close to it.</li>
  * </ul>
  * A wait given up (the subscriber cancels) gives the slot back at once, so that the calls queued behind it move up. Only
  * calls whose limits may wait come here: the others' decisions are emitted as Redis gives them.
@@ -66,33 +68,31 @@ public class SlotWaits {
     }
 
     /**
-     * What {@code decided} emits: at once when the call proceeds at once or is refused, after its wait when Redis
+     * What {@code first} emits: at once when the call proceeds at once or is refused, after its wait when Redis
      * reserved a later slot for it ({@link CallDecision#slotNanos()}). A wait given up gives the slot back; a call
      * whose limits an upstream paused meanwhile is refused after all, or decided again.
      *
+     * @param first decides the call in Redis
      * @param keys the limits' keys: a call whose limits an upstream paused after its decision does not go at its slot
      *        ({@link UpstreamPauses})
      * @param limits the call's limits: how long it may wait in all, from now, and how late it may still go
      * @param requeue decides the call again in Redis, waiting at most the given milliseconds: the next free slot of a
      *        call that would go late, or the first after a pause
      */
-    Uni<CallDecision> waited(Uni<CallDecision> decided, List<String> keys, List<LimitDefinition> limits,
+    Uni<CallDecision> waited(Supplier<Uni<CallDecision>> first, List<String> keys, List<LimitDefinition> limits,
             LongFunction<Uni<CallDecision>> requeue) {
         long deadline = clock.nanoTime() + WaitingCalls.maxWaitMillis(limits) * 1_000_000;
         long tolerance = WaitingCalls.lateSlotToleranceNanos(limits, defaultToleranceNanos);
         return DirectUni.emitting(emission -> {
             Waiting call = new Waiting(emission, keys, deadline, tolerance, requeue);
             emission.onCancel(call::cancelled);
-            call.await(decided);
+            call.ask(first);
         });
     }
 
-    /**
-     * Whether a slot lies in a pause. A pause this instance heard of ends a little later here than in Redis (the
-     * announcement's way): a slot within the tolerance of its end is Redis's first after it, and goes.
-     */
-    private static boolean inPause(long slotNanos, long pausedUntilNanos, long toleranceNanos) {
-        return pausedUntilNanos - slotNanos > toleranceNanos;
+    /** Whether a slot lies in a pause that lasts beyond {@code now} ({@link UpstreamPauses#pausedUntilNanos}). */
+    private static boolean inPause(long slotNanos, long pausedUntilNanos, long now) {
+        return pausedUntilNanos - now > 0 && pausedUntilNanos - slotNanos > 0;
     }
 
     /** Wakes the calls waiting on {@code keys}: an upstream paused them. */
@@ -113,10 +113,14 @@ public class SlotWaits {
         private final long deadlineNanos;
         private final long toleranceNanos;
         private final LongFunction<Uni<CallDecision>> requeue;
-        /** Guarded by this: the decision the call waits on, its timer (-1: none) and when its slot comes. */
+        /**
+         * Guarded by this: the decision the call waits on, its timer (-1: none), when its slot comes and when the call
+         * asked Redis for it (before the request left: a pause Redis held by then lies before the slot).
+         */
         private CallDecision decision;
         private long timer = -1;
         private long slotNanos;
+        private long askedAtNanos;
         private boolean ended;
 
         Waiting(DirectUni.Emission<CallDecision> emission, List<String> keys, long deadlineNanos, long toleranceNanos,
@@ -128,11 +132,20 @@ public class SlotWaits {
             this.requeue = requeue;
         }
 
-        void await(Uni<CallDecision> decided) {
-            decided.subscribe().with(this::decided, this::failed);
+        /** Asks Redis for the call's decision, and awaits it. */
+        void ask(Supplier<Uni<CallDecision>> decision) {
+            long asked = clock.nanoTime();
+            Uni<CallDecision> decided;
+            try {
+                decided = decision.get();
+            } catch (RuntimeException e) {
+                failed(e);
+                return;
+            }
+            decided.subscribe().with(answer -> decided(answer, asked), this::failed);
         }
 
-        private void decided(CallDecision decided) {
+        private void decided(CallDecision decided, long asked) {
             long slot = decided.slotNanos();
             if (slot == CallDecision.GOES_AT_ONCE) {
                 end(decided);
@@ -147,6 +160,7 @@ public class SlotWaits {
                 if (now - slot <= toleranceNanos) {
                     decision = decided;
                     slotNanos = slot;
+                    askedAtNanos = asked;
                     waiting.incrementAndGet();
                     for (String key : keys) {
                         byKey.computeIfAbsent(key, ignored -> ConcurrentHashMap.newKeySet()).add(this);
@@ -163,6 +177,7 @@ public class SlotWaits {
         private void slotCame() {
             CallDecision current;
             long slot;
+            long asked;
             synchronized (this) {
                 if (ended || timer < 0) {
                     return;
@@ -170,11 +185,12 @@ public class SlotWaits {
                 timer = -1;
                 current = decision;
                 slot = slotNanos;
+                asked = askedAtNanos;
             }
             stopWaiting();
             long now = clock.nanoTime();
-            long pausedUntil = pauses.pausedUntilNanos(keys, now);
-            if (inPause(slot, pausedUntil, toleranceNanos)) {
+            long pausedUntil = pauses.pausedUntilNanos(keys, now, asked);
+            if (inPause(slot, pausedUntil, now)) {
                 again(current, Duration.ofNanos(pausedUntil - now));
             } else if (now - slot > toleranceNanos) {
                 again(current, null);
@@ -187,9 +203,10 @@ public class SlotWaits {
         void pauseHeard() {
             CallDecision current;
             long now = clock.nanoTime();
-            long pausedUntil = pauses.pausedUntilNanos(keys, now);
+            long pausedUntil;
             synchronized (this) {
-                if (ended || timer < 0 || !inPause(slotNanos, pausedUntil, toleranceNanos) || !clock.cancelTimer(timer)) {
+                pausedUntil = pauses.pausedUntilNanos(keys, now, askedAtNanos);
+                if (ended || timer < 0 || !inPause(slotNanos, pausedUntil, now) || !clock.cancelTimer(timer)) {
                     return;
                 }
                 timer = -1;
@@ -209,14 +226,7 @@ public class SlotWaits {
                 end(current.admitted() ? current.revoked(paused) : current);
                 return;
             }
-            Uni<CallDecision> next;
-            try {
-                next = requeue.apply(Math.max(0, leftMillis));
-            } catch (RuntimeException e) {
-                failed(e);
-                return;
-            }
-            await(next);
+            ask(() -> requeue.apply(Math.max(0, leftMillis)));
         }
 
         void cancelled() {

@@ -69,8 +69,11 @@ public class UpstreamAnswers {
         metrics.upstreamPaused(limits);
         // this instance's calls stop now, not once Redis announces it; its waiting calls take their next slot once
         // Redis holds the pause (before, Redis would give them one inside it)
-        pauses.hold(keys, Math.max(1, retry.toMillis()));
-        return guard.pause(keys, limits, retry).invoke(() -> pauses.wake(keys)).onFailure().recoverWithItem(failure -> {
+        long until = pauses.hold(keys, Math.max(1, retry.toMillis()));
+        return guard.pause(keys, limits, retry).invoke(() -> {
+            pauses.heldInRedis(keys, until);
+            pauses.wake(keys);
+        }).onFailure().recoverWithItem(failure -> {
             LOG.debugf(failure, "Could not pause %s for %s", limits, retry);
             return null;
         });

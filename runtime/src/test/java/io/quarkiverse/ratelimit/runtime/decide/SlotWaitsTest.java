@@ -49,6 +49,18 @@ class SlotWaitsTest {
     }
 
     @Test
+    void aTimerThatFiresLateWithinTheToleranceStillGoes() {
+        Answers answers = wait(admittedFor(100, LABELS), LABELS);
+
+        clock.advanceMillis(99);
+        clock.stallMillis(31); // the timer fires 30 ms after the slot, within the 50 ms tolerance
+        clock.advanceMillis(0);
+
+        assertThat(requeuedWithin).isEmpty();
+        assertThat(answers.received).singleElement().satisfies(decision -> assertThat(decision.admitted()).isTrue());
+    }
+
+    @Test
     void aTimerThatFiresLateTakesTheNextFreeSlotWithinWhatIsLeftOfItsWait() {
         Answers answers = wait(admittedFor(100, LABELS), LABELS);
 
@@ -67,6 +79,45 @@ class SlotWaitsTest {
 
         assertThat(requeuedWithin).containsExactly(500L);
         assertThat(clock.pendingTimers()).isZero();
+        assertThat(answers.received).hasSize(1);
+    }
+
+    @Test
+    void aSlotRedisGaveBeforeThePauseNeverGoesInsideItHoweverCloseToItsEnd() {
+        Answers answers = wait(admittedFor(990, LABELS), LABELS);
+
+        UpstreamPausesForTests.pause(pauses, KEYS, 1000); // ends 10 ms after the slot, within the 50 ms tolerance
+
+        assertThat(requeuedWithin).containsExactly(500L);
+        assertThat(clock.pendingTimers()).isZero();
+        assertThat(answers.received).hasSize(1);
+    }
+
+    @Test
+    void aSlotRedisGaveOnceItHeldThePauseGoesThoughThePauseEndsLaterHere() {
+        UpstreamPausesForTests.pause(pauses, KEYS, 1000);
+        clock.advanceMillis(1);
+        // this instance heard of the pause later than Redis started it: Redis's first slot after it comes earlier here
+        Answers answers = wait(admittedFor(900, LABELS), LABELS);
+
+        clock.advanceMillis(900);
+
+        assertThat(requeuedWithin).isEmpty();
+        assertThat(answers.received).singleElement().satisfies(decision -> assertThat(decision.admitted()).isTrue());
+    }
+
+    @Test
+    void aPauseRedisCouldNotRecordHoldsEverySlotOfThisInstanceUntilItsEnd() {
+        LimitDefinition longWait = LABELS.toBuilder().maxWait(2000).build();
+        UpstreamPausesForTests.pauseHereOnly(pauses, KEYS, 1000);
+        clock.advanceMillis(1);
+        Answers answers = wait(admittedFor(998, longWait), longWait); // Redis, without the pause, gave a slot inside it
+
+        clock.advanceMillis(997);
+        assertThat(answers.received).isEmpty();
+        clock.advanceMillis(1);
+
+        assertThat(requeuedWithin).containsExactly(1002L); // at its slot, 1 ms before the pause's end: decided again
         assertThat(answers.received).hasSize(1);
     }
 
@@ -105,7 +156,7 @@ class SlotWaitsTest {
     /** Waits for the slot of {@code decided}; decided again, the call goes at once. */
     private Answers wait(CallDecision decided, LimitDefinition limit) {
         Answers answers = new Answers();
-        ((DirectUni<CallDecision>) waits.waited(DirectUni.item(decided), KEYS, List.of(limit), left -> {
+        ((DirectUni<CallDecision>) waits.waited(() -> DirectUni.item(decided), KEYS, List.of(limit), left -> {
             requeuedWithin.add(left);
             return DirectUni.item(admittedFor(0, limit));
         })).subscribe(answers);

@@ -14,8 +14,17 @@ public final class UpstreamPausesForTests {
         return new UpstreamPauses(clock);
     }
 
-    /** An upstream's pause of {@code keys} for {@code millis}, heard at once by the calls waiting on them. */
+    /**
+     * An upstream's pause of {@code keys} for {@code millis}, held by Redis at once, heard at once by the calls waiting on
+     * them.
+     */
     public static void pause(UpstreamPauses pauses, List<String> keys, long millis) {
+        pauses.heldInRedis(keys, pauses.hold(keys, millis));
+        pauses.wake(keys);
+    }
+
+    /** An upstream's pause of {@code keys} for {@code millis} that this instance holds but Redis could not record. */
+    public static void pauseHereOnly(UpstreamPauses pauses, List<String> keys, long millis) {
         pauses.hold(keys, millis);
         pauses.wake(keys);
     }
