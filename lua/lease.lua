@@ -19,7 +19,9 @@
 -- KEYS[2]   the limit's leases, <limit key>:leases (the same hash tag): instance id ->
 --           'units give_back_until_us lease_id lease_end_us' (lua/leased.lua reads it too)
 -- ARGV[1-6] the clock, then the limit's values as rate_limit.lua takes them (one limit)
--- ARGV[7]   'take': decide the call and lease; 'return': only give back (the call's cost is then ignored)
+-- ARGV[7]   'take': decide the call and lease; 'return': only give back (the call's cost is then ignored);
+--           'recall': only recall what the other instances' live leases hold (a call Redis refused on an
+--           instance that leases nothing of the key waits for it to come back)
 -- ARGV[8]   the instance's id
 -- ARGV[9]   the lease to give back (its id; a lease of the instance since then is left alone, whatever the order
 --           in which an instance's requests arrive)
@@ -35,7 +37,8 @@
 --   values of the call (remaining: what is left after the call and the slice), the units
 --   leased (0: none), how long the lease lasts, and, near the limit, what the other instances' live leases
 --   hold, recalled (a refused call may wait for it to come back); for 'return', the units given back ('return' forgets the
---   lease whatever it left: a recalled slice that was spent gives back only its entry).
+--   lease whatever it left: a recalled slice that was spent gives back only its entry); for 'recall', what the other
+--   instances' live leases hold, recalled when it is more than 0.
 -- TTL: the leases hash lives until the last give-back it could take (a window's end, a bucket lease's end). O(1)
 -- but the hash's size (one field per instance that leased the key and could still give back), read near the limit.
 
@@ -72,6 +75,13 @@ local function lease(KEYS, ARGV)
   local instance = ARGV[8]
   if ARGV[7] == 'return' then
     return give_back(KEYS, ARGV, now_us, module, limit, window_us, burst, instance)
+  end
+  if ARGV[7] == 'recall' then
+    local elsewhere = leased_units(KEYS[2], now_us, instance)
+    if elsewhere > 0 then
+      recall(KEYS[1], ARGV[16])
+    end
+    return elsewhere
   end
   if ARGV[10] ~= '0' then
     give_back(KEYS, ARGV, now_us, module, limit, window_us, burst, instance)

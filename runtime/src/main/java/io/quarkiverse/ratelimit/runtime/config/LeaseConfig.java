@@ -15,11 +15,10 @@ public interface LeaseConfig {
      * left in Redis with one call's decision, counted in Redis at once, and admits the next calls from it without a
      * round trip. The fleet never admits more than the limit; what leasing costs is capacity held in slices nobody
      * spends, at most the instances' slices, given back when a lease ends. Leases apply to calls of one limit that do
-     * not wait for a slot, of every algorithm but the sliding window log. Off by default: near the limit, a call can be
-     * refused while another instance's slice still holds units, until the slices recalled there come back. A key
-     * called more slowly than
-     * {@code min-slice} per {@code duration} on an instance (32 a second at the defaults) never leases: its calls are
-     * decided in Redis one by one, as with leases off.
+     * not wait for a slot, of every algorithm but the sliding window log; near the limit the slices are recalled, and a
+     * call Redis refuses meanwhile waits for them. Off by default. A key called more slowly than {@code min-slice} per
+     * {@code duration} on an instance (32 a second at the defaults) never leases: its calls are decided in Redis one by
+     * one, as with leases off.
      */
     @WithDefault("false")
     boolean enabled();

@@ -100,6 +100,7 @@ final class HotKeyDecisions {
                 return local != null ? Future.succeededFuture(local) : inRedis(callKeys, limits, shadow);
             });
         }
+        long seen = leased.changes.get();
         return takeLease(callKeys.get(0), leased, limit, demand < smallest ? 0 : demand, smallest, now)
                 .onComplete(done -> {
                     leased.taking.set(null);
@@ -107,7 +108,7 @@ final class HotKeyDecisions {
                 })
                 .compose(decisions -> decisions.get(0).allowed() || leased.recalledUntilNanos - now <= 0
                         ? Future.succeededFuture(decisions)
-                        : afterRecall(leased, callKeys, limits, shadow, decisions));
+                        : afterRecall(leased, seen, callKeys, limits, shadow, decisions));
     }
 
     /** Decides the call and leases the key's next slice, giving back in the same call what the last one left. */
@@ -121,7 +122,7 @@ final class HotKeyDecisions {
                 .map(reply -> {
                     // near the limit Redis recalled what the other instances' slices hold: a call refused now may
                     // be admitted once it is back
-                    leased.recalledUntilNanos = reply.heldElsewhere() >= limit.getCost()
+                    leased.recalledUntilNanos = comesBack(reply.decision(), reply.heldElsewhere(), limit)
                             ? now + TimeUnit.MILLISECONDS.toNanos(leaseMillis)
                             : now;
                     if (reply.slice() > 0) {
@@ -142,10 +143,15 @@ final class HotKeyDecisions {
      */
     private Future<List<RateLimitDecision>> inRedis(List<String> callKeys, List<LimitDefinition> limits,
             ShadowMask shadow) {
+        LeasedKey before = keys.get(callKeys.get(0));
+        long seen = before == null ? 0 : before.changes.get();
         return redis.decide(callKeys, limits, shadow).compose(decisions -> {
-            LeasedKey leased = decisions.get(0).allowed() ? null : keys.get(callKeys.get(0));
-            if (leased == null) {
+            if (decisions.get(0).allowed()) {
                 return Future.succeededFuture(decisions);
+            }
+            LeasedKey leased = keys.get(callKeys.get(0));
+            if (leased == null) {
+                return recalled(callKeys, limits, shadow, decisions);
             }
             Future<Void> taking = leased.taking.get();
             Future<Void> after = taking == null ? Future.succeededFuture() : taking;
@@ -154,9 +160,41 @@ final class HotKeyDecisions {
                 if (local != null || leased.recalledUntilNanos - clock.nanoTime() <= 0) {
                     return Future.succeededFuture(local != null ? local : decisions);
                 }
-                return afterRecall(leased, callKeys, limits, shadow, decisions);
+                // a key that turned hot meanwhile: a change before now is not known, its wait may last a lease
+                return afterRecall(leased, leased == before ? seen : leased.changes.get(), callKeys, limits, shadow,
+                        decisions);
             });
         });
+    }
+
+    /**
+     * A call Redis refused on an instance that leases nothing of its key: the other instances' slices may hold the units
+     * it was refused for. Redis recalls them, and the call waits for them as a hot key's refused call does
+     * ({@link #afterRecall}), the key's changes counted from before the recall so that a give-back announced before the
+     * recall's reply is not missed. A refusal with nothing held elsewhere costs this one more round trip, made only when Redis
+     * refuses (a flood of refused calls is answered by the refusal cache).
+     */
+    private Future<List<RateLimitDecision>> recalled(List<String> callKeys, List<LimitDefinition> limits,
+            ShadowMask shadow, List<RateLimitDecision> refused) {
+        if (!invalidations.live()) {
+            return Future.succeededFuture(refused); // a give-back would not be heard
+        }
+        String key = callKeys.get(0);
+        LimitDefinition limit = limits.get(0);
+        LeasedKey watched = keys.watched(key, clock.nanoTime());
+        long seen = watched.changes.get();
+        return redis.recallLeases(key, limit, fleet.id()).transform(elsewhere -> elsewhere.succeeded()
+                && comesBack(refused.get(0), elsewhere.result(), limit)
+                        ? afterRecall(watched, seen, callKeys, limits, shadow, refused)
+                        : Future.succeededFuture(refused));
+    }
+
+    /**
+     * Whether a call of {@code limit} fits once what other instances' slices hold ({@code elsewhere}) is back, beside
+     * what Redis had left after {@code decided}.
+     */
+    private static boolean comesBack(RateLimitDecision decided, long elsewhere, LimitDefinition limit) {
+        return elsewhere > 0 && Math.max(0, decided.remaining()) + elsewhere >= limit.getCost();
     }
 
     /**
@@ -164,9 +202,9 @@ final class HotKeyDecisions {
      * count changes (a slice given back), or refused as it was when nothing comes back within a lease, so a refusal
      * near the limit comes when the units are used, not while they travel back. Tried again once.
      */
-    private Future<List<RateLimitDecision>> afterRecall(LeasedKey leased, List<String> callKeys,
+    private Future<List<RateLimitDecision>> afterRecall(LeasedKey leased, long seenChanges, List<String> callKeys,
             List<LimitDefinition> limits, ShadowMask shadow, List<RateLimitDecision> refused) {
-        return givenBack(leased).compose(done -> redis.decide(callKeys, limits, shadow).map(decided -> {
+        return givenBack(leased, seenChanges).compose(done -> redis.decide(callKeys, limits, shadow).map(decided -> {
             if (decided.get(0).allowed()) {
                 return decided;
             }
@@ -175,18 +213,25 @@ final class HotKeyDecisions {
         }));
     }
 
-    /** Completes when the key's count changes next (a slice given back), or after a lease: one wait per key. */
-    private Future<Void> givenBack(LeasedKey leased) {
+    /**
+     * Completes when the key's count changed since {@code seenChanges} (a slice given back, heard before or after this
+     * call), or after a lease: one wait per key.
+     */
+    private Future<Void> givenBack(LeasedKey leased, long seenChanges) {
         Promise<Void> mine = Promise.promise();
-        if (!leased.givenBack.compareAndSet(null, mine)) {
+        Future<Void> back;
+        if (leased.givenBack.compareAndSet(null, mine)) {
+            timers.setTimer(leaseMillis, () -> {
+                leased.givenBack.compareAndSet(mine, null);
+                mine.tryComplete();
+            });
+            back = mine.future();
+        } else {
             Promise<Void> waiting = leased.givenBack.get();
-            return waiting != null ? waiting.future() : Future.succeededFuture(); // null: given back just now
+            back = waiting != null ? waiting.future() : Future.succeededFuture(); // null: given back just now
         }
-        timers.setTimer(leaseMillis, () -> {
-            leased.givenBack.compareAndSet(mine, null);
-            mine.tryComplete();
-        });
-        return mine.future();
+        // looked at once the wait is in place: a change counted before completes nothing, one counted after completes it
+        return leased.changes.get() != seenChanges ? Future.succeededFuture() : back;
     }
 
     /** Whether the key's slice would admit a call of {@code limit} now; takes nothing. */

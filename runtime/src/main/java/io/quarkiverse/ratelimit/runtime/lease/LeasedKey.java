@@ -1,5 +1,6 @@
 package io.quarkiverse.ratelimit.runtime.lease;
 
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 
 import io.vertx.core.Future;
@@ -20,6 +21,11 @@ final class LeasedKey {
      * refused meanwhile waits for them ({@link #givenBack}).
      */
     volatile long recalledUntilNanos;
+    /**
+     * How many changes of the key's count this instance heard (slices given back, refunds): a call that read it before
+     * its request knows whether one came while it was on its way.
+     */
+    final AtomicLong changes = new AtomicLong();
     /** Completed when the key's count changes next (a slice given back); {@code null} while nobody waits for it. */
     final AtomicReference<Promise<Void>> givenBack = new AtomicReference<>();
 

@@ -71,6 +71,16 @@ final class LeasedKeys {
         return leased;
     }
 
+    /**
+     * The key's leasing, hot or not: a call refused here waits on it for what other instances' slices give back. A key
+     * that stays too slow to lease is forgotten when idle, as a hot one is.
+     */
+    LeasedKey watched(String key, long nowNanos) {
+        LeasedKey leased = keys.computeIfAbsent(key, slowKey -> new LeasedKey(leaseNanos, nowNanos, 0));
+        sweep();
+        return leased;
+    }
+
     /** The key's leasing, if it is hot; counts no call. */
     LeasedKey get(String key) {
         return keys.get(key);
@@ -91,7 +101,11 @@ final class LeasedKeys {
     void changed(List<String> changed) {
         for (String key : changed) {
             LeasedKey leased = keys.get(key);
-            Promise<Void> waiting = leased == null ? null : leased.givenBack.getAndSet(null);
+            if (leased == null) {
+                continue;
+            }
+            leased.changes.incrementAndGet(); // before the wait is completed: a call that missed it sees the count
+            Promise<Void> waiting = leased.givenBack.getAndSet(null);
             if (waiting != null) {
                 waiting.tryComplete();
             }
@@ -149,7 +163,10 @@ final class LeasedKeys {
         return held;
     }
 
-    /** Starts the sweep once a slice is out: every lease duration, ended slices are given back, idle keys forgotten. */
+    /**
+     * Starts the sweep once a slice is out or a key watched: every lease duration, ended slices are given back, idle keys
+     * forgotten.
+     */
     void sweep() {
         if (sweeping.compareAndSet(false, true)) {
             sweepTimer = timers.setTimer(leaseMillis, this::sweepOnce);

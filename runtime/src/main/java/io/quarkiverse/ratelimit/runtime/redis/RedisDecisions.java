@@ -152,6 +152,17 @@ public class RedisDecisions implements CountStore {
                 .map(Response::toLong);
     }
 
+    /**
+     * Recalls what the other instances' live leases of the limit hold ({@code lua/lease.lua}): each gives back what its
+     * slice left, announcing the change. Emits the units they held, at most what comes back.
+     */
+    public Future<Long> recallLeases(String limitKey, LimitDefinition limit, String instance) {
+        List<LimitDefinition> limits = List.of(limit);
+        return scripts.write(scripts.scripts().lease(AlgorithmSet.of(limits)), List.of(limitKey, leasesKey(limitKey)),
+                ScriptArguments.recallLeases(clock.now(), limit, instance, invalidations.channel()))
+                .map(Response::toLong);
+    }
+
     /** The hash of the slices leased of a limit key ({@code lua/lease.lua}; {@code lua/reset.lua} deletes it too). */
     static String leasesKey(String limitKey) {
         return limitKey + ":leases";

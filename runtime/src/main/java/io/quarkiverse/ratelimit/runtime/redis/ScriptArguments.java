@@ -123,6 +123,13 @@ public final class ScriptArguments {
         return args;
     }
 
+    /** {@code lua/lease.lua}, recalling what the other instances' live leases hold of the limit. */
+    public static List<String> recallLeases(String clock, LimitDefinition limit, String instance, String channel) {
+        List<String> args = lease(clock, limit, "recall", instance, "", 0);
+        args.addAll(List.of("", "0", "1", "1", "0", channel));
+        return args;
+    }
+
     /** The clock, the limit's values, the operation, the instance's id, and a lease to give back with its unused units. */
     private static List<String> lease(String clock, LimitDefinition limit, String operation, String instance,
             String leaseId, long unused) {

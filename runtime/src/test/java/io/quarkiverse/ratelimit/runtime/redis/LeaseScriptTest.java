@@ -78,6 +78,32 @@ class LeaseScriptTest {
         assertThat(publishes(script) - published).as("nothing out: no recall").isZero();
     }
 
+    @ParameterizedTest
+    @EnumSource(value = Algorithm.class, names = { "FIXED_WINDOW", "SLIDING_WINDOW_COUNTER", "CALENDAR_WINDOW" })
+    void aRecallCountsWhatTheOtherInstancesLiveSlicesHoldAndCallsThemBack(Algorithm algorithm) {
+        ScriptHarness script = harnesses.of(algorithm);
+        assertThat(take(script, algorithm, 100, key, "a", 0, 20, 1, 4, "").get(4)).isEqualTo(20);
+        assertThat(take(script, algorithm, 100, key, "b", 0, 10, 1, 4, "").get(4)).isEqualTo(10);
+        long published = publishes(script);
+        assertThat(recall(script, algorithm, 100, "c")).as("a's and b's slices").isEqualTo(30);
+        assertThat(recall(script, algorithm, 100, "a")).as("b's, not its own").isEqualTo(10);
+        assertThat(publishes(script) - published).as("each recall announced").isEqualTo(2);
+
+        assertThat(giveBack(script, algorithm, 100, "a", 0)).isZero();
+        assertThat(giveBack(script, algorithm, 100, "b", 0)).isZero();
+        published = publishes(script);
+        assertThat(recall(script, algorithm, 100, "c")).as("nothing out").isZero();
+        assertThat(publishes(script) - published).as("nothing to recall, nothing announced").isZero();
+        assertThat(script.admitUntilRefused(key, 100, NOW)).as("the recall counted nothing").isEqualTo(100 - 2 - 30);
+    }
+
+    private long recall(ScriptHarness script, Algorithm algorithm, long limit, String instance) {
+        LimitDefinition definition = ScriptHarness.definitions(new Limit(key, algorithm, limit, 1)).get(0);
+        List<String> command = command(definition, key);
+        command.addAll(ScriptArguments.recallLeases(Long.toString(NOW), definition, instance, "invalidations"));
+        return (Long) script.redis(command.toArray(String[]::new));
+    }
+
     /** The PUBLISH commands Redis ran since it started. */
     private static long publishes(ScriptHarness script) {
         String stats = (String) script.redis("INFO", "commandstats");
