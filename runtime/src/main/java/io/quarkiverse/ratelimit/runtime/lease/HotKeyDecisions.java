@@ -108,7 +108,7 @@ final class HotKeyDecisions {
                 })
                 .compose(decisions -> decisions.get(0).allowed() || leased.recalledUntilNanos - now <= 0
                         ? Future.succeededFuture(decisions)
-                        : afterRecall(leased, seen, callKeys, limits, shadow, decisions));
+                        : afterRecall(leased, seen, waitsUntil(), callKeys, limits, shadow, decisions));
     }
 
     /** Decides the call and leases the key's next slice, giving back in the same call what the last one left. */
@@ -151,42 +151,67 @@ final class HotKeyDecisions {
             }
             LeasedKey leased = keys.get(callKeys.get(0));
             if (leased == null) {
-                return recalled(callKeys, limits, shadow, decisions);
+                // not watched before: a change heard before it is, is not known (its wait may last a lease)
+                return recalled(-1, waitsUntil(), callKeys, limits, shadow, decisions);
             }
             Future<Void> taking = leased.taking.get();
             Future<Void> after = taking == null ? Future.succeededFuture() : taking;
             return after.transform(done -> {
                 List<RateLimitDecision> local = fromSlice(leased, limits.get(0), clock.nanoTime());
-                if (local != null || leased.recalledUntilNanos - clock.nanoTime() <= 0) {
-                    return Future.succeededFuture(local != null ? local : decisions);
+                if (local != null) {
+                    return Future.succeededFuture(local);
                 }
                 // a key that turned hot meanwhile: a change before now is not known, its wait may last a lease
-                return afterRecall(leased, leased == before ? seen : leased.changes.get(), callKeys, limits, shadow,
-                        decisions);
+                long seenBefore = leased == before ? seen : leased.changes.get();
+                if (leased.recalledUntilNanos - clock.nanoTime() <= 0) {
+                    return recalled(seenBefore, waitsUntil(), callKeys, limits, shadow, decisions);
+                }
+                return afterRecall(leased, seenBefore, waitsUntil(), callKeys, limits, shadow, decisions);
             });
         });
     }
 
     /**
-     * A call Redis refused on an instance that leases nothing of its key: the other instances' slices may hold the units
-     * it was refused for. Redis recalls them, and the call waits for them as a hot key's refused call does
-     * ({@link #afterRecall}), the key's changes counted from before the recall so that a give-back announced before the
-     * recall's reply is not missed. A refusal with nothing held elsewhere costs this one more round trip, made only when Redis
-     * refuses (a flood of refused calls is answered by the refusal cache).
+     * A call Redis refused with no recall known to be under way (on an instance that leases nothing of its key, or
+     * while slices were far from the limit): the other instances' slices may hold the units it was refused for. Redis
+     * recalls them, and the call waits for them ({@link #afterRecall}), the key's changes counted from before the
+     * call's decision so that a give-back announced before the recall's reply is not missed. Such a refusal costs one
+     * more round trip, shared by the calls Redis refuses meanwhile (a flood of refused calls is answered by the refusal
+     * cache).
+     *
+     * @param seenChanges the key's changes heard before the refused decision was sent ({@code -1}: not known)
      */
-    private Future<List<RateLimitDecision>> recalled(List<String> callKeys, List<LimitDefinition> limits,
-            ShadowMask shadow, List<RateLimitDecision> refused) {
-        if (!invalidations.live()) {
-            return Future.succeededFuture(refused); // a give-back would not be heard
+    private Future<List<RateLimitDecision>> recalled(long seenChanges, long untilNanos, List<String> callKeys,
+            List<LimitDefinition> limits, ShadowMask shadow, List<RateLimitDecision> refused) {
+        if (!invalidations.live() || clock.nanoTime() - untilNanos >= 0) {
+            return Future.succeededFuture(refused); // a give-back would not be heard, or the wait is over
         }
-        String key = callKeys.get(0);
         LimitDefinition limit = limits.get(0);
-        LeasedKey watched = keys.watched(key, clock.nanoTime());
-        long seen = watched.changes.get();
-        return redis.recallLeases(key, limit, fleet.id()).transform(elsewhere -> elsewhere.succeeded()
+        LeasedKey watched = keys.watched(callKeys.get(0), clock.nanoTime());
+        long seen = seenChanges < 0 ? watched.changes.get() : seenChanges;
+        return recall(callKeys.get(0), watched, limit).transform(elsewhere -> elsewhere.succeeded()
                 && comesBack(refused.get(0), elsewhere.result(), limit)
-                        ? afterRecall(watched, seen, callKeys, limits, shadow, refused)
+                        ? afterRecall(watched, seen, untilNanos, callKeys, limits, shadow, refused)
                         : Future.succeededFuture(refused));
+    }
+
+    /** The key's recall under way, or a new one: one at a time per key, however many calls Redis refuses meanwhile. */
+    private Future<Long> recall(String key, LeasedKey watched, LimitDefinition limit) {
+        Promise<Long> elsewhere = Promise.promise();
+        Future<Long> mine = elsewhere.future();
+        Future<Long> underWay = watched.recalling.compareAndExchange(null, mine);
+        if (underWay != null) {
+            return underWay;
+        }
+        redis.recallLeases(key, limit, fleet.id()).onComplete(done -> {
+            if (done.succeeded() && done.result() > 0) {
+                // the next refusals wait for what comes back, with no recall of their own
+                watched.recalledUntilNanos = clock.nanoTime() + TimeUnit.MILLISECONDS.toNanos(leaseMillis);
+            }
+            watched.recalling.compareAndSet(mine, null);
+            elsewhere.handle(done);
+        });
+        return mine;
     }
 
     /**
@@ -199,18 +224,28 @@ final class HotKeyDecisions {
 
     /**
      * A call Redis refused while other instances' slices hold units it recalled: decided in Redis again once the key's
-     * count changes (a slice given back), or refused as it was when nothing comes back within a lease, so a refusal
-     * near the limit comes when the units are used, not while they travel back. Tried again once.
+     * count changes (a slice given back). Refused again while the slices still hold what it costs (another instance
+     * leased some of what came back), it waits for them again, until {@code untilNanos}: so a refusal near the limit
+     * comes when the units are used, not while they travel back, at most a lease later.
      */
-    private Future<List<RateLimitDecision>> afterRecall(LeasedKey leased, long seenChanges, List<String> callKeys,
-            List<LimitDefinition> limits, ShadowMask shadow, List<RateLimitDecision> refused) {
-        return givenBack(leased, seenChanges).compose(done -> redis.decide(callKeys, limits, shadow).map(decided -> {
-            if (decided.get(0).allowed()) {
-                return decided;
-            }
-            List<RateLimitDecision> local = fromSlice(leased, limits.get(0), clock.nanoTime());
-            return local != null ? local : refused;
-        }));
+    private Future<List<RateLimitDecision>> afterRecall(LeasedKey leased, long seenChanges, long untilNanos,
+            List<String> callKeys, List<LimitDefinition> limits, ShadowMask shadow, List<RateLimitDecision> refused) {
+        return givenBack(leased, seenChanges).compose(done -> {
+            long seen = leased.changes.get();
+            return redis.decide(callKeys, limits, shadow).compose(decided -> {
+                if (decided.get(0).allowed()) {
+                    return Future.succeededFuture(decided);
+                }
+                List<RateLimitDecision> local = fromSlice(leased, limits.get(0), clock.nanoTime());
+                return local != null ? Future.succeededFuture(local)
+                        : recalled(seen, untilNanos, callKeys, limits, shadow, decided);
+            });
+        });
+    }
+
+    /** Until when a call refused now may wait for slices to come back: a lease, within which every slice ends. */
+    private long waitsUntil() {
+        return clock.nanoTime() + TimeUnit.MILLISECONDS.toNanos(leaseMillis);
     }
 
     /**

@@ -26,6 +26,9 @@ final class LeasedKey {
      * its request knows whether one came while it was on its way.
      */
     final AtomicLong changes = new AtomicLong();
+
+    /** A recall asked of Redis (what the other instances' slices hold), {@code null} when none is: one at a time. */
+    final AtomicReference<Future<Long>> recalling = new AtomicReference<>();
     /** Completed when the key's count changes next (a slice given back); {@code null} while nobody waits for it. */
     final AtomicReference<Promise<Void>> givenBack = new AtomicReference<>();
 
