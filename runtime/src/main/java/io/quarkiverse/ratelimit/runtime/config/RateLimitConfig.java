@@ -53,7 +53,7 @@ public interface RateLimitConfig {
     UnusedPolicies unusedPolicies();
 
     /**
-     * Plans: {@code plans.<plan>.<policy>.limit} (and {@code window}, {@code burst}) give the tenants on
+     * Plans: {@code plans.<plan>.<policy>.limit} (and {@code window}, {@code burst}, {@code failure-mode}) give the tenants on
      * {@code <plan>} their own values of a policy. A tenant without a plan, or whose plan does not mention a policy,
      * gets the policy's values.
      */

@@ -132,6 +132,10 @@ public class EffectiveLimits {
                 windowMillis = planLimit.window().map(window -> window.toMillis()).orElse(windowMillis);
                 burst = planLimit.burst().orElse(burst);
                 burstConfigured |= planLimit.burst().isPresent();
+                if (planLimit.failureMode().isPresent()) {
+                    failureMode = planLimit.failureMode().get();
+                    ConfigChecks.notDefault(property + "failure-mode", failureMode);
+                }
             }
         }
         if (policy == null && (limit <= 0 || windowMillis <= 0)) {
