@@ -25,6 +25,9 @@ import io.vertx.core.Promise;
  */
 final class HotKeyDecisions {
 
+    /** How long a refused call waits for a give-back before it asks Redis again what the slices hold. */
+    static final long RECHECK_MILLIS = 25;
+
     private final RedisDecisions redis;
     private final FleetSize fleet;
     /** The leases' time: the scripts' ({@code RateLimitTestClock} moves it with Redis's windows). */
@@ -33,13 +36,15 @@ final class HotKeyDecisions {
     private final InvalidationChannel invalidations;
     private final LeasedKeys keys;
     private final long leaseMillis;
+    /** The longest a refused call waits for recalled slices: a lease, and well within the decision timeout. */
+    private final long waitMillis;
     private final int minSlice;
     private final AtomicLong leaseIds = new AtomicLong();
     private final LongAdder leasedAdmissions = new LongAdder();
     private final LongAdder leasesTaken = new LongAdder();
 
     HotKeyDecisions(RedisDecisions redis, FleetSize fleet, ScriptClock clock, InstanceClock timers,
-            InvalidationChannel invalidations, LeasedKeys keys, long leaseMillis, int minSlice) {
+            InvalidationChannel invalidations, LeasedKeys keys, long leaseMillis, long waitMillis, int minSlice) {
         this.redis = redis;
         this.fleet = fleet;
         this.clock = clock;
@@ -47,6 +52,7 @@ final class HotKeyDecisions {
         this.invalidations = invalidations;
         this.keys = keys;
         this.leaseMillis = leaseMillis;
+        this.waitMillis = waitMillis;
         this.minSlice = minSlice;
     }
 
@@ -183,8 +189,9 @@ final class HotKeyDecisions {
      */
     private Future<List<RateLimitDecision>> recalled(long seenChanges, long untilNanos, List<String> callKeys,
             List<LimitDefinition> limits, ShadowMask shadow, List<RateLimitDecision> refused) {
-        if (!invalidations.live() || clock.nanoTime() - untilNanos >= 0) {
-            return Future.succeededFuture(refused); // a give-back would not be heard, or the wait is over
+        // a give-back this instance does not hear (its subscription not confirmed) is found by the recheck
+        if (clock.nanoTime() - untilNanos >= 0) {
+            return Future.succeededFuture(refused);
         }
         LimitDefinition limit = limits.get(0);
         LeasedKey watched = keys.watched(callKeys.get(0), clock.nanoTime());
@@ -243,20 +250,18 @@ final class HotKeyDecisions {
         });
     }
 
-    /** Until when a call refused now may wait for slices to come back: a lease, within which every slice ends. */
+    /** Until when a call refused now may wait for slices to come back: {@link #waitMillis} (a lease at most). */
     private long waitsUntil() {
-        return clock.nanoTime() + TimeUnit.MILLISECONDS.toNanos(leaseMillis);
+        return clock.nanoTime() + TimeUnit.MILLISECONDS.toNanos(waitMillis);
     }
 
-    /**
-     * Completes when the key's count changed since {@code seenChanges} (a slice given back, heard before or after this
-     * call), or after a lease: one wait per key.
-     */
+    /** Completes once the key's count changed since {@code seenChanges}, or soon after (a recheck): one wait per key. */
     private Future<Void> givenBack(LeasedKey leased, long seenChanges) {
         Promise<Void> mine = Promise.promise();
         Future<Void> back;
         if (leased.givenBack.compareAndSet(null, mine)) {
-            timers.setTimer(leaseMillis, () -> {
+            // a slice spent to the last unit goes back without a change to announce: ask again soon rather than wait
+            timers.setTimer(Math.min(waitMillis, RECHECK_MILLIS), () -> {
                 leased.givenBack.compareAndSet(mine, null);
                 mine.tryComplete();
             });

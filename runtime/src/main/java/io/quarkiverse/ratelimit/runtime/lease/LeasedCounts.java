@@ -71,7 +71,8 @@ public class LeasedCounts implements CountStore {
         long leaseMillis = leases.duration().toMillis();
         this.excluded = leases.excluded().orElse(Set.of());
         this.keys = new LeasedKeys(redis, fleet.id(), clock, timers, leaseMillis, leases.minSlice());
-        this.hotKeys = new HotKeyDecisions(redis, fleet, clock, timers, invalidations, keys, leaseMillis,
+        long waitMillis = Math.min(leaseMillis, config.decisionTimeout().toMillis() / 2);
+        this.hotKeys = new HotKeyDecisions(redis, fleet, clock, timers, invalidations, keys, leaseMillis, waitMillis,
                 leases.minSlice());
         if (enabled) {
             invalidations.listen(new InvalidationListener() {
