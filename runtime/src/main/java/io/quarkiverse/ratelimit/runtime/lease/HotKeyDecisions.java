@@ -157,7 +157,7 @@ final class HotKeyDecisions {
             }
             LeasedKey leased = keys.get(callKeys.get(0));
             if (leased == null) {
-                // not watched before: a change heard before it is, is not known (its wait may last a lease)
+                // not watched before: a change heard before it is, is not known (found by the recheck)
                 return recalled(-1, waitsUntil(), callKeys, limits, shadow, decisions);
             }
             Future<Void> taking = leased.taking.get();
@@ -167,7 +167,7 @@ final class HotKeyDecisions {
                 if (local != null) {
                     return Future.succeededFuture(local);
                 }
-                // a key that turned hot meanwhile: a change before now is not known, its wait may last a lease
+                // a key that turned hot meanwhile: a change before now is not known (found by the recheck)
                 long seenBefore = leased == before ? seen : leased.changes.get();
                 if (leased.recalledUntilNanos - clock.nanoTime() <= 0) {
                     return recalled(seenBefore, waitsUntil(), callKeys, limits, shadow, decisions);
@@ -189,7 +189,6 @@ final class HotKeyDecisions {
      */
     private Future<List<RateLimitDecision>> recalled(long seenChanges, long untilNanos, List<String> callKeys,
             List<LimitDefinition> limits, ShadowMask shadow, List<RateLimitDecision> refused) {
-        // a give-back this instance does not hear (its subscription not confirmed) is found by the recheck
         if (clock.nanoTime() - untilNanos >= 0) {
             return Future.succeededFuture(refused);
         }
@@ -233,7 +232,7 @@ final class HotKeyDecisions {
      * A call Redis refused while other instances' slices hold units it recalled: decided in Redis again once the key's
      * count changes (a slice given back). Refused again while the slices still hold what it costs (another instance
      * leased some of what came back), it waits for them again, until {@code untilNanos}: so a refusal near the limit
-     * comes when the units are used, not while they travel back, at most a lease later.
+     * comes when the units are used, not while they travel back, at most {@link #waitMillis} later.
      */
     private Future<List<RateLimitDecision>> afterRecall(LeasedKey leased, long seenChanges, long untilNanos,
             List<String> callKeys, List<LimitDefinition> limits, ShadowMask shadow, List<RateLimitDecision> refused) {
@@ -260,7 +259,8 @@ final class HotKeyDecisions {
         Promise<Void> mine = Promise.promise();
         Future<Void> back;
         if (leased.givenBack.compareAndSet(null, mine)) {
-            // a slice spent to the last unit goes back without a change to announce: ask again soon rather than wait
+            // a slice spent to the last unit goes back without a change to announce, and a change this instance does
+            // not hear (its subscription unconfirmed) is never heard: ask again soon rather than wait
             timers.setTimer(Math.min(waitMillis, RECHECK_MILLIS), () -> {
                 leased.givenBack.compareAndSet(mine, null);
                 mine.tryComplete();

@@ -118,14 +118,16 @@ public final class ScriptArguments {
     /** {@code lua/lease.lua}, giving back what lease {@code leaseId} of this instance left unused. */
     public static List<String> returnLease(String clock, LimitDefinition limit, String instance, String leaseId,
             long unused, String channel) {
-        List<String> args = lease(clock, limit, "return", instance, leaseId, unused);
-        args.addAll(List.of("", "0", "1", "1", "0", channel));
-        return args;
+        return withoutLease(lease(clock, limit, "return", instance, leaseId, unused), channel);
     }
 
     /** {@code lua/lease.lua}, recalling what the other instances' live leases hold of the limit. */
     public static List<String> recallLeases(String clock, LimitDefinition limit, String instance, String channel) {
-        List<String> args = lease(clock, limit, "recall", instance, "", 0);
+        return withoutLease(lease(clock, limit, "recall", instance, "", 0), channel);
+    }
+
+    /** An operation that takes no lease: no new lease's id, slice, smallest slice, share or duration; the channel. */
+    private static List<String> withoutLease(List<String> args, String channel) {
         args.addAll(List.of("", "0", "1", "1", "0", channel));
         return args;
     }
