@@ -20,25 +20,25 @@
 --           'units give_back_until_us lease_id lease_end_us' (lua/leased.lua reads it too)
 -- ARGV[1-6] the clock, then the limit's values as rate_limit.lua takes them (one limit)
 -- ARGV[7]   'take': decide the call and lease; 'return': only give back (the call's cost is then ignored);
---           'recall': only recall what the other instances' live leases hold (a call Redis refused on an
+--           'recall': only recall what the other instances' leases could give back (a call Redis refused on an
 --           instance that leases nothing of the key waits for it to come back)
 -- ARGV[8]   the instance's id
 -- ARGV[9]   the lease to give back (its id; a lease of the instance since then is left alone, whatever the order
 --           in which an instance's requests arrive)
--- ARGV[10]  what that lease left unused (0: nothing to give back)
+-- ARGV[10]  what that lease left unused (0: nothing to give back; its entry is forgotten all the same)
 -- ARGV[11]  the new lease's id
 -- ARGV[12]  the slice wanted, in units
 -- ARGV[13]  the smallest slice worth a lease: none is taken below it
 -- ARGV[14]  the share: the slice is at most what is left after the call divided by it (the live instances, twice)
--- ARGV[15]  the longest lease, in ms
+-- ARGV[15]  the longest lease, in ms ('recall' too: a lease that ended less than that ago may still hold units)
 -- ARGV[16]  the invalidation channel, '' to publish nothing: units given back can turn a refusal into an admission,
 --           and near the limit the slices out are recalled ("\nrecall\n<key>")
 -- Returns, for 'take', { allowed, remaining, reset_ms, retry_after_ms, slice, lease_ms, elsewhere }: rate_limit.lua's four
 --   values of the call (remaining: what is left after the call and the slice), the units
---   leased (0: none), how long the lease lasts, and, near the limit, what the other instances' live leases
---   hold, recalled (a refused call may wait for it to come back); for 'return', the units given back ('return' forgets the
+--   leased (0: none), how long the lease lasts, and, near the limit, what the other instances' leases
+--   could still give back, recalled (a refused call may wait for it to come back); for 'return', the units given back ('return' forgets the
 --   lease whatever it left: a recalled slice that was spent gives back only its entry); for 'recall', what the other
---   instances' live leases hold, recalled when it is more than 0.
+--   instances' leases could still give back, recalled when it is more than 0.
 -- TTL: the leases hash lives until the last give-back it could take (a window's end, a bucket lease's end). O(1)
 -- but the hash's size (one field per instance that leased the key and could still give back), read near the limit.
 
@@ -61,6 +61,22 @@ local function give_back(KEYS, ARGV, now_us, module, limit, window_us, burst, in
   return units
 end
 
+-- what the other instances' slices of the key could still give back: every lease but the instance's own whose
+-- give-back still counts (until give_back_until_us), live or ended less than a longest lease ago. A lease that
+-- ended by its holder's clock stays in its slice until the holder sweeps it (at most a lease later), which forgets
+-- its entry: a recall brings those units back sooner. (An entry of an instance that died counts no longer.)
+local function returnable_units(leases_key, now_us, instance, longest_us)
+  local held = redis.call('HGETALL', leases_key)
+  local units = 0
+  for j = 1, #held, 2 do
+    local slice, until_us, lease_end_us = string.match(held[j + 1], '^(%d+) (%d+) %S+ (%d+)$')
+    if slice and held[j] ~= instance and until_us + 0 > now_us and lease_end_us + longest_us > now_us then
+      units = units + slice
+    end
+  end
+  return units
+end
+
 -- asks every instance to give back its slices of the key now ("\nrecall\n<key>", InvalidationMessages)
 local function recall(key, channel)
   if channel ~= '' then
@@ -77,13 +93,13 @@ local function lease(KEYS, ARGV)
     return give_back(KEYS, ARGV, now_us, module, limit, window_us, burst, instance)
   end
   if ARGV[7] == 'recall' then
-    local elsewhere = leased_units(KEYS[2], now_us, instance)
+    local elsewhere = returnable_units(KEYS[2], now_us, instance, (ARGV[15] + 0) * 1000)
     if elsewhere > 0 then
       recall(KEYS[1], ARGV[16])
     end
     return elsewhere
   end
-  if ARGV[10] ~= '0' then
+  if ARGV[9] ~= '' then
     give_back(KEYS, ARGV, now_us, module, limit, window_us, burst, instance)
   end
 
@@ -128,7 +144,7 @@ local function lease(KEYS, ARGV)
   -- refusal comes when every unit is used, not while some sit in another instance's slice
   local elsewhere = 0
   if slice == 0 and decided[2] / (ARGV[14] + 0) < ARGV[13] + 0 then
-    elsewhere = leased_units(KEYS[2], now_us, instance)
+    elsewhere = returnable_units(KEYS[2], now_us, instance, (ARGV[15] + 0) * 1000)
     if elsewhere > 0 then
       recall(KEYS[1], ARGV[16])
     end

@@ -28,9 +28,8 @@
 --                           ms, or false to keep the key's; or, given what the call added to the integer the key
 --                           holds, INCRBY, the key's TTL kept)
 --   max_wait_ms(KEYS, ARGV) how long the call may wait for a later slot, in ms; 0 when it may not
---   leased_units(leases_key, now_us, except)
---                           what the live leases of a key hold at most, but instance except's
---                           (lua/lease.lua, lua/leased.lua)
+--   leased_units(leases_key, now_us)
+--                           what the live leases of a key hold at most (lua/leased.lua)
 --
 -- Every algorithm module (lua/<algorithm>.lua) returns { check = ..., commit = ..., refund = ... }:
 --   check(key, now_us, limit, window_us, cost, burst) -> allowed (1 | 0), remaining, reset_ms,
@@ -101,15 +100,14 @@ local function announce(KEYS, channel)
   end
 end
 
--- the units the live leases of a limit's key hold at most (lua/lease.lua), but those of instance `except`
--- (nil: every one's): each instance's field of the key's leases hash, 'units give_back_until_us lease_id
--- lease_end_us', counts until its lease ends
-local function leased_units(leases_key, now_us, except)
+-- the units the live leases of a limit's key hold at most (lua/lease.lua): each instance's field of the key's
+-- leases hash, 'units give_back_until_us lease_id lease_end_us', counts until its lease ends
+local function leased_units(leases_key, now_us)
   local held = redis.call('HGETALL', leases_key)
   local units = 0
   for j = 1, #held, 2 do
     local slice, lease_end_us = string.match(held[j + 1], '^(%d+) %d+ %S+ (%d+)$')
-    if slice and held[j] ~= except and lease_end_us + 0 > now_us then
+    if slice and lease_end_us + 0 > now_us then
       units = units + slice
     end
   end

@@ -125,19 +125,27 @@ final class HotKeyDecisions {
         String id = Long.toString(leaseIds.incrementAndGet(), 36);
         return redis.takeLease(key, limit, fleet.id(), previous == null ? "" : previous.id, unused, id, wanted,
                 smallest, 2 * fleet.sharing(), leaseMillis)
-                .map(reply -> {
+                .compose(reply -> {
                     // near the limit Redis recalled what the other instances' slices hold: a call refused now may
                     // be admitted once it is back
                     leased.recalledUntilNanos = comesBack(reply.decision(), reply.heldElsewhere(), limit)
                             ? now + TimeUnit.MILLISECONDS.toNanos(leaseMillis)
                             : now;
-                    if (reply.slice() > 0) {
-                        leased.slice.set(new Slice(id, limit, reply.slice(), now, reply.leaseMillis(),
-                                reply.decision().resetAfter()));
-                        leasesTaken.increment();
-                        keys.sweep();
+                    List<RateLimitDecision> decided = List.of(reply.decision());
+                    if (reply.slice() <= 0) {
+                        return Future.succeededFuture(decided);
                     }
-                    return List.of(reply.decision());
+                    Slice slice = new Slice(id, limit, reply.slice(), now, reply.leaseMillis(),
+                            reply.decision().resetAfter());
+                    leasesTaken.increment();
+                    if (slice.ended(clock.nanoTime())) {
+                        // a reply slower than the lease (an overloaded instance): its units go back before the calls
+                        // waiting for this lease are decided in Redis, rather than sit until the sweep
+                        return keys.giveBack(key, slice).transform(givenBack -> Future.succeededFuture(decided));
+                    }
+                    leased.slice.set(slice);
+                    keys.sweep();
+                    return Future.succeededFuture(decided);
                 });
     }
 
@@ -209,7 +217,7 @@ final class HotKeyDecisions {
         if (underWay != null) {
             return underWay;
         }
-        redis.recallLeases(key, limit, fleet.id()).onComplete(done -> {
+        redis.recallLeases(key, limit, fleet.id(), leaseMillis).onComplete(done -> {
             if (done.succeeded() && done.result() > 0) {
                 // the next refusals wait for what comes back, with no recall of their own
                 watched.recalledUntilNanos = clock.nanoTime() + TimeUnit.MILLISECONDS.toNanos(leaseMillis);

@@ -126,13 +126,13 @@ final class LeasedKeys {
         }
     }
 
-    /** Gives back what a slice left unused, if anything; a failure only leaves its units counted (the safe side). */
+    /**
+     * Gives back what a slice left unused, if anything, and ends its lease in Redis, spent or not: a lease Redis still
+     * knows may be recalled, and a call refused meanwhile waits for it. A failure only leaves its units counted (the
+     * safe side).
+     */
     Future<Long> giveBack(String key, Slice slice) {
-        long unused = slice.drain();
-        if (unused <= 0) {
-            return Future.succeededFuture(0L);
-        }
-        return giveBack(key, slice, unused);
+        return giveBack(key, slice, slice.drain());
     }
 
     private Future<Long> giveBack(String key, Slice slice, long unused) {

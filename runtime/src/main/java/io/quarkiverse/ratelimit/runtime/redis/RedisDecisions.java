@@ -153,13 +153,13 @@ public class RedisDecisions implements CountStore {
     }
 
     /**
-     * Recalls what the other instances' live leases of the limit hold ({@code lua/lease.lua}): each gives back what its
-     * slice left, announcing the change. Emits the units they held, at most what comes back.
+     * Recalls what the other instances' leases of the limit can still give back ({@code lua/lease.lua}): each gives
+     * back what its slice left, announcing the change. Emits the units they held, at most what comes back.
      */
-    public Future<Long> recallLeases(String limitKey, LimitDefinition limit, String instance) {
+    public Future<Long> recallLeases(String limitKey, LimitDefinition limit, String instance, long maxLeaseMillis) {
         List<LimitDefinition> limits = List.of(limit);
         return scripts.write(scripts.scripts().lease(AlgorithmSet.of(limits)), List.of(limitKey, leasesKey(limitKey)),
-                ScriptArguments.recallLeases(clock.now(), limit, instance, invalidations.channel()))
+                ScriptArguments.recallLeases(clock.now(), limit, instance, maxLeaseMillis, invalidations.channel()))
                 .map(Response::toLong);
     }
 

@@ -121,9 +121,15 @@ public final class ScriptArguments {
         return withoutLease(lease(clock, limit, "return", instance, leaseId, unused), channel);
     }
 
-    /** {@code lua/lease.lua}, recalling what the other instances' live leases hold of the limit. */
-    public static List<String> recallLeases(String clock, LimitDefinition limit, String instance, String channel) {
-        return withoutLease(lease(clock, limit, "recall", instance, "", 0), channel);
+    /**
+     * {@code lua/lease.lua}, recalling what the other instances' leases (live, or ended less than
+     * {@code maxLeaseMillis} ago) can still give back of the limit.
+     */
+    public static List<String> recallLeases(String clock, LimitDefinition limit, String instance, long maxLeaseMillis,
+            String channel) {
+        List<String> args = lease(clock, limit, "recall", instance, "", 0);
+        args.addAll(List.of("", "0", "1", "1", Long.toString(maxLeaseMillis), channel));
+        return args;
     }
 
     /** An operation that takes no lease: no new lease's id, slice, smallest slice, share or duration; the channel. */

@@ -97,10 +97,38 @@ class LeaseScriptTest {
         assertThat(script.admitUntilRefused(key, 100, NOW)).as("the recall counted nothing").isEqualTo(100 - 2 - 30);
     }
 
+    /**
+     * A lease that ended by its holder's clock stays in its slice until the holder sweeps it, up to a lease later: a
+     * recall still brings its units back while they count (its window lasts), until a lease after its end.
+     */
+    @ParameterizedTest
+    @EnumSource(value = Algorithm.class, names = { "FIXED_WINDOW", "SLIDING_WINDOW_COUNTER", "CALENDAR_WINDOW" })
+    void aLeaseThatEndedIsRecalledUntilItsHolderSweptIt(Algorithm algorithm) {
+        ScriptHarness script = harnesses.of(algorithm);
+        LimitDefinition definition = ScriptHarness.definitions(new Limit(key, algorithm, 100, 1)).get(0);
+        List<String> command = command(definition, key);
+        command.addAll(ScriptArguments.takeLease(Long.toString(NOW), definition, "a", "", 0, "a-previous", 30, 1, 1,
+                200, ""));
+        assertThat(((List<?>) script.redis(command.toArray(String[]::new))).get(5)).as("a lease of 200 ms")
+                .isEqualTo(200L);
+        assertThat(recallAt(script, algorithm, 100, "b", NOW + 300_000, 200)).as("ended 100 ms ago: still recalled")
+                .isEqualTo(30);
+        assertThat(recallAt(script, algorithm, 100, "b", NOW + 500_000, 200)).as("ended a lease ago: its holder swept")
+                .isZero();
+        assertThat(giveBackAt(script, algorithm, 100, key, "a", 30, NOW + 500_000)).as("its window lasts")
+                .isEqualTo(30);
+    }
+
     private long recall(ScriptHarness script, Algorithm algorithm, long limit, String instance) {
+        return recallAt(script, algorithm, limit, instance, NOW, 1_000);
+    }
+
+    private long recallAt(ScriptHarness script, Algorithm algorithm, long limit, String instance, long nowMicros,
+            long leaseMillis) {
         LimitDefinition definition = ScriptHarness.definitions(new Limit(key, algorithm, limit, 1)).get(0);
         List<String> command = command(definition, key);
-        command.addAll(ScriptArguments.recallLeases(Long.toString(NOW), definition, instance, "invalidations"));
+        command.addAll(ScriptArguments.recallLeases(Long.toString(nowMicros), definition, instance, leaseMillis,
+                "invalidations"));
         return (Long) script.redis(command.toArray(String[]::new));
     }
 
