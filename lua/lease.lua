@@ -8,7 +8,8 @@
 -- window but refills while a slice is out, which would let a burst take a full bucket and the slice's unused units
 -- together: its module decides the lease (check_lease, lua/gcra.lua), keeping the bucket from refilling beyond
 -- its burst less the slice until the lease ends, so the bucket and the unused units together never hold more
--- than its burst; and its unused units are given back only until the lease ends.
+-- than its burst; its unused units are given back until it would be full again (a refund never fills a bucket
+-- beyond its burst, and the lease kept it from refilling into the slice: a unit given back was never admitted).
 -- It also gives back first what the instance's previous lease of the key left unused, which counts only while
 -- that lease's window lasts (a unit given back into a later window would be admitted twice); a reset
 -- (lua/reset.lua) deletes the leases with the state, so a slice given back after it gives back nothing.
@@ -54,7 +55,7 @@ local function give_back(KEYS, ARGV, now_us, module, limit, window_us, burst, in
   redis.call('HDEL', KEYS[2], instance)
   units = math.min(ARGV[10] + 0, units + 0)
   if units <= 0 or now_us >= until_us + 0 then
-    return 0 -- the lease's window is over (a unit given back would count in another), or a bucket's lease
+    return 0 -- the lease's window is over (a unit given back would count in another), or the bucket is full
   end
   module.refund(KEYS[1], now_us, limit, window_us, units, burst)
   announce({ KEYS[1] }, ARGV[16])
@@ -85,6 +86,9 @@ local function recall(key, channel)
 end
 
 local function lease(KEYS, ARGV)
+  -- in a cluster slot being migrated, a key this node lacks fails the script where it is first read: both keys are
+  -- read before anything is written, so such a call changes nothing (RedisDecisions then decides it alone)
+  redis.call('EXISTS', KEYS[1], KEYS[2])
   local now_us = clock(ARGV)
   local name, limit, window_us, cost, burst = limit_args(ARGV, 1)
   local module = ALGORITHMS[name]
@@ -112,8 +116,7 @@ local function lease(KEYS, ARGV)
       until_us = module.window_end_us(now_us, window_us)
       lease_end = math.min(now_us + longest_us, until_us)
     else
-      lease_end = now_us + longest_us -- a bucket: its unused units come back only while the lease lasts
-      until_us = lease_end
+      lease_end = now_us + longest_us -- a bucket: until_us once it is leased (below)
     end
     lease_ms = math.floor((lease_end - now_us) / 1000)
     slice = math.min(ARGV[12] + 0, math.floor(decided[2] / (ARGV[14] + 0)))
@@ -126,6 +129,11 @@ local function lease(KEYS, ARGV)
       end
       if leased[1] == 1 then
         decided = leased
+        if not until_us then
+          -- a bucket takes back unused units until it would be full again (a refund never fills it beyond its
+          -- burst): the lease kept it from refilling into the slice, so a unit given back late was never admitted
+          until_us = math.max(lease_end, now_us + leased[3] * 1000)
+        end
         redis.call('HSET', KEYS[2], instance, string.format('%d %d %s %d', slice, until_us, ARGV[11], lease_end))
         local hold_ms = math.ceil((until_us - now_us) / 1000)
         if redis.call('PTTL', KEYS[2]) < hold_ms then

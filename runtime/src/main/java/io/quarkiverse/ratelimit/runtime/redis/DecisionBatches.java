@@ -213,7 +213,7 @@ final class DecisionBatches {
             if (first != null && first.type() == ResponseType.ERROR) {
                 at++;
                 String error = first.toString();
-                if (isNotLocal(error)) {
+                if (RedisErrors.isNotLocal(error)) {
                     // its master was not the one the batch went to (a resharding, a failover): alone, the client
                     // follows the cluster's redirection
                     alone.send(pending.script, pending.keys, pending.args).onComplete(pending.reply);
@@ -233,11 +233,6 @@ final class DecisionBatches {
             at += size;
         }
         return at;
-    }
-
-    /** Whether a decision's error says that its keys belong to another node. */
-    static boolean isNotLocal(String error) {
-        return error.contains("non local key");
     }
 
     /** The decisions asked for during the current turn of one event loop. */

@@ -137,7 +137,14 @@ public class RedisDecisions implements CountStore {
                         maxLeaseMillis,
                         invalidations.channel()))
                 .map(reply -> new LeaseReply(ScriptReplies.decisions(limits, reply).get(0), reply.get(4).toLong(),
-                        reply.get(5).toLong(), reply.get(6).toLong()));
+                        reply.get(5).toLong(), reply.get(6).toLong()))
+                // a cluster slot being migrated may hold one of its two keys and not the other: the script changed
+                // nothing (lua/lease.lua reads both first), and the call is decided alone, its one key followed to
+                // its node; no lease (what the previous one left stays counted: the safe side)
+                .recover(failure -> RedisErrors.isNotLocal(failure)
+                        ? decide(List.of(limitKey), limits, ShadowMask.NONE)
+                                .map(decided -> new LeaseReply(decided.get(0), 0, 0, 0))
+                        : Future.failedFuture(failure));
     }
 
     /**
@@ -179,7 +186,7 @@ public class RedisDecisions implements CountStore {
     @Override
     public Future<List<Long>> leased(List<String> limitKeys) {
         List<String> leases = limitKeys.stream().map(RedisDecisions::leasesKey).toList();
-        return scripts.send(scripts.scripts().leased(), leases, ScriptArguments.leased(clock.now()))
+        return scripts.write(scripts.scripts().leased(), leases, ScriptArguments.leased(clock.now()))
                 .map(reply -> {
                     List<Long> units = new ArrayList<>(reply.size());
                     reply.forEach(held -> units.add(held.toLong()));

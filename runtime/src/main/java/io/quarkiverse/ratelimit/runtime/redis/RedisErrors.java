@@ -36,4 +36,17 @@ final class RedisErrors {
         String message = failure.getMessage();
         return message != null && message.startsWith("ERR unknown command");
     }
+
+    /**
+     * Whether a script's keys are not all served by the node it ran on: a cluster slot being migrated (some keys moved,
+     * some not) or a resharding the client did not follow yet. A key a script reads first fails it this way.
+     */
+    static boolean isNotLocal(Throwable failure) {
+        return isNotLocal(failure.getMessage());
+    }
+
+    /** {@link #isNotLocal(Throwable)}, of an error reply's text. */
+    static boolean isNotLocal(String error) {
+        return error != null && (error.contains("non local key") || error.startsWith("TRYAGAIN"));
+    }
 }

@@ -17,7 +17,7 @@ import io.quarkiverse.ratelimit.runtime.limit.ShadowMask;
 /**
  * On a Redis Cluster, one batch decides the calls of every slot its master owns (the batch function may touch keys
  * of several slots of its node), and a call whose keys another master owns fails alone, with the error the application
- * recognises ({@link DecisionBatches#isNotLocal}) and answers by sending that call again by itself.
+ * recognises ({@link RedisErrors#isNotLocal(String)}) and answers by sending that call again by itself.
  */
 class ClusterBatchScriptTest {
 
@@ -55,7 +55,7 @@ class ClusterBatchScriptTest {
 
             assertThat(replies).hasSize(calls.size());
             assertThat(String.valueOf(replies.get(2))).as("the call of another master").satisfies(
-                    error -> assertThat(DecisionBatches.isNotLocal(error)).as(error).isTrue());
+                    error -> assertThat(RedisErrors.isNotLocal(error)).as(error).isTrue());
             for (int call : new int[] { 0, 1, 3, 4, 5, 6 }) {
                 assertThat(allowed(replies.get(call))).as("call %d, %s", call, calls.get(call)).isEqualTo(1L);
             }

@@ -240,15 +240,27 @@ class LeaseScriptTest {
 
     @ParameterizedTest
     @EnumSource(value = Algorithm.class, names = { "TOKEN_BUCKET", "GCRA" })
-    void aBucketsUnusedUnitsComeBackOnlyWhileTheLeaseLasts(Algorithm algorithm) {
+    void aBucketsUnusedUnitsComeBackEvenAfterTheLeaseNeverBeyondItsBurst(Algorithm algorithm) {
         ScriptHarness script = harnesses.of(algorithm);
         takeBucketLease(script, algorithm, key, 40, NOW);
         assertThat(giveBackAt(script, algorithm, 100, key, "a", 40, NOW + 100_000)).isEqualTo(40);
 
+        // drained to 10 (89 calls, then the call and the slice of 20 the lease takes: 69 after the lease's floor)
         String late = key + "-late";
-        takeBucketLease(script, algorithm, late, 40, NOW);
-        assertThat(giveBackAt(script, algorithm, 100, late, "a", 40, NOW + 250_000))
-                .as("after the lease: the units may have drained from the bucket already").isZero();
+        for (int i = 0; i < 70; i++) {
+            script.callKeepingTheKey(late, 100, 1, NOW);
+        }
+        takeBucketLease(script, algorithm, late, 20, NOW);
+        assertThat(giveBackAt(script, algorithm, 100, late, "a", 20, NOW + 300_000))
+                .as("after the lease: the units were never admitted").isEqualTo(20);
+        assertThat(script.admitUntilRefused(late, 100, NOW + 300_000)).as("9 left, 20 back, 30 refilled: no more")
+                .isEqualTo(59);
+
+        String full = key + "-full";
+        takeBucketLease(script, algorithm, full, 40, NOW);
+        giveBackAt(script, algorithm, 100, full, "a", 40, NOW + 2_000_000);
+        assertThat(script.admitUntilRefused(full, 100, NOW + 2_000_000)).as("full again: never beyond the burst")
+                .isEqualTo(100);
     }
 
     /** A lease of a bucket of 100 a second (burst 100) for 250 ms, taken by instance "a" at {@code nowMicros}. */
