@@ -16,12 +16,16 @@ public interface LeaseConfig {
      * round trip. The fleet never admits more than the limit; what leasing costs is capacity held in slices nobody
      * spends, at most the instances' slices, given back when a lease ends. Leases apply to calls of one limit that do
      * not wait for a slot, of every algorithm but the sliding window log; near the limit the slices are recalled, and a
-     * call Redis refuses meanwhile waits for them. Off by default. A key called more slowly than {@code min-slice} per
-     * {@code duration} on an instance (32 a second at the defaults) never leases: its calls are decided in Redis one by
-     * one, as with leases off.
+     * call Redis refuses meanwhile waits for them. A key called more slowly than {@code min-slice} per {@code duration} on
+     * an instance (32 a second at the defaults), and a limit of fewer than twice {@code min-slice} calls, never lease:
+     * their calls are decided in Redis one by one, as with leases off.
+     * <p>
+     * On by default, except behind a Redis Cluster ({@code client-type=cluster}): a lease's decision reads two keys of
+     * one slot, and while a slot migrates between masters a node that holds one of them and not the other cannot run
+     * it, so the calls it would decide go to their failure modes. {@code true} leases behind a cluster too (one that
+     * is not resharded under load).
      */
-    @WithDefault("false")
-    boolean enabled();
+    Optional<Boolean> enabled();
 
     /**
      * The longest a lease lasts (it ends with its window at the latest); what it left unused is then given back. A

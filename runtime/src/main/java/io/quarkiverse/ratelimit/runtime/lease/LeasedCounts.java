@@ -16,6 +16,7 @@ import io.quarkiverse.ratelimit.Algorithm;
 import io.quarkiverse.ratelimit.RateLimitDecision;
 import io.quarkiverse.ratelimit.runtime.clock.InstanceClock;
 import io.quarkiverse.ratelimit.runtime.config.LeaseConfig;
+import io.quarkiverse.ratelimit.runtime.config.RateLimitBuildConfig;
 import io.quarkiverse.ratelimit.runtime.config.RateLimitConfig;
 import io.quarkiverse.ratelimit.runtime.fleet.FleetSize;
 import io.quarkiverse.ratelimit.runtime.limit.LimitDefinition;
@@ -23,6 +24,7 @@ import io.quarkiverse.ratelimit.runtime.limit.ShadowMask;
 import io.quarkiverse.ratelimit.runtime.redis.InvalidationChannel;
 import io.quarkiverse.ratelimit.runtime.redis.InvalidationListener;
 import io.quarkiverse.ratelimit.runtime.redis.RedisDecisions;
+import io.quarkiverse.ratelimit.runtime.redis.RedisTransport;
 import io.quarkiverse.ratelimit.runtime.redis.ScriptClock;
 import io.quarkiverse.ratelimit.runtime.store.CountStore;
 import io.quarkus.runtime.ShutdownEvent;
@@ -58,18 +60,21 @@ public class LeasedCounts implements CountStore {
     private final boolean enabled;
     /** The limits that never lease ({@code leases.excluded}). */
     private final Set<String> excluded;
+    private final int minSlice;
     private final LeasedKeys keys;
     private final HotKeyDecisions hotKeys;
 
     LeasedCounts(RedisDecisions redis, FleetSize fleet, ScriptClock clock, InstanceClock timers,
-            InvalidationChannel invalidations, RateLimitConfig config) {
+            InvalidationChannel invalidations, RateLimitConfig config, RateLimitBuildConfig buildConfig) {
         this.redis = redis;
         LeaseConfig leases = config.leases();
         // a threshold event is fired by the Redis decision whose count crosses it, one call's cost at a time: a lease
         // would move the count by a whole slice, past the threshold unseen (QuotaThresholds)
-        this.enabled = leases.enabled() && config.thresholds().map(List::isEmpty).orElse(true);
+        boolean cluster = RedisTransport.isCluster(RateLimitBuildConfig.redisClient(buildConfig));
+        this.enabled = leases.enabled().orElse(!cluster) && config.thresholds().map(List::isEmpty).orElse(true);
         long leaseMillis = leases.duration().toMillis();
         this.excluded = leases.excluded().orElse(Set.of());
+        this.minSlice = leases.minSlice();
         this.keys = new LeasedKeys(redis, fleet.id(), clock, timers, leaseMillis, leases.minSlice());
         long waitMillis = Math.min(leaseMillis, config.decisionTimeout().toMillis() / 2);
         this.hotKeys = new HotKeyDecisions(redis, fleet, clock, timers, invalidations, keys, leaseMillis, waitMillis,
@@ -126,8 +131,11 @@ public class LeasedCounts implements CountStore {
             return false;
         }
         LimitDefinition limit = limits.get(0);
+        // a limit that holds fewer than two smallest slices can never lease (a slice is at most half of what is left):
+        // its refusals need not ask what slices hold, and it is decided exactly as without leases
         return limit.getCost() > 0 && limit.getMaxWaitMillis() == 0 && !limit.isAdaptive()
-                && LEASING.contains(limit.getAlgorithm()) && !excluded.contains(limit.getName());
+                && LEASING.contains(limit.getAlgorithm()) && !excluded.contains(limit.getName())
+                && Math.max(limit.getLimit(), limit.getBurst()) >= 2L * minSlice * limit.getCost();
     }
 
     @Override
