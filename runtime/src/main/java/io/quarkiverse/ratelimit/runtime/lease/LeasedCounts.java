@@ -131,11 +131,12 @@ public class LeasedCounts implements CountStore {
             return false;
         }
         LimitDefinition limit = limits.get(0);
-        // a limit that holds fewer than two smallest slices can never lease (a slice is at most half of what is left):
-        // its refusals need not ask what slices hold, and it is decided exactly as without leases
+        // a limit that holds fewer than two smallest slices of single calls can never lease (a slice is at most half of
+        // what is left): its refusals need not ask what slices hold, and it is decided exactly as without leases. (A
+        // costly call of a bigger limit still leases: a slice it cannot be admitted from goes back in its decision.)
         return limit.getCost() > 0 && limit.getMaxWaitMillis() == 0 && !limit.isAdaptive()
                 && LEASING.contains(limit.getAlgorithm()) && !excluded.contains(limit.getName())
-                && Math.max(limit.getLimit(), limit.getBurst()) >= 2L * minSlice * limit.getCost();
+                && Math.max(limit.getLimit(), limit.getBurst()) >= 2L * minSlice;
     }
 
     @Override
