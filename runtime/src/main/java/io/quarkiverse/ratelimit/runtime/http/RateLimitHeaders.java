@@ -52,13 +52,15 @@ public final class RateLimitHeaders {
 
     /** The quotas that decided: a tenant's plan or run-time limit shows here, not only the annotation's. */
     public static String policy(List<RateLimitDecision> decisions) {
+        if (decisions.size() == 1) {
+            return PolicyItems.of(decisions.get(0));
+        }
         StringBuilder value = new StringBuilder();
         for (RateLimitDecision decision : decisions) {
             if (!value.isEmpty()) {
                 value.append(", ");
             }
-            value.append('"').append(decision.limitName()).append("\";q=").append(decision.limit())
-                    .append(";w=").append(wholeSecondsUp(decision.window()));
+            value.append(PolicyItems.of(decision));
         }
         return value.toString();
     }

@@ -20,6 +20,22 @@ class RateLimitHeadersTest {
                 .isEqualTo("\"burst\";q=10;w=1, \"hourly\";q=1000;w=3600, \"sub-second\";q=5;w=1");
     }
 
+    /** A limit's item is made once while its quota stays; another quota for the name (a plan) is its own. */
+    @Test
+    void aLimitsPolicyItemIsKeptWhileItsQuotaStays() {
+        String first = RateLimitHeaders.policy(List.of(decision("kept", 100, Duration.ofMinutes(1))));
+        assertThat(RateLimitHeaders.policy(List.of(decision("kept", 100, Duration.ofMinutes(1))))).isSameAs(first)
+                .isEqualTo("\"kept\";q=100;w=60");
+        assertThat(RateLimitHeaders.policy(List.of(decision("kept", 1000, Duration.ofMinutes(1)))))
+                .as("another plan's quota").isEqualTo("\"kept\";q=1000;w=60");
+        assertThat(RateLimitHeaders.policy(List.of(decision("kept", 1000, Duration.ofHours(1)))))
+                .as("another window").isEqualTo("\"kept\";q=1000;w=3600");
+        for (int i = 0; i < 2 * PolicyItems.MAX_KEPT; i++) {
+            assertThat(RateLimitHeaders.policy(List.of(decision("named-" + i, i, Duration.ofSeconds(1)))))
+                    .isEqualTo("\"named-" + i + "\";q=" + i + ";w=1");
+        }
+    }
+
     private static RateLimitDecision decision(String name, long limit, Duration window) {
         return new RateLimitDecision(name, limit, window, true, limit, window, Duration.ZERO, false);
     }
