@@ -105,11 +105,7 @@ class LeaseScriptTest {
     @EnumSource(value = Algorithm.class, names = { "FIXED_WINDOW", "SLIDING_WINDOW_COUNTER", "CALENDAR_WINDOW" })
     void aLeaseThatEndedIsRecalledUntilItsHolderSweptIt(Algorithm algorithm) {
         ScriptHarness script = harnesses.of(algorithm);
-        LimitDefinition definition = ScriptHarness.definitions(new Limit(key, algorithm, 100, 1)).get(0);
-        List<String> command = command(definition, key);
-        command.addAll(ScriptArguments.takeLease(Long.toString(NOW), definition, "a", "", 0, "a-previous", 30, 1, 1,
-                200, ""));
-        assertThat(((List<?>) script.redis(command.toArray(String[]::new))).get(5)).as("a lease of 200 ms")
+        assertThat(takeLeaseOf(script, new Limit(key, algorithm, 100, 1), 30, 200, NOW).get(5)).as("a lease of 200 ms")
                 .isEqualTo(200L);
         assertThat(recallAt(script, algorithm, 100, "b", NOW + 300_000, 200)).as("ended 100 ms ago: still recalled")
                 .isEqualTo(30);
@@ -264,13 +260,19 @@ class LeaseScriptTest {
     }
 
     /** A lease of a bucket of 100 a second (burst 100) for 250 ms, taken by instance "a" at {@code nowMicros}. */
-    @SuppressWarnings("unchecked")
     private static List<Long> takeBucketLease(ScriptHarness script, Algorithm algorithm, String key, long wanted,
             long nowMicros) {
-        LimitDefinition definition = ScriptHarness.definitions(new Limit(key, algorithm, 100, 1)).get(0);
-        List<String> command = command(definition, key);
+        return takeLeaseOf(script, new Limit(key, algorithm, 100, 1), wanted, 250, nowMicros);
+    }
+
+    /** A lease of {@code limit} for at most {@code leaseMillis}, taken by instance "a" at {@code nowMicros}. */
+    @SuppressWarnings("unchecked")
+    private static List<Long> takeLeaseOf(ScriptHarness script, Limit limit, long wanted, long leaseMillis,
+            long nowMicros) {
+        LimitDefinition definition = ScriptHarness.definitions(limit).get(0);
+        List<String> command = command(definition, limit.key());
         command.addAll(ScriptArguments.takeLease(Long.toString(nowMicros), definition, "a", "", 0, "a-previous",
-                wanted, 1, 1, 250, ""));
+                wanted, 1, 1, leaseMillis, ""));
         return (List<Long>) script.redis(command.toArray(String[]::new));
     }
 
