@@ -32,6 +32,7 @@ import io.quarkiverse.ratelimit.RateLimiter;
 import io.quarkiverse.ratelimit.localredis.LocalRedisCluster;
 import io.quarkiverse.ratelimit.localredis.LocalRedisServer;
 import io.quarkiverse.ratelimit.runtime.key.TenantTags;
+import io.quarkiverse.ratelimit.runtime.lease.LeasedCounts;
 import io.quarkiverse.ratelimit.runtime.redis.InvalidationChannel;
 import io.quarkiverse.ratelimit.runtime.redis.RedisTopology;
 import io.quarkiverse.ratelimit.runtime.status.LimiterStatus;
@@ -57,6 +58,9 @@ class RedisClusterTest {
 
     @Inject
     LimiterStatus limiter;
+
+    @Inject
+    LeasedCounts leases;
 
     @Inject
     InvalidationChannel invalidations;
@@ -274,6 +278,19 @@ class RedisClusterTest {
         assertThat(afterFailover).as("the 30 left of 50, counted on the promoted replica")
                 .containsExactlyInAnyOrderEntriesOf(Map.of(200, ExactnessResource.LIMIT - 20,
                         429, 100 - (ExactnessResource.LIMIT - 20)));
+    }
+
+    /**
+     * Behind a cluster, leases are off unless enabled: a lease's decision reads two keys of one slot, which a slot
+     * migration can hold apart. A hot key's burst is decided in Redis, call by call.
+     */
+    @Test
+    void leasesAreOffBehindAClusterByDefault() {
+        assertThat(leases.enabled()).isFalse();
+        long taken = leases.leasesTaken();
+        assertThat(ConcurrentRequests.send(100, i -> sliding, "cluster-" + UUID.randomUUID()))
+                .isEqualTo(Map.of(200, ExactnessResource.LIMIT, 429, 100 - ExactnessResource.LIMIT));
+        assertThat(leases.leasesTaken()).isEqualTo(taken);
     }
 
     @Test
