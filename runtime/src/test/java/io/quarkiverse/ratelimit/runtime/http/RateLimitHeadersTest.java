@@ -30,7 +30,7 @@ class RateLimitHeadersTest {
                 .as("another plan's quota").isEqualTo("\"kept\";q=1000;w=60");
         assertThat(RateLimitHeaders.policy(List.of(decision("kept", 1000, Duration.ofHours(1)))))
                 .as("another window").isEqualTo("\"kept\";q=1000;w=3600");
-        for (int i = 0; i < 2 * PolicyItems.MAX_KEPT; i++) {
+        for (int i = 0; i < 2 * RateLimitHeaders.MAX_POLICY_ITEMS; i++) {
             assertThat(RateLimitHeaders.policy(List.of(decision("named-" + i, i, Duration.ofSeconds(1)))))
                     .isEqualTo("\"named-" + i + "\";q=" + i + ";w=1");
         }
