@@ -25,20 +25,15 @@ import io.vertx.core.Promise;
  */
 final class HotKeyDecisions {
 
-    /** How long a refused call waits for a give-back before it asks Redis again what the slices hold. */
-    static final long RECHECK_MILLIS = 25;
-
     private final RedisDecisions redis;
     private final FleetSize fleet;
     /** The leases' time: the scripts' ({@code RateLimitTestClock} moves it with Redis's windows). */
     private final ScriptClock clock;
-    private final InstanceClock timers;
     private final InvalidationChannel invalidations;
     private final LeasedKeys keys;
     private final long leaseMillis;
-    /** The longest a refused call waits for recalled slices: a lease, and well within the decision timeout. */
-    private final long waitMillis;
     private final int minSlice;
+    private final RecallWaits recalls;
     private final AtomicLong leaseIds = new AtomicLong();
     private final LongAdder leasedAdmissions = new LongAdder();
     private final LongAdder leasesTaken = new LongAdder();
@@ -48,12 +43,11 @@ final class HotKeyDecisions {
         this.redis = redis;
         this.fleet = fleet;
         this.clock = clock;
-        this.timers = timers;
         this.invalidations = invalidations;
         this.keys = keys;
         this.leaseMillis = leaseMillis;
-        this.waitMillis = waitMillis;
         this.minSlice = minSlice;
+        this.recalls = new RecallWaits(redis, fleet, clock, timers, keys, leaseMillis, waitMillis, this::fromSlice);
     }
 
     /** The call admitted from its key's slice (counted as a call of it), or {@code null} when it must ask Redis. */
@@ -114,7 +108,7 @@ final class HotKeyDecisions {
                 })
                 .compose(decisions -> decisions.get(0).allowed() || leased.recalledUntilNanos - now <= 0
                         ? Future.succeededFuture(decisions)
-                        : afterRecall(leased, seen, waitsUntil(), callKeys, limits, shadow, decisions));
+                        : recalls.whileRecalled(leased, seen, callKeys, limits, shadow, decisions));
     }
 
     /** Decides the call and leases the key's next slice, giving back in the same call what the last one left. */
@@ -128,7 +122,7 @@ final class HotKeyDecisions {
                 .compose(reply -> {
                     // near the limit Redis recalled what the other instances' slices hold: a call refused now may
                     // be admitted once it is back
-                    leased.recalledUntilNanos = comesBack(reply.decision(), reply.heldElsewhere(), limit)
+                    leased.recalledUntilNanos = RecallWaits.comesBack(reply.decision(), reply.heldElsewhere(), limit)
                             ? now + TimeUnit.MILLISECONDS.toNanos(leaseMillis)
                             : now;
                     List<RateLimitDecision> decided = List.of(reply.decision());
@@ -166,7 +160,7 @@ final class HotKeyDecisions {
             LeasedKey leased = keys.get(callKeys.get(0));
             if (leased == null) {
                 // not watched before: a change heard before it is, is not known (found by the recheck)
-                return recalled(-1, waitsUntil(), callKeys, limits, shadow, decisions);
+                return recalls.afterRefusal(-1, callKeys, limits, shadow, decisions);
             }
             Future<Void> taking = leased.taking.get();
             Future<Void> after = taking == null ? Future.succeededFuture() : taking;
@@ -178,108 +172,11 @@ final class HotKeyDecisions {
                 // a key that turned hot meanwhile: a change before now is not known (found by the recheck)
                 long seenBefore = leased == before ? seen : leased.changes.get();
                 if (leased.recalledUntilNanos - clock.nanoTime() <= 0) {
-                    return recalled(seenBefore, waitsUntil(), callKeys, limits, shadow, decisions);
+                    return recalls.afterRefusal(seenBefore, callKeys, limits, shadow, decisions);
                 }
-                return afterRecall(leased, seenBefore, waitsUntil(), callKeys, limits, shadow, decisions);
+                return recalls.whileRecalled(leased, seenBefore, callKeys, limits, shadow, decisions);
             });
         });
-    }
-
-    /**
-     * A call Redis refused with no recall known to be under way (on an instance that leases nothing of its key, or
-     * while slices were far from the limit): the other instances' slices may hold the units it was refused for. Redis
-     * recalls them, and the call waits for them ({@link #afterRecall}), the key's changes counted from before the
-     * call's decision so that a give-back announced before the recall's reply is not missed. Such a refusal costs one
-     * more round trip, shared by the calls Redis refuses meanwhile (a flood of refused calls is answered by the refusal
-     * cache).
-     *
-     * @param seenChanges the key's changes heard before the refused decision was sent ({@code -1}: not known)
-     */
-    private Future<List<RateLimitDecision>> recalled(long seenChanges, long untilNanos, List<String> callKeys,
-            List<LimitDefinition> limits, ShadowMask shadow, List<RateLimitDecision> refused) {
-        if (clock.nanoTime() - untilNanos >= 0) {
-            return Future.succeededFuture(refused);
-        }
-        LimitDefinition limit = limits.get(0);
-        LeasedKey watched = keys.watched(callKeys.get(0), clock.nanoTime());
-        long seen = seenChanges < 0 ? watched.changes.get() : seenChanges;
-        return recall(callKeys.get(0), watched, limit).transform(elsewhere -> elsewhere.succeeded()
-                && comesBack(refused.get(0), elsewhere.result(), limit)
-                        ? afterRecall(watched, seen, untilNanos, callKeys, limits, shadow, refused)
-                        : Future.succeededFuture(refused));
-    }
-
-    /** The key's recall under way, or a new one: one at a time per key, however many calls Redis refuses meanwhile. */
-    private Future<Long> recall(String key, LeasedKey watched, LimitDefinition limit) {
-        Promise<Long> elsewhere = Promise.promise();
-        Future<Long> mine = elsewhere.future();
-        Future<Long> underWay = watched.recalling.compareAndExchange(null, mine);
-        if (underWay != null) {
-            return underWay;
-        }
-        redis.recallLeases(key, limit, fleet.id(), leaseMillis).onComplete(done -> {
-            if (done.succeeded() && done.result() > 0) {
-                // the next refusals wait for what comes back, with no recall of their own
-                watched.recalledUntilNanos = clock.nanoTime() + TimeUnit.MILLISECONDS.toNanos(leaseMillis);
-            }
-            watched.recalling.compareAndSet(mine, null);
-            elsewhere.handle(done);
-        });
-        return mine;
-    }
-
-    /**
-     * Whether a call of {@code limit} fits once what other instances' slices hold ({@code elsewhere}) is back, beside
-     * what Redis had left after {@code decided}.
-     */
-    private static boolean comesBack(RateLimitDecision decided, long elsewhere, LimitDefinition limit) {
-        return elsewhere > 0 && Math.max(0, decided.remaining()) + elsewhere >= limit.getCost();
-    }
-
-    /**
-     * A call Redis refused while other instances' slices hold units it recalled: decided in Redis again once the key's
-     * count changes (a slice given back). Refused again while the slices still hold what it costs (another instance
-     * leased some of what came back), it waits for them again, until {@code untilNanos}: so a refusal near the limit
-     * comes when the units are used, not while they travel back, at most {@link #waitMillis} later.
-     */
-    private Future<List<RateLimitDecision>> afterRecall(LeasedKey leased, long seenChanges, long untilNanos,
-            List<String> callKeys, List<LimitDefinition> limits, ShadowMask shadow, List<RateLimitDecision> refused) {
-        return givenBack(leased, seenChanges).compose(done -> {
-            long seen = leased.changes.get();
-            return redis.decide(callKeys, limits, shadow).compose(decided -> {
-                if (decided.get(0).allowed()) {
-                    return Future.succeededFuture(decided);
-                }
-                List<RateLimitDecision> local = fromSlice(leased, limits.get(0), clock.nanoTime());
-                return local != null ? Future.succeededFuture(local)
-                        : recalled(seen, untilNanos, callKeys, limits, shadow, decided);
-            });
-        });
-    }
-
-    /** Until when a call refused now may wait for slices to come back: {@link #waitMillis} (a lease at most). */
-    private long waitsUntil() {
-        return clock.nanoTime() + TimeUnit.MILLISECONDS.toNanos(waitMillis);
-    }
-
-    /** Completes once the key's count changed since {@code seenChanges}, or soon after (a recheck): one wait per key. */
-    private Future<Void> givenBack(LeasedKey leased, long seenChanges) {
-        Promise<Void> mine = Promise.promise();
-        Future<Void> back;
-        if (leased.givenBack.compareAndSet(null, mine)) {
-            // a slice spent to the last unit goes back without a change to announce, and a change this instance does
-            // not hear (its subscription unconfirmed) is never heard: ask again soon rather than wait
-            timers.setTimer(Math.min(waitMillis, RECHECK_MILLIS), () -> {
-                leased.givenBack.compareAndSet(mine, null);
-                mine.tryComplete();
-            });
-            back = mine.future();
-        } else {
-            Promise<Void> waiting = leased.givenBack.get();
-            back = waiting != null ? waiting.future() : Future.succeededFuture(); // null: given back just now
-        }
-        // looked at once the wait is in place: a change counted before completes nothing, one counted after completes it
-        return leased.changes.get() != seenChanges ? Future.succeededFuture() : back;
     }
 
     /** Whether the key's slice would admit a call of {@code limit} now; takes nothing. */
