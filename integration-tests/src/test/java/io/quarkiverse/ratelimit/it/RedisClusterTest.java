@@ -281,11 +281,12 @@ class RedisClusterTest {
     }
 
     /**
-     * Behind a cluster, leases are off unless enabled: a lease's decision reads two keys of one slot, which a slot
-     * migration can hold apart. A hot key's burst is decided in Redis, call by call.
+     * Leases are off unless enabled, and a cluster should not enable them if it is resharded under load: a lease's
+     * decision reads two keys of one slot, which a slot migration can hold apart. A hot key's burst is decided in
+     * Redis, call by call.
      */
     @Test
-    void leasesAreOffBehindAClusterByDefault() {
+    void leasesAreOffUnlessEnabled() {
         assertThat(leases.enabled()).isFalse();
         long taken = leases.leasesTaken();
         assertThat(ConcurrentRequests.send(100, i -> sliding, "cluster-" + UUID.randomUUID()))

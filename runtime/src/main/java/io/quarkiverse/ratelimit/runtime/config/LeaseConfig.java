@@ -20,12 +20,13 @@ public interface LeaseConfig {
      * an instance (32 a second at the defaults), and a limit of fewer than twice {@code min-slice} calls, never lease:
      * their calls are decided in Redis one by one, as with leases off.
      * <p>
-     * On by default, except behind a Redis Cluster ({@code client-type=cluster}): a lease's decision reads two keys of
-     * one slot, and while a slot migrates between masters a node that holds one of them and not the other cannot run
-     * it, so the calls it would decide go to their failure modes. {@code true} leases behind a cluster too (one that
-     * is not resharded under load).
+     * Off by default. Behind a Redis Cluster ({@code client-type=cluster}), a lease's decision reads two keys of one
+     * slot, and while a slot migrates between masters a node that holds one of them and not the other cannot run it, so
+     * the calls it would decide go to their failure modes: turn leases on only behind a cluster that is not resharded
+     * under load.
      */
-    Optional<Boolean> enabled();
+    @WithDefault("false")
+    boolean enabled();
 
     /**
      * The longest a lease lasts (it ends with its window at the latest); what it left unused is then given back. A

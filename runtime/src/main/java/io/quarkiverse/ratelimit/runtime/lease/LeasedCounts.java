@@ -16,7 +16,6 @@ import io.quarkiverse.ratelimit.Algorithm;
 import io.quarkiverse.ratelimit.RateLimitDecision;
 import io.quarkiverse.ratelimit.runtime.clock.InstanceClock;
 import io.quarkiverse.ratelimit.runtime.config.LeaseConfig;
-import io.quarkiverse.ratelimit.runtime.config.RateLimitBuildConfig;
 import io.quarkiverse.ratelimit.runtime.config.RateLimitConfig;
 import io.quarkiverse.ratelimit.runtime.fleet.FleetSize;
 import io.quarkiverse.ratelimit.runtime.limit.LimitDefinition;
@@ -24,7 +23,6 @@ import io.quarkiverse.ratelimit.runtime.limit.ShadowMask;
 import io.quarkiverse.ratelimit.runtime.redis.InvalidationChannel;
 import io.quarkiverse.ratelimit.runtime.redis.InvalidationListener;
 import io.quarkiverse.ratelimit.runtime.redis.RedisDecisions;
-import io.quarkiverse.ratelimit.runtime.redis.RedisTransport;
 import io.quarkiverse.ratelimit.runtime.redis.ScriptClock;
 import io.quarkiverse.ratelimit.runtime.store.CountStore;
 import io.quarkus.runtime.ShutdownEvent;
@@ -65,13 +63,12 @@ public class LeasedCounts implements CountStore {
     private final HotKeyDecisions hotKeys;
 
     LeasedCounts(RedisDecisions redis, FleetSize fleet, ScriptClock clock, InstanceClock timers,
-            InvalidationChannel invalidations, RateLimitConfig config, RateLimitBuildConfig buildConfig) {
+            InvalidationChannel invalidations, RateLimitConfig config) {
         this.redis = redis;
         LeaseConfig leases = config.leases();
         // a threshold event is fired by the Redis decision whose count crosses it, one call's cost at a time: a lease
         // would move the count by a whole slice, past the threshold unseen (QuotaThresholds)
-        boolean cluster = RedisTransport.isCluster(RateLimitBuildConfig.redisClient(buildConfig));
-        this.enabled = leases.enabled().orElse(!cluster) && config.thresholds().map(List::isEmpty).orElse(true);
+        this.enabled = leases.enabled() && config.thresholds().map(List::isEmpty).orElse(true);
         long leaseMillis = leases.duration().toMillis();
         this.excluded = leases.excluded().orElse(Set.of());
         this.minSlice = leases.minSlice();
