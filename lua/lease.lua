@@ -63,19 +63,11 @@ local function give_back(KEYS, ARGV, now_us, module, limit, window_us, burst, in
 end
 
 -- what the other instances' slices of the key could still give back: every lease but the instance's own whose
--- give-back still counts (until give_back_until_us), live or ended less than a longest lease ago. A lease that
--- ended by its holder's clock stays in its slice until the holder sweeps it (at most a lease later), which forgets
--- its entry: a recall brings those units back sooner. (An entry of an instance that died counts no longer.)
-local function returnable_units(leases_key, now_us, instance, longest_us)
-  local held = redis.call('HGETALL', leases_key)
-  local units = 0
-  for j = 1, #held, 2 do
-    local slice, until_us, lease_end_us = string.match(held[j + 1], '^(%d+) (%d+) %S+ (%d+)$')
-    if slice and held[j] ~= instance and until_us + 0 > now_us and lease_end_us + longest_us > now_us then
-      units = units + slice
-    end
-  end
-  return units
+-- give-back still counts, live or ended less than a longest lease (ARGV[15]) ago. A lease that ended by its
+-- holder's clock stays in its slice until the holder sweeps it (at most a lease later), which forgets its entry:
+-- a recall brings those units back sooner. (An entry of an instance that died counts no longer.)
+local function returnable_units(leases_key, now_us, instance, ARGV)
+  return leased_units(leases_key, now_us, instance, (ARGV[15] + 0) * 1000)
 end
 
 -- asks every instance to give back its slices of the key now ("\nrecall\n<key>", InvalidationMessages)
@@ -97,7 +89,7 @@ local function lease(KEYS, ARGV)
     return give_back(KEYS, ARGV, now_us, module, limit, window_us, burst, instance)
   end
   if ARGV[7] == 'recall' then
-    local elsewhere = returnable_units(KEYS[2], now_us, instance, (ARGV[15] + 0) * 1000)
+    local elsewhere = returnable_units(KEYS[2], now_us, instance, ARGV)
     if elsewhere > 0 then
       recall(KEYS[1], ARGV[16])
     end
@@ -152,7 +144,7 @@ local function lease(KEYS, ARGV)
   -- refusal comes when every unit is used, not while some sit in another instance's slice
   local elsewhere = 0
   if slice == 0 and decided[2] / (ARGV[14] + 0) < ARGV[13] + 0 then
-    elsewhere = returnable_units(KEYS[2], now_us, instance, (ARGV[15] + 0) * 1000)
+    elsewhere = returnable_units(KEYS[2], now_us, instance, ARGV)
     if elsewhere > 0 then
       recall(KEYS[1], ARGV[16])
     end

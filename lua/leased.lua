@@ -12,7 +12,7 @@ local function leased(KEYS, ARGV)
   local now_us = clock(ARGV)
   local out = {}
   for i = 1, #KEYS do
-    out[i] = leased_units(KEYS[i], now_us)
+    out[i] = leased_units(KEYS[i], now_us, nil, 0)
   end
   return out
 end

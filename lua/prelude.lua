@@ -28,8 +28,10 @@
 --                           ms, or false to keep the key's; or, given what the call added to the integer the key
 --                           holds, INCRBY, the key's TTL kept)
 --   max_wait_ms(KEYS, ARGV) how long the call may wait for a later slot, in ms; 0 when it may not
---   leased_units(leases_key, now_us)
---                           what the live leases of a key hold at most (lua/leased.lua)
+--   leased_units(leases_key, now_us, except, grace_us)
+--                           what the leases of a key hold at most, but instance except's (nil: none
+--                           left out), counting a lease until grace_us after it ended (lua/leased.lua: 0,
+--                           the live ones; lua/lease.lua: those a recall can still bring back)
 --
 -- Every algorithm module (lua/<algorithm>.lua) returns { check = ..., commit = ..., refund = ... }:
 --   check(key, now_us, limit, window_us, cost, burst) -> allowed (1 | 0), remaining, reset_ms,
@@ -100,14 +102,15 @@ local function announce(KEYS, channel)
   end
 end
 
--- the units the live leases of a limit's key hold at most (lua/lease.lua): each instance's field of the key's
--- leases hash, 'units give_back_until_us lease_id lease_end_us', counts until its lease ends
-local function leased_units(leases_key, now_us)
+-- the units the leases of a limit's key hold at most (lua/lease.lua): each instance's field of the key's leases
+-- hash, 'units give_back_until_us lease_id lease_end_us', but instance `except`'s, counts while its give-back
+-- still counts and until grace_us after its lease ended
+local function leased_units(leases_key, now_us, except, grace_us)
   local held = redis.call('HGETALL', leases_key)
   local units = 0
   for j = 1, #held, 2 do
-    local slice, lease_end_us = string.match(held[j + 1], '^(%d+) %d+ %S+ (%d+)$')
-    if slice and lease_end_us + 0 > now_us then
+    local slice, until_us, lease_end_us = string.match(held[j + 1], '^(%d+) (%d+) %S+ (%d+)$')
+    if slice and held[j] ~= except and until_us + 0 > now_us and lease_end_us + grace_us > now_us then
       units = units + slice
     end
   end
